@@ -1,0 +1,160 @@
+import js from '@eslint/js'
+import prettier from 'eslint-config-prettier'
+import importX from 'eslint-plugin-import-x'
+import pluginLingui from 'eslint-plugin-lingui'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const LETTERS = '/[A-Za-zА-Яа-яЁё]/'
+const CYRILLIC = '/[А-Яа-яЁё]/'
+
+// Every user-visible string goes through Lingui. These selectors catch the ways one can slip past it.
+const noLiteralUiStrings = [
+  {
+    selector: `JSXText[value=${LETTERS}]:not(JSXElement[openingElement.name.name=/^(Trans|Plural|Select|SelectOrdinal)$/] JSXText)`,
+    message: 'Текст интерфейса — только через Lingui (<Trans> или t``).',
+  },
+  {
+    selector: `JSXAttribute[name.name=/^(label|placeholder|title|aria-label|alt|description|error|message|confirmLabel|cancelLabel|emptyText)$/] > Literal[value=${LETTERS}]`,
+    message: 'Подписи и подсказки — только через Lingui (t``).',
+  },
+  {
+    selector: `Literal[value=${CYRILLIC}]`,
+    message: 'Русский текст в коде — только через Lingui (t`` или msg``).',
+  },
+  {
+    selector: `:not(TaggedTemplateExpression) > TemplateLiteral > TemplateElement[value.raw=${CYRILLIC}]`,
+    message: 'Русский текст в коде — только через Lingui (t`` или msg``).',
+  },
+]
+
+const zone = (target, from, message) => ({ target, from, message })
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist',
+      'node_modules',
+      'data',
+      'coverage',
+      'src/routeTree.gen.ts',
+      'src/locales/**',
+      'dev-dist',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      globals: { ...globals.browser, ...globals.node, ...globals.worker },
+    },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'import-x/no-cycle': 'off',
+      // Layer directions (ARCHITECTURE.md): domain <- api, data <- sync, workers <- features <- routes <- app.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            zone(
+              './src/domain',
+              ['./src/!(domain)/**/*', './workers/**/*', './server/**/*'],
+              'domain/ is pure and imports nothing of ours.',
+            ),
+            zone(
+              './src/api',
+              ['./src/!(api|domain)/**/*', './workers/**/*', './server/**/*'],
+              'api/ may import only domain/.',
+            ),
+            zone(
+              './src/data',
+              ['./src/!(data|domain)/**/*', './workers/**/*', './server/**/*'],
+              'data/ may import only domain/.',
+            ),
+            zone(
+              './src/sync',
+              [
+                './src/features/**/*',
+                './src/routes/**/*',
+                './src/app/**/*',
+                './src/ui/**/*',
+                './server/**/*',
+              ],
+              'sync/ sits below features.',
+            ),
+            zone(
+              './src/ui/**/*',
+              ['./src/features/**/*', './src/routes/**/*', './src/app/**/*', './server/**/*'],
+              'ui/ is shared and knows no feature.',
+            ),
+            zone(
+              './src/features/**/*',
+              ['./src/routes/**/*', './src/app/**/*', './server/**/*'],
+              'features/ never import routes or app.',
+            ),
+            zone(
+              './workers/**/*',
+              [
+                './src/features/**/*',
+                './src/routes/**/*',
+                './src/app/**/*',
+                './src/ui/**/*',
+                './server/**/*',
+              ],
+              'workers/ run without the UI.',
+            ),
+            zone(
+              './server/**/*',
+              ['./src/!(domain)/**/*', './workers/**/*'],
+              'server/ imports only src/domain.',
+            ),
+          ],
+        },
+      ],
+    },
+    settings: { 'import-x/resolver': { node: true } },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, lingui: pluginLingui },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...pluginLingui.configs['flat/recommended'].rules,
+      'no-restricted-syntax': ['error', ...noLiteralUiStrings],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Сетевые запросы — только через src/api/client.ts.' },
+      ],
+    },
+  },
+  {
+    files: ['src/api/client.ts', 'src/api/upload.ts'],
+    rules: { 'no-restricted-globals': 'off' },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],
+    ignores: ['src/features/editor/canvas/**/*'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['pixi.js', 'pixi.js/*', '@pixi/*'],
+              message:
+                'PixiJS is imported only in src/features/editor/canvas (it must stay out of the entry chunk).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  prettier,
+)

@@ -1,0 +1,138 @@
+import * as v from 'valibot'
+import { ApiErrorBody } from '../domain/api-error.ts'
+
+/**
+ * The only caller of `fetch` in the app and the workers. Bearer token, JSON bodies, query arrays as
+ * repeated keys, an Idempotency-Key on mutations, every response validated by a domain schema.
+ */
+
+export type Query = Record<
+  string,
+  string | number | boolean | null | undefined | readonly (string | number)[]
+>
+
+export interface ApiConfig {
+  /** Base URL of the API host; '' means same origin. */
+  baseUrl: string
+  /** Reads the current access token (localStorage on the page, the mirror in workers). */
+  getToken: () => string | null | Promise<string | null>
+}
+
+let config: ApiConfig = { baseUrl: '', getToken: () => null }
+
+export function configureApi(next: Partial<ApiConfig>): void {
+  config = { ...config, ...next }
+}
+
+/** The server answered with an error status. `message` is the server's Russian text. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message)
+  }
+}
+
+/** The request never got an HTTP answer (offline, DNS, reset, timeout). */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError'
+}
+
+/** The server answered 2xx with a body that does not match the contract. */
+export class ContractError extends Error {
+  override readonly name = 'ContractError'
+}
+
+export function buildQuery(query: Query | undefined): string {
+  if (!query) return ''
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item))
+    else params.append(key, String(value))
+  }
+  const s = params.toString()
+  return s ? `?${s}` : ''
+}
+
+export interface RequestOptions<S extends v.GenericSchema> {
+  method?: 'GET' | 'POST'
+  query?: Query
+  body?: unknown
+  /** Marks the request as a mutation: sent with this Idempotency-Key. */
+  idempotencyKey?: string
+  schema: S
+  signal?: AbortSignal
+  timeoutMs?: number
+}
+
+export async function request<S extends v.GenericSchema>(
+  path: string,
+  options: RequestOptions<S>,
+): Promise<v.InferOutput<S>> {
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  const token = await config.getToken()
+  if (token) headers.Authorization = `Bearer ${token}`
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey
+  let body: BodyInit | undefined
+  if (options.body instanceof FormData) body = options.body
+  else if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json'
+    body = JSON.stringify(options.body)
+  }
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000)
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  let response: Response
+  try {
+    response = await fetch(config.baseUrl + path + buildQuery(options.query), {
+      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      signal,
+      cache: 'no-store',
+    })
+  } catch (cause) {
+    throw new NetworkError(cause instanceof Error ? cause.message : String(cause), { cause })
+  }
+  return readResponse(response, options.schema)
+}
+
+export async function readResponse<S extends v.GenericSchema>(
+  response: Response,
+  schema: S,
+): Promise<v.InferOutput<S>> {
+  let json: unknown = null
+  const text = await response.text().catch(() => '')
+  if (text) {
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = null
+    }
+  }
+  if (!response.ok) {
+    const parsed = v.safeParse(ApiErrorBody, json)
+    if (parsed.success) {
+      const { code, message, fields } = parsed.output.error
+      throw new ApiError(response.status, code, message, fields)
+    }
+    throw new ApiError(response.status, `http_${response.status}`, '')
+  }
+  const parsed = v.safeParse(schema, json)
+  if (!parsed.success) {
+    throw new ContractError(`Unexpected response: ${v.summarize(parsed.issues)}`)
+  }
+  return parsed.output
+}
+
+/** True for failures worth retrying later: no answer, 5xx, 429, 408. */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof NetworkError) return true
+  if (error instanceof ApiError)
+    return error.status >= 500 || error.status === 429 || error.status === 408
+  return false
+}

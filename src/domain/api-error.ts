@@ -1,0 +1,27 @@
+import * as v from 'valibot'
+
+/** The error body of every failed API call (DESIGN §4). `message` is Russian text. */
+export const ApiErrorBody = v.object({
+  error: v.object({
+    code: v.string(),
+    message: v.string(),
+    fields: v.optional(v.record(v.string(), v.string())),
+  }),
+})
+export type ApiErrorBody = v.InferOutput<typeof ApiErrorBody>
+
+export const ERROR_CODES = {
+  validation: 'validation_error',
+  badJson: 'bad_json',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  conflict: 'conflict',
+  tooLarge: 'too_large',
+  unsupportedMedia: 'unsupported_media_type',
+  rateLimited: 'rate_limited',
+  server: 'server_error',
+} as const
+
+export const Deleted = v.object({ id: v.number(), deleted: v.literal(true) })
+export type Deleted = v.InferOutput<typeof Deleted>

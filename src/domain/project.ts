@@ -1,0 +1,52 @@
+import * as v from 'valibot'
+import { FieldCode, Id, requiredText } from './validation.ts'
+
+/** The two editors (DESIGN §2). */
+export const PROJECT_TYPE_IDS = [1, 2] as const
+export const ProjectTypeId = v.picklist(PROJECT_TYPE_IDS, FieldCode.invalidChoice)
+export type ProjectTypeId = v.InferOutput<typeof ProjectTypeId>
+
+export const ProjectType = v.object({
+  id: ProjectTypeId,
+  name: v.string(),
+  description: v.string(),
+  /** Background aspect ratio width / height used when a background has no image yet. */
+  aspect: v.number(),
+})
+export type ProjectType = v.InferOutput<typeof ProjectType>
+
+export const Project = v.object({
+  id: Id,
+  workspace_id: Id,
+  name: v.string(),
+  type: v.nullable(ProjectTypeId),
+  updated_at: v.string(),
+})
+export type Project = v.InferOutput<typeof Project>
+
+export const Background = v.object({
+  id: Id,
+  project_id: Id,
+  image_url: v.string(),
+  width: v.number(),
+  height: v.number(),
+  position: v.number(),
+})
+export type Background = v.InferOutput<typeof Background>
+
+export const ProjectWithBackgrounds = v.object({
+  ...Project.entries,
+  backgrounds: v.array(Background),
+})
+export type ProjectWithBackgrounds = v.InferOutput<typeof ProjectWithBackgrounds>
+
+export const ProjectInput = v.object({ workspace_id: Id, name: requiredText() })
+export const ProjectRename = v.object({ id: Id, name: requiredText() })
+export const ProjectSetType = v.object({ project_id: Id, type: ProjectTypeId })
+
+export const UploadResponse = v.object({ url: v.string() })
+
+/** Editor route segment for a project type. */
+export function editorPath(type: ProjectTypeId): 'type-1' | 'type-2' {
+  return type === 1 ? 'type-1' : 'type-2'
+}

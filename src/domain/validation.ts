@@ -1,0 +1,128 @@
+import * as v from 'valibot'
+
+/**
+ * Validation messages are codes, not text: the schemas are shared by the client, the sync worker and
+ * the server, and each edge turns a code into Russian its own way (the client through Lingui, the
+ * server through its own table). `requirement` of the valibot issue carries the limit, if any.
+ */
+export const FieldCode = {
+  required: 'required',
+  tooLong: 'too_long',
+  tooShort: 'too_short',
+  notNumber: 'not_number',
+  notInteger: 'not_integer',
+  outOfRange: 'out_of_range',
+  invalidEmail: 'invalid_email',
+  invalidUrl: 'invalid_url',
+  httpsOnly: 'https_only',
+  invalidChoice: 'invalid_choice',
+  invalidDate: 'invalid_date',
+  invalidColor: 'invalid_color',
+  invalidSubdomain: 'invalid_subdomain',
+  invalidPhone: 'invalid_phone',
+  invalidPrice: 'invalid_price',
+  invalidValue: 'invalid_value',
+} as const
+export type FieldCode = (typeof FieldCode)[keyof typeof FieldCode]
+
+export const LIMITS = {
+  name: 200,
+  shortText: 500,
+  longText: 5000,
+  url: 2048,
+  password: { min: 8, max: 200 },
+  coordinate: 100_000,
+} as const
+
+/** A numeric database id (positive integer). Local, not yet synced ids are negative in the mirror. */
+export const Id = v.pipe(
+  v.number(FieldCode.notNumber),
+  v.integer(FieldCode.notInteger),
+  v.minValue(1, FieldCode.outOfRange),
+  v.maxValue(Number.MAX_SAFE_INTEGER, FieldCode.outOfRange),
+)
+
+/** Accepts an id given as a query string ("12") or a number. */
+export const IdParam = v.pipe(
+  v.union(
+    [
+      v.number(),
+      v.pipe(v.string(), v.regex(/^\d{1,15}$/, FieldCode.notInteger), v.transform(Number)),
+    ],
+    FieldCode.notInteger,
+  ),
+  Id,
+)
+
+export const requiredText = (max: number = LIMITS.name) =>
+  v.pipe(
+    v.string(FieldCode.required),
+    v.trim(),
+    v.nonEmpty(FieldCode.required),
+    v.maxLength(max, FieldCode.tooLong),
+  )
+
+export const optionalText = (max: number = LIMITS.shortText) =>
+  v.pipe(v.string(FieldCode.invalidValue), v.maxLength(max, FieldCode.tooLong))
+
+export const finiteNumber = (min: number = -LIMITS.coordinate, max: number = LIMITS.coordinate) =>
+  v.pipe(
+    v.number(FieldCode.notNumber),
+    v.finite(FieldCode.notNumber),
+    v.minValue(min, FieldCode.outOfRange),
+    v.maxValue(max, FieldCode.outOfRange),
+  )
+
+export const email = v.pipe(
+  v.string(FieldCode.required),
+  v.trim(),
+  v.nonEmpty(FieldCode.required),
+  v.maxLength(LIMITS.name, FieldCode.tooLong),
+  v.email(FieldCode.invalidEmail),
+)
+
+const isUrl = (value: string, protocols: readonly string[]) => {
+  try {
+    const url = new URL(value)
+    return protocols.includes(url.protocol) && url.hostname.length > 0
+  } catch {
+    return false
+  }
+}
+
+/** http(s) URL; empty string allowed (the field is optional). */
+export const optionalWebUrl = v.pipe(
+  v.string(FieldCode.invalidUrl),
+  v.trim(),
+  v.maxLength(LIMITS.url, FieldCode.tooLong),
+  v.check((s) => s === '' || isUrl(s, ['http:', 'https:']), FieldCode.invalidUrl),
+)
+
+/** https URL, required. */
+export const httpsUrl = v.pipe(
+  v.string(FieldCode.required),
+  v.trim(),
+  v.nonEmpty(FieldCode.required),
+  v.maxLength(LIMITS.url, FieldCode.tooLong),
+  v.check((s) => isUrl(s, ['http:', 'https:']), FieldCode.invalidUrl),
+  v.check((s) => s.startsWith('https://'), FieldCode.httpsOnly),
+)
+
+/** CSS colour as #rgb, #rrggbb or #rrggbbaa, or "transparent". */
+export const color = v.pipe(
+  v.string(FieldCode.invalidColor),
+  v.regex(
+    /^(#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|transparent)$/,
+    FieldCode.invalidColor,
+  ),
+)
+
+/** One field's message code per field name, for forms and the API error body. */
+export function fieldCodes(issues: readonly v.BaseIssue<unknown>[]): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const issue of issues) {
+    const key = v.getDotPath(issue) ?? '_'
+    if (!(key in out)) out[key] = issue.message
+  }
+  return out
+}

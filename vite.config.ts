@@ -1,0 +1,58 @@
+import { lingui } from '@lingui/vite-plugin'
+import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel'
+import { tanstackRouter } from '@tanstack/router-plugin/vite'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
+
+// Runs Babel only on files that use the Lingui macros; everything else stays on Rolldown's fast path.
+const linguiMacro = defineRolldownBabelPreset({
+  preset: () => ({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+  rolldown: { filter: { code: /@lingui\/(core|react)\/macro/ } },
+})
+
+const apiTarget = process.env.VITE_DEV_API ?? 'http://localhost:8080'
+
+export default defineConfig({
+  plugins: [
+    tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes' }),
+    react(),
+    babel({ presets: [linguiMacro] }),
+    lingui(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'workers',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      injectManifest: { globPatterns: ['**/*.{js,css,html}'] },
+      manifest: {
+        name: 'Промо-конструктор',
+        short_name: 'Промо',
+        description: 'Конструктор промо-страниц и справочник интеграций',
+        lang: 'ru',
+        start_url: '/projects',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#228be6',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          {
+            src: '/icons/icon-maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  worker: { format: 'es' },
+  server: {
+    proxy: { '/api': apiTarget, '/uploads': apiTarget },
+  },
+  build: { target: 'es2022', sourcemap: false },
+})

@@ -1,0 +1,45 @@
+import { lingui } from '@lingui/vite-plugin'
+import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vitest/config'
+
+const linguiMacro = defineRolldownBabelPreset({
+  preset: () => ({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+  rolldown: { filter: { code: /@lingui\/(core|react)\/macro/ } },
+})
+
+// Kept apart from vite.config.ts so the PWA and router plugins do not run in tests.
+export default defineConfig({
+  plugins: [react(), babel({ presets: [linguiMacro] }), lingui()],
+  test: {
+    globals: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'jsdom',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/setup/unit.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['tests/integration/**/*.test.ts'],
+          setupFiles: ['tests/setup/integration.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+        },
+      },
+    ],
+  },
+})
