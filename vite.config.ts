@@ -54,5 +54,5 @@ export default defineConfig({
   server: {
     proxy: { '/api': apiTarget, '/uploads': apiTarget },
   },
-  build: { target: 'es2022', sourcemap: false },
+  build: { target: 'es2022', sourcemap: false, manifest: true },
 })

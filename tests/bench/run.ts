@@ -1,0 +1,41 @@
+/**
+ * `npm run bench`: runs every benchmark of the product in one process, prints a table and writes
+ * bench-results.json at the repository root. Each figure is a ratio or count measured within one run,
+ * so the machine's speed cancels out. Benchmarks are not tests: nothing here fails on a figure.
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+type Figures = Record<string, number>
+interface Bench {
+  name: string
+  load: () => Promise<() => Promise<Figures>>
+}
+
+const benches: Bench[] = [
+  { name: 'bundle', load: async () => (await import('./bundle-bench.ts')).runBundleBench },
+]
+
+const only = process.argv.slice(2)
+const results: Figures = {}
+for (const bench of benches) {
+  if (only.length && !only.includes(bench.name)) continue
+  console.log(`\n### ${bench.name}`)
+  const started = Date.now()
+  try {
+    const run = await bench.load()
+    Object.assign(results, await run())
+  } catch (error) {
+    console.error(`${bench.name} failed:`, error instanceof Error ? error.message : error)
+  }
+  console.log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`)
+}
+
+console.log('\n| figure | value |\n|---|---|')
+for (const [key, value] of Object.entries(results))
+  console.log(`| ${key} | ${Number(value.toFixed(3))} |`)
+writeFileSync(
+  join(import.meta.dirname, '../../bench-results.json'),
+  JSON.stringify(results, null, 2) + '\n',
+)
+console.log('\nWritten to bench-results.json')
