@@ -5,10 +5,10 @@ import 'dayjs/locale/ru'
 import { I18nProvider, useLingui } from '@lingui/react'
 import { createTheme, MantineProvider } from '@mantine/core'
 import { DatesProvider } from '@mantine/dates'
-import { Notifications } from '@mantine/notifications'
 import type { ReactNode } from 'react'
 import { ConfirmHost } from '../ui/confirm.tsx'
 import { AppErrorBoundary } from '../ui/error-screens.tsx'
+import { NotificationHost } from '../ui/notification-host.tsx'
 import { i18n } from './i18n.ts'
 
 export const theme = createTheme({
@@ -41,7 +41,7 @@ export function Providers({ children }: { children: ReactNode }) {
     <MantineProvider theme={theme} defaultColorScheme="light">
       <I18nProvider i18n={i18n}>
         <LocalizedDates>
-          <Notifications position="bottom-right" limit={4} />
+          <NotificationHost />
           <ConfirmHost />
           <AppErrorBoundary>{children}</AppErrorBoundary>
         </LocalizedDates>

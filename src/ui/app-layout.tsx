@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro'
-import { AppShell, Box, Burger, Group, NavLink, ScrollArea } from '@mantine/core'
+import { AppShell, Box, Burger, Group } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import {
   IconBuildingHospital,
@@ -13,6 +13,7 @@ import {
 } from '@tabler/icons-react'
 import { Link, useRouterState } from '@tanstack/react-router'
 import { useEffect, type ReactNode } from 'react'
+import classes from './app-layout.module.css'
 import { Logo } from './logo.tsx'
 
 export interface AppLayoutProps {
@@ -98,23 +99,23 @@ export function AppLayout(props: AppLayoutProps) {
       </AppShell.Header>
 
       <AppShell.Navbar p="sm" aria-label={t`Разделы`}>
-        <AppShell.Section grow component={ScrollArea}>
-          <nav>
-            {items.map((item) => (
-              <NavLink
+        <nav className={classes.nav}>
+          {items.map((item) => {
+            const active = isActive(pathname, item)
+            return (
+              <Link
                 key={item.to}
-                label={item.label}
-                leftSection={<item.icon size={20} stroke={1.6} />}
-                active={isActive(pathname, item)}
-                variant="light"
-                mb={4}
-                style={{ borderRadius: 'var(--mantine-radius-md)' }}
-                fw={500}
-                renderRoot={(rootProps) => <Link to={item.to} {...rootProps} />}
-              />
-            ))}
-          </nav>
-        </AppShell.Section>
+                to={item.to}
+                className={classes.link}
+                data-active={active || undefined}
+                aria-current={active ? 'page' : undefined}
+              >
+                <item.icon size={20} stroke={1.6} className={classes.icon} aria-hidden />
+                <span>{item.label}</span>
+              </Link>
+            )
+          })}
+        </nav>
       </AppShell.Navbar>
 
       <AppShell.Main>{props.children}</AppShell.Main>

@@ -1,6 +1,4 @@
-import { Trans } from '@lingui/react/macro'
-import { Button, Group, Modal, Text } from '@mantine/core'
-import { useSyncExternalStore, type ReactNode } from 'react'
+import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
 
 /**
  * An imperative confirm dialog: `await confirmDialog({...})` resolves true on confirm, false on
@@ -49,29 +47,21 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
+// The modal code loads only when a question is asked.
+const ConfirmModal = lazy(() =>
+  import('./confirm-modal.tsx').then((m) => ({ default: m.ConfirmModal })),
+)
+
 export function ConfirmHost() {
   const request = useSyncExternalStore(
     subscribe,
     () => current,
     () => null,
   )
+  if (!request) return null
   return (
-    <Modal
-      opened={request !== null}
-      onClose={() => answer(false)}
-      title={request?.title}
-      centered
-      radius="md"
-    >
-      <Text size="sm">{request?.message}</Text>
-      <Group justify="flex-end" mt="lg">
-        <Button variant="default" onClick={() => answer(false)}>
-          {request?.cancelLabel ?? <Trans>Отмена</Trans>}
-        </Button>
-        <Button color={request?.danger ? 'red' : undefined} onClick={() => answer(true)} autoFocus>
-          {request?.confirmLabel}
-        </Button>
-      </Group>
-    </Modal>
+    <Suspense fallback={null}>
+      <ConfirmModal request={request} answer={answer} />
+    </Suspense>
   )
 }

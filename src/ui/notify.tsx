@@ -1,9 +1,11 @@
 import { t } from '@lingui/core/macro'
 import { notifications } from '@mantine/notifications'
 import { IconAlertCircle, IconCheck } from '@tabler/icons-react'
+import { requestNotificationHost } from './notification-host.tsx'
 
 /** Danger notification titled «Ошибка» with the error's own message (spec §8). */
 export function notifyError(message: string, options: { autoClose?: number | false } = {}): string {
+  requestNotificationHost()
   return notifications.show({
     color: 'red',
     title: t`Ошибка`,
@@ -15,6 +17,7 @@ export function notifyError(message: string, options: { autoClose?: number | fal
 }
 
 export function notifySuccess(message: string, title?: string): string {
+  requestNotificationHost()
   return notifications.show({
     color: 'teal',
     title,

@@ -7,21 +7,12 @@ import { login as apiLogin } from '../../api/auth.ts'
 import type { AuthResponse, User } from '../../domain/user.ts'
 import { LoginInput } from '../../domain/user.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
+import { initials } from './initials.ts'
 import { startSession } from './session.ts'
 import { useFormState } from './use-form-state.ts'
 import { useSessionUser } from './use-session-user.ts'
 
 const PasswordOnly = v.object({ password: LoginInput.entries.password })
-
-export function initials(name: string): string {
-  const letters = name
-    .trim()
-    .split(/\s+/)
-    .slice(0, 2)
-    .map((part) => Array.from(part)[0] ?? '')
-    .join('')
-  return letters.toUpperCase() || '?'
-}
 
 /**
  * Asks the stored user for the password again (the token expired or the server answered 401).

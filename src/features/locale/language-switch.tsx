@@ -1,28 +1,34 @@
 import { useLingui } from '@lingui/react/macro'
-import { SegmentedControl } from '@mantine/core'
+import { Button } from '@mantine/core'
 import { useState } from 'react'
-import { isLocale, setLocale } from './locale.ts'
+import { LOCALES, setLocale } from './locale.ts'
 
 /** RU / EN switch for the top bar. */
 export function LanguageSwitch() {
   const { i18n, t } = useLingui()
   const [busy, setBusy] = useState(false)
   return (
-    <SegmentedControl
-      size="xs"
-      radius="md"
-      aria-label={t`Язык интерфейса`}
-      value={i18n.locale}
-      disabled={busy}
-      data={[
-        { value: 'ru', label: 'RU' },
-        { value: 'en', label: 'EN' },
-      ]}
-      onChange={(value) => {
-        if (!isLocale(value)) return
-        setBusy(true)
-        setLocale(value).finally(() => setBusy(false))
-      }}
-    />
+    <Button.Group aria-label={t`Язык интерфейса`}>
+      {LOCALES.map((locale) => {
+        const active = i18n.locale === locale
+        return (
+          <Button
+            key={locale}
+            size="compact-sm"
+            variant={active ? 'filled' : 'default'}
+            aria-pressed={active}
+            disabled={busy && !active}
+            lang={locale}
+            onClick={() => {
+              if (active) return
+              setBusy(true)
+              setLocale(locale).finally(() => setBusy(false))
+            }}
+          >
+            {locale.toUpperCase()}
+          </Button>
+        )
+      })}
+    </Button.Group>
   )
 }
