@@ -134,7 +134,10 @@ describe('auth check', () => {
     })
     const none = deps({ session: () => ({ token: null, tokenExpiry: null }), checkAuth: offline })
     expect((await runGuard(target('/projects'), 'editor', none.deps)).kind).toBe('login')
-    const unknown = deps({ session: () => ({ token: 'tok', tokenExpiry: null }), checkAuth: offline })
+    const unknown = deps({
+      session: () => ({ token: 'tok', tokenExpiry: null }),
+      checkAuth: offline,
+    })
     expect((await runGuard(target('/projects'), 'editor', unknown.deps)).kind).toBe('login')
   })
 
