@@ -1,15 +1,12 @@
 import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { configureApi } from '../api/client.ts'
-import { getValidToken } from '../features/auth/session.ts'
-import { installSignOutConfirm } from '../features/auth/sign-out.ts'
 import { restoreLocale } from './i18n.ts'
 import { Providers } from './providers.tsx'
 import { createAppRouter } from './router.ts'
+import { setupSession } from './setup.ts'
 
-configureApi({ getToken: () => getValidToken() })
-installSignOutConfirm()
+setupSession()
 
 const router = createAppRouter()
 

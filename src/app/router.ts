@@ -1,12 +1,13 @@
-import { createRouter } from '@tanstack/react-router'
+import { createRouter, type RouterHistory } from '@tanstack/react-router'
 import { session } from '../features/auth/session.ts'
 import { routeTree } from '../routeTree.gen.ts'
 import { RouteErrorScreen } from '../ui/error-screens.tsx'
 import { NotFoundRedirect } from '../ui/not-found-redirect.tsx'
 
-export function createAppRouter() {
+export function createAppRouter(options: { history?: RouterHistory } = {}) {
   const router = createRouter({
     routeTree,
+    history: options.history,
     context: { session },
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,
