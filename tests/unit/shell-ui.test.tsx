@@ -110,7 +110,7 @@ describe('navigation chrome', () => {
     await router.load()
     inProviders(<RouterProvider router={router} />)
     expect(screen.getByTestId('loading-overlay')).not.toBeVisible()
-    act(() => void router.navigate({ to: '/slow' }))
+    act(() => void router.history.push('/slow'))
     expect(await screen.findByTestId('loading-overlay')).toBeVisible()
     expect(await screen.findByRole('button', { name: 'Повторить' })).toBeInTheDocument()
   })
