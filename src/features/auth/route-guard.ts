@@ -1,5 +1,6 @@
 import { redirect } from '@tanstack/react-router'
 import { checkAuth } from '../../api/auth.ts'
+import { NetworkError } from '../../api/client.ts'
 import {
   type AccessRule,
   createAuthCheckCache,
@@ -38,7 +39,11 @@ export async function requireAuth(
   current: Session = session,
 ): Promise<void> {
   const result = await runGuard(target, rule, {
-    checkAuth: () => checkAuth(),
+    checkAuth: () =>
+      // The browser knows it is offline: do not wait for a request that cannot succeed.
+      typeof navigator !== 'undefined' && navigator.onLine === false
+        ? Promise.reject(new NetworkError('offline'))
+        : checkAuth(),
     session: () => {
       const { token, tokenExpiry } = current.read()
       return { token, tokenExpiry }

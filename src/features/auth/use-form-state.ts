@@ -1,4 +1,5 @@
-import { useCallback, useState, type FormEvent } from 'react'
+import { notifications } from '@mantine/notifications'
+import { useCallback, useRef, useState, type FormEvent } from 'react'
 import * as v from 'valibot'
 import { ApiError } from '../../api/client.ts'
 import { apiFieldErrors, errorMessage, issuesToFieldErrors } from '../../ui/field-error.ts'
@@ -31,6 +32,12 @@ export function useFormState<Values extends Record<string, string>, S extends v.
   const [values, setValues] = useState(initial)
   const [errors, setErrors] = useState<FormState<Values>['errors']>({})
   const [submitting, setSubmitting] = useState(false)
+  // The form's last error notification: a new attempt replaces it, success removes it.
+  const notice = useRef<string | null>(null)
+  const hideNotice = () => {
+    if (notice.current) notifications.hide(notice.current)
+    notice.current = null
+  }
 
   const set = useCallback(
     <K extends keyof Values>(field: K) =>
@@ -53,13 +60,14 @@ export function useFormState<Values extends Record<string, string>, S extends v.
     }
     setErrors({})
     setSubmitting(true)
+    hideNotice()
     submit(parsed.output)
       .catch((error: unknown) => {
         const fields = apiFieldErrors(error)
         const known = Object.keys(fields).filter((key) => key in values)
         if (known.length > 0) setErrors(fields as FormState<Values>['errors'])
         if (known.length === 0 || options.alwaysNotify || !(error instanceof ApiError)) {
-          notifyError(errorMessage(error))
+          notice.current = notifyError(errorMessage(error))
         }
       })
       .finally(() => setSubmitting(false))
