@@ -10,33 +10,421 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as SplatRouteImport } from './routes/$'
+import { Route as AppRouteImport } from './routes/_app'
+import { Route as CallbackRouteImport } from './routes/callback'
+import { Route as PagesRouteRouteImport } from './routes/pages/route'
+import { Route as AppAnalyticsRouteImport } from './routes/_app/analytics'
+import { Route as AppAppealRouteImport } from './routes/_app/appeal'
+import { Route as PagesComingsoonRouteImport } from './routes/pages/comingsoon'
+import { Route as PagesError404RouteImport } from './routes/pages/error-404'
+import { Route as PagesError500RouteImport } from './routes/pages/error-500'
+import { Route as PagesForgotPasswordRouteImport } from './routes/pages/forgot-password'
+import { Route as PagesLockScreenRouteImport } from './routes/pages/lock-screen'
+import { Route as PagesLoginRouteImport } from './routes/pages/login'
+import { Route as PagesMaintenanceRouteImport } from './routes/pages/maintenance'
+import { Route as PagesNotAuthorizedRouteImport } from './routes/pages/not-authorized'
+import { Route as PagesRegisterRouteImport } from './routes/pages/register'
+import { Route as PagesResetPasswordRouteImport } from './routes/pages/reset-password'
+import { Route as AppDepartmentIndexRouteImport } from './routes/_app/department/index'
+import { Route as AppDepartmentIdRouteImport } from './routes/_app/department/$id'
+import { Route as AppDepartmentAddRouteImport } from './routes/_app/department/add'
+import { Route as AppIntegrationsIndexRouteImport } from './routes/_app/integrations/index'
+import { Route as AppIntegrationsAddRouteImport } from './routes/_app/integrations/add'
+import { Route as AppLocationsIndexRouteImport } from './routes/_app/locations/index'
+import { Route as AppLocationsIdRouteImport } from './routes/_app/locations/$id'
+import { Route as AppLocationsAddRouteImport } from './routes/_app/locations/add'
+import { Route as AppProjectsIndexRouteImport } from './routes/_app/projects/index'
+import { Route as AppSpecialistIndexRouteImport } from './routes/_app/specialist/index'
+import { Route as AppSpecialistIdRouteImport } from './routes/_app/specialist/$id'
+import { Route as AppSpecialistAddRouteImport } from './routes/_app/specialist/add'
+import { Route as AppIntegrationsAmoIndexRouteImport } from './routes/_app/integrations/amo/index'
+import { Route as AppIntegrationsAmoIdRouteImport } from './routes/_app/integrations/amo/$id'
+import { Route as AppIntegrationsBitrixIndexRouteImport } from './routes/_app/integrations/bitrix/index'
+import { Route as AppIntegrationsBitrixIdRouteImport } from './routes/_app/integrations/bitrix/$id'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SplatRoute = SplatRouteImport.update({
+  id: '/$',
+  path: '/$',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AppRoute = AppRouteImport.update({
+  id: '/_app',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CallbackRoute = CallbackRouteImport.update({
+  id: '/callback',
+  path: '/callback',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesRouteRoute = PagesRouteRouteImport.update({
+  id: '/pages',
+  path: '/pages',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AppAnalyticsRoute = AppAnalyticsRouteImport.update({
+  id: '/analytics',
+  path: '/analytics',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAppealRoute = AppAppealRouteImport.update({
+  id: '/appeal',
+  path: '/appeal',
+  getParentRoute: () => AppRoute,
+} as any)
+const PagesComingsoonRoute = PagesComingsoonRouteImport.update({
+  id: '/comingsoon',
+  path: '/comingsoon',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const PagesError404Route = PagesError404RouteImport.update({
+  id: '/error-404',
+  path: '/error-404',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const PagesError500Route = PagesError500RouteImport.update({
+  id: '/error-500',
+  path: '/error-500',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const PagesForgotPasswordRoute = PagesForgotPasswordRouteImport.update({
+  id: '/forgot-password',
+  path: '/forgot-password',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const PagesLockScreenRoute = PagesLockScreenRouteImport.update({
+  id: '/lock-screen',
+  path: '/lock-screen',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const PagesLoginRoute = PagesLoginRouteImport.update({
+  id: '/login',
+  path: '/login',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const PagesMaintenanceRoute = PagesMaintenanceRouteImport.update({
+  id: '/maintenance',
+  path: '/maintenance',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const PagesNotAuthorizedRoute = PagesNotAuthorizedRouteImport.update({
+  id: '/not-authorized',
+  path: '/not-authorized',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const PagesRegisterRoute = PagesRegisterRouteImport.update({
+  id: '/register',
+  path: '/register',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const PagesResetPasswordRoute = PagesResetPasswordRouteImport.update({
+  id: '/reset-password',
+  path: '/reset-password',
+  getParentRoute: () => PagesRouteRoute,
+} as any)
+const AppDepartmentIndexRoute = AppDepartmentIndexRouteImport.update({
+  id: '/department/',
+  path: '/department/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppDepartmentIdRoute = AppDepartmentIdRouteImport.update({
+  id: '/department/$id',
+  path: '/department/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppDepartmentAddRoute = AppDepartmentAddRouteImport.update({
+  id: '/department/add',
+  path: '/department/add',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppIntegrationsIndexRoute = AppIntegrationsIndexRouteImport.update({
+  id: '/integrations/',
+  path: '/integrations/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppIntegrationsAddRoute = AppIntegrationsAddRouteImport.update({
+  id: '/integrations/add',
+  path: '/integrations/add',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppLocationsIndexRoute = AppLocationsIndexRouteImport.update({
+  id: '/locations/',
+  path: '/locations/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppLocationsIdRoute = AppLocationsIdRouteImport.update({
+  id: '/locations/$id',
+  path: '/locations/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppLocationsAddRoute = AppLocationsAddRouteImport.update({
+  id: '/locations/add',
+  path: '/locations/add',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProjectsIndexRoute = AppProjectsIndexRouteImport.update({
+  id: '/projects/',
+  path: '/projects/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppSpecialistIndexRoute = AppSpecialistIndexRouteImport.update({
+  id: '/specialist/',
+  path: '/specialist/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppSpecialistIdRoute = AppSpecialistIdRouteImport.update({
+  id: '/specialist/$id',
+  path: '/specialist/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppSpecialistAddRoute = AppSpecialistAddRouteImport.update({
+  id: '/specialist/add',
+  path: '/specialist/add',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppIntegrationsAmoIndexRoute = AppIntegrationsAmoIndexRouteImport.update({
+  id: '/integrations/amo/',
+  path: '/integrations/amo/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppIntegrationsAmoIdRoute = AppIntegrationsAmoIdRouteImport.update({
+  id: '/integrations/amo/$id',
+  path: '/integrations/amo/$id',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppIntegrationsBitrixIndexRoute =
+  AppIntegrationsBitrixIndexRouteImport.update({
+    id: '/integrations/bitrix/',
+    path: '/integrations/bitrix/',
+    getParentRoute: () => AppRoute,
+  } as any)
+const AppIntegrationsBitrixIdRoute = AppIntegrationsBitrixIdRouteImport.update({
+  id: '/integrations/bitrix/$id',
+  path: '/integrations/bitrix/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/pages': typeof PagesRouteRouteWithChildren
+  '/$': typeof SplatRoute
+  '/callback': typeof CallbackRoute
+  '/analytics': typeof AppAnalyticsRoute
+  '/appeal': typeof AppAppealRoute
+  '/pages/comingsoon': typeof PagesComingsoonRoute
+  '/pages/error-404': typeof PagesError404Route
+  '/pages/error-500': typeof PagesError500Route
+  '/pages/forgot-password': typeof PagesForgotPasswordRoute
+  '/pages/lock-screen': typeof PagesLockScreenRoute
+  '/pages/login': typeof PagesLoginRoute
+  '/pages/maintenance': typeof PagesMaintenanceRoute
+  '/pages/not-authorized': typeof PagesNotAuthorizedRoute
+  '/pages/register': typeof PagesRegisterRoute
+  '/pages/reset-password': typeof PagesResetPasswordRoute
+  '/department/$id': typeof AppDepartmentIdRoute
+  '/department/add': typeof AppDepartmentAddRoute
+  '/integrations/add': typeof AppIntegrationsAddRoute
+  '/locations/$id': typeof AppLocationsIdRoute
+  '/locations/add': typeof AppLocationsAddRoute
+  '/specialist/$id': typeof AppSpecialistIdRoute
+  '/specialist/add': typeof AppSpecialistAddRoute
+  '/department/': typeof AppDepartmentIndexRoute
+  '/integrations/': typeof AppIntegrationsIndexRoute
+  '/locations/': typeof AppLocationsIndexRoute
+  '/projects/': typeof AppProjectsIndexRoute
+  '/specialist/': typeof AppSpecialistIndexRoute
+  '/integrations/amo/$id': typeof AppIntegrationsAmoIdRoute
+  '/integrations/bitrix/$id': typeof AppIntegrationsBitrixIdRoute
+  '/integrations/amo/': typeof AppIntegrationsAmoIndexRoute
+  '/integrations/bitrix/': typeof AppIntegrationsBitrixIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/pages': typeof PagesRouteRouteWithChildren
+  '/$': typeof SplatRoute
+  '/callback': typeof CallbackRoute
+  '/analytics': typeof AppAnalyticsRoute
+  '/appeal': typeof AppAppealRoute
+  '/pages/comingsoon': typeof PagesComingsoonRoute
+  '/pages/error-404': typeof PagesError404Route
+  '/pages/error-500': typeof PagesError500Route
+  '/pages/forgot-password': typeof PagesForgotPasswordRoute
+  '/pages/lock-screen': typeof PagesLockScreenRoute
+  '/pages/login': typeof PagesLoginRoute
+  '/pages/maintenance': typeof PagesMaintenanceRoute
+  '/pages/not-authorized': typeof PagesNotAuthorizedRoute
+  '/pages/register': typeof PagesRegisterRoute
+  '/pages/reset-password': typeof PagesResetPasswordRoute
+  '/department/$id': typeof AppDepartmentIdRoute
+  '/department/add': typeof AppDepartmentAddRoute
+  '/integrations/add': typeof AppIntegrationsAddRoute
+  '/locations/$id': typeof AppLocationsIdRoute
+  '/locations/add': typeof AppLocationsAddRoute
+  '/specialist/$id': typeof AppSpecialistIdRoute
+  '/specialist/add': typeof AppSpecialistAddRoute
+  '/department': typeof AppDepartmentIndexRoute
+  '/integrations': typeof AppIntegrationsIndexRoute
+  '/locations': typeof AppLocationsIndexRoute
+  '/projects': typeof AppProjectsIndexRoute
+  '/specialist': typeof AppSpecialistIndexRoute
+  '/integrations/amo/$id': typeof AppIntegrationsAmoIdRoute
+  '/integrations/bitrix/$id': typeof AppIntegrationsBitrixIdRoute
+  '/integrations/amo': typeof AppIntegrationsAmoIndexRoute
+  '/integrations/bitrix': typeof AppIntegrationsBitrixIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/pages': typeof PagesRouteRouteWithChildren
+  '/$': typeof SplatRoute
+  '/_app': typeof AppRouteWithChildren
+  '/callback': typeof CallbackRoute
+  '/_app/analytics': typeof AppAnalyticsRoute
+  '/_app/appeal': typeof AppAppealRoute
+  '/pages/comingsoon': typeof PagesComingsoonRoute
+  '/pages/error-404': typeof PagesError404Route
+  '/pages/error-500': typeof PagesError500Route
+  '/pages/forgot-password': typeof PagesForgotPasswordRoute
+  '/pages/lock-screen': typeof PagesLockScreenRoute
+  '/pages/login': typeof PagesLoginRoute
+  '/pages/maintenance': typeof PagesMaintenanceRoute
+  '/pages/not-authorized': typeof PagesNotAuthorizedRoute
+  '/pages/register': typeof PagesRegisterRoute
+  '/pages/reset-password': typeof PagesResetPasswordRoute
+  '/_app/department/$id': typeof AppDepartmentIdRoute
+  '/_app/department/add': typeof AppDepartmentAddRoute
+  '/_app/integrations/add': typeof AppIntegrationsAddRoute
+  '/_app/locations/$id': typeof AppLocationsIdRoute
+  '/_app/locations/add': typeof AppLocationsAddRoute
+  '/_app/specialist/$id': typeof AppSpecialistIdRoute
+  '/_app/specialist/add': typeof AppSpecialistAddRoute
+  '/_app/department/': typeof AppDepartmentIndexRoute
+  '/_app/integrations/': typeof AppIntegrationsIndexRoute
+  '/_app/locations/': typeof AppLocationsIndexRoute
+  '/_app/projects/': typeof AppProjectsIndexRoute
+  '/_app/specialist/': typeof AppSpecialistIndexRoute
+  '/_app/integrations/amo/$id': typeof AppIntegrationsAmoIdRoute
+  '/_app/integrations/bitrix/$id': typeof AppIntegrationsBitrixIdRoute
+  '/_app/integrations/amo/': typeof AppIntegrationsAmoIndexRoute
+  '/_app/integrations/bitrix/': typeof AppIntegrationsBitrixIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/'
+  fullPaths:
+    | '/'
+    | '/pages'
+    | '/$'
+    | '/callback'
+    | '/analytics'
+    | '/appeal'
+    | '/pages/comingsoon'
+    | '/pages/error-404'
+    | '/pages/error-500'
+    | '/pages/forgot-password'
+    | '/pages/lock-screen'
+    | '/pages/login'
+    | '/pages/maintenance'
+    | '/pages/not-authorized'
+    | '/pages/register'
+    | '/pages/reset-password'
+    | '/department/$id'
+    | '/department/add'
+    | '/integrations/add'
+    | '/locations/$id'
+    | '/locations/add'
+    | '/specialist/$id'
+    | '/specialist/add'
+    | '/department/'
+    | '/integrations/'
+    | '/locations/'
+    | '/projects/'
+    | '/specialist/'
+    | '/integrations/amo/$id'
+    | '/integrations/bitrix/$id'
+    | '/integrations/amo/'
+    | '/integrations/bitrix/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/'
-  id: '__root__' | '/'
+  to:
+    | '/'
+    | '/pages'
+    | '/$'
+    | '/callback'
+    | '/analytics'
+    | '/appeal'
+    | '/pages/comingsoon'
+    | '/pages/error-404'
+    | '/pages/error-500'
+    | '/pages/forgot-password'
+    | '/pages/lock-screen'
+    | '/pages/login'
+    | '/pages/maintenance'
+    | '/pages/not-authorized'
+    | '/pages/register'
+    | '/pages/reset-password'
+    | '/department/$id'
+    | '/department/add'
+    | '/integrations/add'
+    | '/locations/$id'
+    | '/locations/add'
+    | '/specialist/$id'
+    | '/specialist/add'
+    | '/department'
+    | '/integrations'
+    | '/locations'
+    | '/projects'
+    | '/specialist'
+    | '/integrations/amo/$id'
+    | '/integrations/bitrix/$id'
+    | '/integrations/amo'
+    | '/integrations/bitrix'
+  id:
+    | '__root__'
+    | '/'
+    | '/pages'
+    | '/$'
+    | '/_app'
+    | '/callback'
+    | '/_app/analytics'
+    | '/_app/appeal'
+    | '/pages/comingsoon'
+    | '/pages/error-404'
+    | '/pages/error-500'
+    | '/pages/forgot-password'
+    | '/pages/lock-screen'
+    | '/pages/login'
+    | '/pages/maintenance'
+    | '/pages/not-authorized'
+    | '/pages/register'
+    | '/pages/reset-password'
+    | '/_app/department/$id'
+    | '/_app/department/add'
+    | '/_app/integrations/add'
+    | '/_app/locations/$id'
+    | '/_app/locations/add'
+    | '/_app/specialist/$id'
+    | '/_app/specialist/add'
+    | '/_app/department/'
+    | '/_app/integrations/'
+    | '/_app/locations/'
+    | '/_app/projects/'
+    | '/_app/specialist/'
+    | '/_app/integrations/amo/$id'
+    | '/_app/integrations/bitrix/$id'
+    | '/_app/integrations/amo/'
+    | '/_app/integrations/bitrix/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  PagesRouteRoute: typeof PagesRouteRouteWithChildren
+  SplatRoute: typeof SplatRoute
+  AppRoute: typeof AppRouteWithChildren
+  CallbackRoute: typeof CallbackRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -48,11 +436,313 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof IndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/$': {
+      id: '/$'
+      path: '/$'
+      fullPath: '/$'
+      preLoaderRoute: typeof SplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_app': {
+      id: '/_app'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof AppRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/callback': {
+      id: '/callback'
+      path: '/callback'
+      fullPath: '/callback'
+      preLoaderRoute: typeof CallbackRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages': {
+      id: '/pages'
+      path: '/pages'
+      fullPath: '/pages'
+      preLoaderRoute: typeof PagesRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_app/analytics': {
+      id: '/_app/analytics'
+      path: '/analytics'
+      fullPath: '/analytics'
+      preLoaderRoute: typeof AppAnalyticsRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/appeal': {
+      id: '/_app/appeal'
+      path: '/appeal'
+      fullPath: '/appeal'
+      preLoaderRoute: typeof AppAppealRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/pages/comingsoon': {
+      id: '/pages/comingsoon'
+      path: '/comingsoon'
+      fullPath: '/pages/comingsoon'
+      preLoaderRoute: typeof PagesComingsoonRouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/pages/error-404': {
+      id: '/pages/error-404'
+      path: '/error-404'
+      fullPath: '/pages/error-404'
+      preLoaderRoute: typeof PagesError404RouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/pages/error-500': {
+      id: '/pages/error-500'
+      path: '/error-500'
+      fullPath: '/pages/error-500'
+      preLoaderRoute: typeof PagesError500RouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/pages/forgot-password': {
+      id: '/pages/forgot-password'
+      path: '/forgot-password'
+      fullPath: '/pages/forgot-password'
+      preLoaderRoute: typeof PagesForgotPasswordRouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/pages/lock-screen': {
+      id: '/pages/lock-screen'
+      path: '/lock-screen'
+      fullPath: '/pages/lock-screen'
+      preLoaderRoute: typeof PagesLockScreenRouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/pages/login': {
+      id: '/pages/login'
+      path: '/login'
+      fullPath: '/pages/login'
+      preLoaderRoute: typeof PagesLoginRouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/pages/maintenance': {
+      id: '/pages/maintenance'
+      path: '/maintenance'
+      fullPath: '/pages/maintenance'
+      preLoaderRoute: typeof PagesMaintenanceRouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/pages/not-authorized': {
+      id: '/pages/not-authorized'
+      path: '/not-authorized'
+      fullPath: '/pages/not-authorized'
+      preLoaderRoute: typeof PagesNotAuthorizedRouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/pages/register': {
+      id: '/pages/register'
+      path: '/register'
+      fullPath: '/pages/register'
+      preLoaderRoute: typeof PagesRegisterRouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/pages/reset-password': {
+      id: '/pages/reset-password'
+      path: '/reset-password'
+      fullPath: '/pages/reset-password'
+      preLoaderRoute: typeof PagesResetPasswordRouteImport
+      parentRoute: typeof PagesRouteRoute
+    }
+    '/_app/department/': {
+      id: '/_app/department/'
+      path: '/department'
+      fullPath: '/department/'
+      preLoaderRoute: typeof AppDepartmentIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/department/$id': {
+      id: '/_app/department/$id'
+      path: '/department/$id'
+      fullPath: '/department/$id'
+      preLoaderRoute: typeof AppDepartmentIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/department/add': {
+      id: '/_app/department/add'
+      path: '/department/add'
+      fullPath: '/department/add'
+      preLoaderRoute: typeof AppDepartmentAddRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/integrations/': {
+      id: '/_app/integrations/'
+      path: '/integrations'
+      fullPath: '/integrations/'
+      preLoaderRoute: typeof AppIntegrationsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/integrations/add': {
+      id: '/_app/integrations/add'
+      path: '/integrations/add'
+      fullPath: '/integrations/add'
+      preLoaderRoute: typeof AppIntegrationsAddRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/locations/': {
+      id: '/_app/locations/'
+      path: '/locations'
+      fullPath: '/locations/'
+      preLoaderRoute: typeof AppLocationsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/locations/$id': {
+      id: '/_app/locations/$id'
+      path: '/locations/$id'
+      fullPath: '/locations/$id'
+      preLoaderRoute: typeof AppLocationsIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/locations/add': {
+      id: '/_app/locations/add'
+      path: '/locations/add'
+      fullPath: '/locations/add'
+      preLoaderRoute: typeof AppLocationsAddRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/': {
+      id: '/_app/projects/'
+      path: '/projects'
+      fullPath: '/projects/'
+      preLoaderRoute: typeof AppProjectsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/specialist/': {
+      id: '/_app/specialist/'
+      path: '/specialist'
+      fullPath: '/specialist/'
+      preLoaderRoute: typeof AppSpecialistIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/specialist/$id': {
+      id: '/_app/specialist/$id'
+      path: '/specialist/$id'
+      fullPath: '/specialist/$id'
+      preLoaderRoute: typeof AppSpecialistIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/specialist/add': {
+      id: '/_app/specialist/add'
+      path: '/specialist/add'
+      fullPath: '/specialist/add'
+      preLoaderRoute: typeof AppSpecialistAddRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/integrations/amo/': {
+      id: '/_app/integrations/amo/'
+      path: '/integrations/amo'
+      fullPath: '/integrations/amo/'
+      preLoaderRoute: typeof AppIntegrationsAmoIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/integrations/amo/$id': {
+      id: '/_app/integrations/amo/$id'
+      path: '/integrations/amo/$id'
+      fullPath: '/integrations/amo/$id'
+      preLoaderRoute: typeof AppIntegrationsAmoIdRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/integrations/bitrix/': {
+      id: '/_app/integrations/bitrix/'
+      path: '/integrations/bitrix'
+      fullPath: '/integrations/bitrix/'
+      preLoaderRoute: typeof AppIntegrationsBitrixIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/integrations/bitrix/$id': {
+      id: '/_app/integrations/bitrix/$id'
+      path: '/integrations/bitrix/$id'
+      fullPath: '/integrations/bitrix/$id'
+      preLoaderRoute: typeof AppIntegrationsBitrixIdRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
+interface PagesRouteRouteChildren {
+  PagesComingsoonRoute: typeof PagesComingsoonRoute
+  PagesError404Route: typeof PagesError404Route
+  PagesError500Route: typeof PagesError500Route
+  PagesForgotPasswordRoute: typeof PagesForgotPasswordRoute
+  PagesLockScreenRoute: typeof PagesLockScreenRoute
+  PagesLoginRoute: typeof PagesLoginRoute
+  PagesMaintenanceRoute: typeof PagesMaintenanceRoute
+  PagesNotAuthorizedRoute: typeof PagesNotAuthorizedRoute
+  PagesRegisterRoute: typeof PagesRegisterRoute
+  PagesResetPasswordRoute: typeof PagesResetPasswordRoute
+}
+
+const PagesRouteRouteChildren: PagesRouteRouteChildren = {
+  PagesComingsoonRoute: PagesComingsoonRoute,
+  PagesError404Route: PagesError404Route,
+  PagesError500Route: PagesError500Route,
+  PagesForgotPasswordRoute: PagesForgotPasswordRoute,
+  PagesLockScreenRoute: PagesLockScreenRoute,
+  PagesLoginRoute: PagesLoginRoute,
+  PagesMaintenanceRoute: PagesMaintenanceRoute,
+  PagesNotAuthorizedRoute: PagesNotAuthorizedRoute,
+  PagesRegisterRoute: PagesRegisterRoute,
+  PagesResetPasswordRoute: PagesResetPasswordRoute,
+}
+
+const PagesRouteRouteWithChildren = PagesRouteRoute._addFileChildren(
+  PagesRouteRouteChildren,
+)
+
+interface AppRouteChildren {
+  AppAnalyticsRoute: typeof AppAnalyticsRoute
+  AppAppealRoute: typeof AppAppealRoute
+  AppDepartmentIdRoute: typeof AppDepartmentIdRoute
+  AppDepartmentAddRoute: typeof AppDepartmentAddRoute
+  AppIntegrationsAddRoute: typeof AppIntegrationsAddRoute
+  AppLocationsIdRoute: typeof AppLocationsIdRoute
+  AppLocationsAddRoute: typeof AppLocationsAddRoute
+  AppSpecialistIdRoute: typeof AppSpecialistIdRoute
+  AppSpecialistAddRoute: typeof AppSpecialistAddRoute
+  AppDepartmentIndexRoute: typeof AppDepartmentIndexRoute
+  AppIntegrationsIndexRoute: typeof AppIntegrationsIndexRoute
+  AppLocationsIndexRoute: typeof AppLocationsIndexRoute
+  AppProjectsIndexRoute: typeof AppProjectsIndexRoute
+  AppSpecialistIndexRoute: typeof AppSpecialistIndexRoute
+  AppIntegrationsAmoIdRoute: typeof AppIntegrationsAmoIdRoute
+  AppIntegrationsBitrixIdRoute: typeof AppIntegrationsBitrixIdRoute
+  AppIntegrationsAmoIndexRoute: typeof AppIntegrationsAmoIndexRoute
+  AppIntegrationsBitrixIndexRoute: typeof AppIntegrationsBitrixIndexRoute
+}
+
+const AppRouteChildren: AppRouteChildren = {
+  AppAnalyticsRoute: AppAnalyticsRoute,
+  AppAppealRoute: AppAppealRoute,
+  AppDepartmentIdRoute: AppDepartmentIdRoute,
+  AppDepartmentAddRoute: AppDepartmentAddRoute,
+  AppIntegrationsAddRoute: AppIntegrationsAddRoute,
+  AppLocationsIdRoute: AppLocationsIdRoute,
+  AppLocationsAddRoute: AppLocationsAddRoute,
+  AppSpecialistIdRoute: AppSpecialistIdRoute,
+  AppSpecialistAddRoute: AppSpecialistAddRoute,
+  AppDepartmentIndexRoute: AppDepartmentIndexRoute,
+  AppIntegrationsIndexRoute: AppIntegrationsIndexRoute,
+  AppLocationsIndexRoute: AppLocationsIndexRoute,
+  AppProjectsIndexRoute: AppProjectsIndexRoute,
+  AppSpecialistIndexRoute: AppSpecialistIndexRoute,
+  AppIntegrationsAmoIdRoute: AppIntegrationsAmoIdRoute,
+  AppIntegrationsBitrixIdRoute: AppIntegrationsBitrixIdRoute,
+  AppIntegrationsAmoIndexRoute: AppIntegrationsAmoIndexRoute,
+  AppIntegrationsBitrixIndexRoute: AppIntegrationsBitrixIndexRoute,
+}
+
+const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  PagesRouteRoute: PagesRouteRouteWithChildren,
+  SplatRoute: SplatRoute,
+  AppRoute: AppRouteWithChildren,
+  CallbackRoute: CallbackRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

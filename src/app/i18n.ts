@@ -1,20 +1,23 @@
 import { i18n } from '@lingui/core'
+import { setLocale, storedLocale } from '../features/locale/locale.ts'
 import { messages as ru } from '../locales/ru/messages.po'
 
-export const LOCALES = ['ru', 'en'] as const
-export type Locale = (typeof LOCALES)[number]
+export { LOCALES, type Locale } from '../features/locale/locale.ts'
 
 i18n.load('ru', ru)
 i18n.activate('ru')
 
 /** Switches the UI language; English loads on demand so Russian users never download it. */
-export async function activateLocale(locale: Locale): Promise<void> {
-  if (locale === 'en') {
-    const { messages } = await import('../locales/en/messages.po')
-    i18n.load('en', messages)
+export const activateLocale = setLocale
+
+/** Applies the language remembered in localStorage ('locale'); Russian when none. */
+export async function restoreLocale(): Promise<void> {
+  const locale = storedLocale()
+  try {
+    await setLocale(locale)
+  } catch {
+    await setLocale('ru') // the English chunk failed to load (offline before it was cached)
   }
-  i18n.activate(locale)
-  document.documentElement.lang = locale
 }
 
 export { i18n }

@@ -1,25 +1,26 @@
-import { I18nProvider } from '@lingui/react'
-import { createRouter, RouterProvider } from '@tanstack/react-router'
+import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { routeTree } from '../routeTree.gen.ts'
-import { i18n } from './i18n.ts'
+import { restoreLocale } from './i18n.ts'
+import { Providers } from './providers.tsx'
+import { createAppRouter } from './router.ts'
+import { setupSession } from './setup.ts'
 
-const router = createRouter({ routeTree })
+setupSession()
 
-declare module '@tanstack/react-router' {
-  interface Register {
-    router: typeof router
-  }
-}
+const router = createAppRouter()
 
-const root = document.getElementById('root')
-if (root) {
+async function start() {
+  await restoreLocale()
+  const root = document.getElementById('root')
+  if (!root) return
   createRoot(root).render(
     <StrictMode>
-      <I18nProvider i18n={i18n}>
+      <Providers>
         <RouterProvider router={router} />
-      </I18nProvider>
+      </Providers>
     </StrictMode>,
   )
 }
+
+void start()

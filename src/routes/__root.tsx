@@ -1,3 +1,15 @@
-import { createRootRoute, Outlet } from '@tanstack/react-router'
+import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
+import type { RouterContext } from '../features/auth/route-guard.ts'
+import { NavigationChrome } from '../ui/navigation-chrome.tsx'
 
-export const Route = createRootRoute({ component: Outlet })
+export const Route = createRootRouteWithContext<RouterContext>()({
+  component: Root,
+})
+
+function Root() {
+  return (
+    <NavigationChrome>
+      <Outlet />
+    </NavigationChrome>
+  )
+}

@@ -1,10 +1,7 @@
-import { Trans } from '@lingui/react/macro'
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, redirect } from '@tanstack/react-router'
 
 export const Route = createFileRoute('/')({
-  component: () => (
-    <h1>
-      <Trans>Промо-конструктор</Trans>
-    </h1>
-  ),
+  beforeLoad: () => {
+    throw redirect({ to: '/projects', replace: true })
+  },
 })

@@ -1,0 +1,32 @@
+import { createRouter, type RouterHistory } from '@tanstack/react-router'
+import { session } from '../features/auth/session.ts'
+import { routeTree } from '../routeTree.gen.ts'
+import { RouteErrorScreen } from '../ui/error-screens.tsx'
+import { NotFoundRedirect } from '../ui/not-found-redirect.tsx'
+
+export function createAppRouter(options: { history?: RouterHistory } = {}) {
+  const router = createRouter({
+    routeTree,
+    history: options.history,
+    context: { session },
+    defaultPreload: 'intent',
+    defaultPreloadStaleTime: 0,
+    defaultErrorComponent: RouteErrorScreen,
+    defaultNotFoundComponent: NotFoundRedirect,
+    notFoundMode: 'root',
+    // Spec §2: every navigation starts at the top of the page.
+    scrollRestoration: false,
+  })
+  router.subscribe('onResolved', (event) => {
+    if (event.pathChanged || event.hrefChanged) window.scrollTo(0, 0)
+  })
+  return router
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter
+  }
+}

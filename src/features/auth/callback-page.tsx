@@ -1,0 +1,22 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Button } from '@mantine/core'
+import { IconKey } from '@tabler/icons-react'
+import { Link } from '@tanstack/react-router'
+import { StatusPage } from '../../ui/status-page.tsx'
+
+/** /callback: sign-in through third-party providers is not offered; point to the sign-in form. */
+export function CallbackPage() {
+  const { t } = useLingui()
+  return (
+    <StatusPage
+      icon={IconKey}
+      title={t`Вход через внешние сервисы недоступен`}
+      description={t`Войдите с помощью электронной почты и пароля.`}
+      actions={
+        <Button component={Link} to="/pages/login">
+          <Trans>Перейти ко входу</Trans>
+        </Button>
+      }
+    />
+  )
+}

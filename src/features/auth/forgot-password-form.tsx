@@ -1,0 +1,59 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core'
+import { IconMailCheck } from '@tabler/icons-react'
+import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import { forgotPassword } from '../../api/auth.ts'
+import { ForgotPasswordInput } from '../../domain/user.ts'
+import { AuthCard } from '../../ui/auth-card.tsx'
+import { useFormState } from './use-form-state.ts'
+
+export function ForgotPasswordForm() {
+  const { t } = useLingui()
+  const [sentTo, setSentTo] = useState<string | null>(null)
+  const form = useFormState({ email: '' }, ForgotPasswordInput, async (input) => {
+    await forgotPassword(input)
+    setSentTo(input.email)
+  })
+
+  return (
+    <AuthCard
+      title={t`Восстановление пароля`}
+      subtitle={t`Укажите почту, с которой вы входите, и мы пришлём ссылку для нового пароля`}
+      footer={
+        <Anchor component={Link} to="/pages/login" fw={500}>
+          <Trans>Вернуться ко входу</Trans>
+        </Anchor>
+      }
+    >
+      {sentTo ? (
+        <Alert color="teal" icon={<IconMailCheck size={20} />} title={t`Проверьте почту`}>
+          <Trans>
+            Если адрес {sentTo} зарегистрирован, на него придёт письмо со ссылкой для сброса пароля.
+          </Trans>
+        </Alert>
+      ) : (
+        <form onSubmit={form.onSubmit} noValidate>
+          <Stack gap="md">
+            <TextInput
+              label={t`Электронная почта`}
+              type="email"
+              name="email"
+              autoComplete="email"
+              inputMode="email"
+              size="md"
+              value={form.values.email}
+              onChange={(event) => form.set('email')(event.currentTarget.value)}
+              error={form.errors.email}
+              required
+              autoFocus
+            />
+            <Button type="submit" size="md" fullWidth loading={form.submitting}>
+              <Trans>Отправить ссылку</Trans>
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </AuthCard>
+  )
+}

@@ -1,0 +1,158 @@
+import { ApiError } from '../../api/client.ts'
+import type { Role, User } from '../../domain/user.ts'
+
+/**
+ * Route guard rules (spec §2, §6; DESIGN §5). Pure: everything it needs comes in through
+ * `GuardDeps`, so every branch is unit-tested without a router or a network.
+ */
+
+export type AccessRule = 'admin' | 'editor'
+
+export const LOGIN_PATH = '/pages/login'
+export const NOT_AUTHORIZED_PATH = '/pages/not-authorized'
+
+/**
+ * Paths that need no auth check. The spec's list (login, forgot-password, error-404, error-500,
+ * register, /callback, comingsoon) plus reset-password, which a signed-out user reaches from the
+ * e-mail link, and lock-screen, which exists to sign an expired session back in.
+ */
+export const OPEN_PATHS: readonly string[] = [
+  '/pages/login',
+  '/pages/forgot-password',
+  '/pages/error-404',
+  '/pages/error-500',
+  '/pages/register',
+  '/callback',
+  '/pages/comingsoon',
+  '/pages/reset-password',
+  '/pages/lock-screen',
+]
+
+export function normalizePath(pathname: string): string {
+  const trimmed = pathname.replace(/\/+$/, '')
+  return trimmed === '' ? '/' : trimmed
+}
+
+export function isOpenPath(pathname: string): boolean {
+  return OPEN_PATHS.includes(normalizePath(pathname))
+}
+
+/** admin allows admin only; editor allows editor or admin. */
+export function hasAccess(role: Role, rule: AccessRule): boolean {
+  if (rule === 'admin') return role === 'admin'
+  return role === 'editor' || role === 'admin'
+}
+
+/**
+ * Where to go after sign-in: only a same-origin relative path ("/projects?x=1"). Anything that could
+ * leave the site ("//evil", "/\\evil", "https://…", "javascript:…") or carries control characters
+ * falls back to `fallback`.
+ */
+export function safeRedirectTarget(to: unknown, fallback: string = '/'): string {
+  if (typeof to !== 'string' || to.length === 0 || to.length > 2048) return fallback
+  if (!to.startsWith('/')) return fallback
+  if (to.startsWith('//') || to.startsWith('/\\')) return fallback
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(to)) return fallback
+  try {
+    const base = 'https://app.invalid'
+    const url = new URL(to, base)
+    if (url.origin !== base) return fallback
+  } catch {
+    return fallback
+  }
+  return to
+}
+
+/** A short-lived memory of the last successful check, keyed by token. */
+export interface AuthCheckCache {
+  get(token: string | null, now: number): User | null
+  set(token: string | null, user: User, now: number): void
+  clear(): void
+}
+
+export function createAuthCheckCache(ttlMs: number = 30_000): AuthCheckCache {
+  let entry: { token: string | null; user: User; at: number } | null = null
+  return {
+    get(token, now) {
+      if (!entry || entry.token !== token) return null
+      if (now - entry.at >= ttlMs || now < entry.at) return null
+      return entry.user
+    },
+    set(token, user, now) {
+      entry = { token, user, at: now }
+    },
+    clear() {
+      entry = null
+    },
+  }
+}
+
+export interface GuardDeps {
+  /** GET /api/check_auth: resolves the user on 200, rejects with ApiError / NetworkError. */
+  checkAuth: () => Promise<User>
+  /** The stored token and its expiry (ms epoch, null = unknown). */
+  session: () => { token: string | null; tokenExpiry: number | null }
+  /** The stored role (read after a successful check has stored the server's role). */
+  role: () => Role
+  now: () => number
+  cache: AuthCheckCache
+  /** Called with the user of a successful check (to store it). */
+  onUser: (user: User) => void
+  /** Called on a 401 (to drop the stale token). */
+  onUnauthorized: () => void
+}
+
+export interface GuardTarget {
+  pathname: string
+  /** The wanted path with its search and hash, e.g. "/projects?page=2". */
+  href: string
+}
+
+export type GuardResult =
+  | { kind: 'allow'; user: User | null; offline: boolean }
+  | { kind: 'login'; to: string }
+  | { kind: 'not-authorized' }
+
+/**
+ * 1. Open paths pass without a check.
+ * 2. A check that succeeded less than the cache TTL ago for the same token counts as a 200.
+ * 3. GET /api/check_auth: 200 → store the user and go on; 401 → sign-in page with `to`.
+ * 4. No answer (network error, timeout) or any other failure (5xx, malformed answer): a stored token
+ *    before its known expiry lets the user work offline; without one → sign-in page.
+ * 5. With a rule, the role must satisfy it, else → not-authorized.
+ */
+export async function runGuard(
+  target: GuardTarget,
+  rule: AccessRule | null,
+  deps: GuardDeps,
+): Promise<GuardResult> {
+  if (isOpenPath(target.pathname)) return { kind: 'allow', user: null, offline: false }
+
+  const login: GuardResult = { kind: 'login', to: safeRedirectTarget(target.href) }
+  const { token, tokenExpiry } = deps.session()
+  const now = deps.now()
+
+  let user: User | null = deps.cache.get(token, now)
+  let offline = false
+  if (!user) {
+    try {
+      user = await deps.checkAuth()
+      deps.cache.set(token, user, deps.now())
+      deps.onUser(user)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        deps.cache.clear()
+        deps.onUnauthorized()
+        return login
+      }
+      // Offline work needs a token whose expiry is known and still ahead.
+      const tokenValid = token !== null && tokenExpiry !== null && tokenExpiry > now
+      if (!tokenValid) return login
+      offline = true
+    }
+  }
+
+  if (rule && !hasAccess(deps.role(), rule)) return { kind: 'not-authorized' }
+  return { kind: 'allow', user, offline }
+}

@@ -1,0 +1,106 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Anchor, Avatar, Button, Group, PasswordInput, Stack, Text } from '@mantine/core'
+import { IconLock } from '@tabler/icons-react'
+import { Link } from '@tanstack/react-router'
+import * as v from 'valibot'
+import { login as apiLogin } from '../../api/auth.ts'
+import type { AuthResponse, User } from '../../domain/user.ts'
+import { LoginInput } from '../../domain/user.ts'
+import { AuthCard } from '../../ui/auth-card.tsx'
+import { initials } from './initials.ts'
+import { startSession } from './session.ts'
+import { useFormState } from './use-form-state.ts'
+import { useSessionUser } from './use-session-user.ts'
+
+const PasswordOnly = v.object({ password: LoginInput.entries.password })
+
+/**
+ * Asks the stored user for the password again (the token expired or the server answered 401).
+ * Nothing local is cleared: the outbox and the mirror wait for the new token.
+ */
+export function LockScreen(props: {
+  onUnlocked: () => void
+  login?: (input: LoginInput) => Promise<AuthResponse>
+}) {
+  const user = useSessionUser()
+  if (!user) return <NoStoredUser />
+  return <LockForm user={user} {...props} />
+}
+
+function NoStoredUser() {
+  const { t } = useLingui()
+  return (
+    <AuthCard title={t`Сеанс завершён`} subtitle={t`Войдите, чтобы продолжить`}>
+      <Button component={Link} to="/pages/login" fullWidth size="md">
+        <Trans>Перейти ко входу</Trans>
+      </Button>
+    </AuthCard>
+  )
+}
+
+function LockForm({
+  user,
+  onUnlocked,
+  login = apiLogin,
+}: {
+  user: User
+  onUnlocked: () => void
+  login?: (input: LoginInput) => Promise<AuthResponse>
+}) {
+  const { t } = useLingui()
+  const form = useFormState(
+    { password: '' },
+    PasswordOnly,
+    async ({ password }) => {
+      startSession(await login({ email: user.email, password }))
+      onUnlocked()
+    },
+    { alwaysNotify: true },
+  )
+  return (
+    <AuthCard
+      title={t`Экран заблокирован`}
+      subtitle={t`Сеанс истёк. Введите пароль, чтобы продолжить — несохранённые изменения остаются на этом устройстве.`}
+      footer={
+        <Anchor component={Link} to="/pages/login" size="sm">
+          <Trans>Войти под другим аккаунтом</Trans>
+        </Anchor>
+      }
+    >
+      <form onSubmit={form.onSubmit} noValidate>
+        <Stack gap="md">
+          <Group gap="md" wrap="nowrap">
+            <Avatar color="blue" radius="xl" size="lg">
+              {initials(user.name)}
+            </Avatar>
+            <div style={{ minWidth: 0 }}>
+              <Text fw={600} truncate>
+                {user.name}
+              </Text>
+              <Text size="sm" c="dimmed" truncate>
+                {user.email}
+              </Text>
+            </div>
+          </Group>
+          {/* Lets password managers match the saved credentials. */}
+          <input type="hidden" name="email" autoComplete="email" value={user.email} readOnly />
+          <PasswordInput
+            label={t`Пароль`}
+            name="password"
+            autoComplete="current-password"
+            size="md"
+            leftSection={<IconLock size={18} />}
+            value={form.values.password}
+            onChange={(event) => form.set('password')(event.currentTarget.value)}
+            error={form.errors.password}
+            required
+            autoFocus
+          />
+          <Button type="submit" size="md" fullWidth loading={form.submitting}>
+            <Trans>Разблокировать</Trans>
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,91 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core'
+import { IconAlertCircle } from '@tabler/icons-react'
+import { Link } from '@tanstack/react-router'
+import * as v from 'valibot'
+import { resetPassword } from '../../api/auth.ts'
+import { ResetPasswordInput } from '../../domain/user.ts'
+import { LIMITS } from '../../domain/validation.ts'
+import { AuthCard } from '../../ui/auth-card.tsx'
+import { notifySuccess } from '../../ui/notify.tsx'
+import { useFormState } from './use-form-state.ts'
+
+const ResetForm = v.object({ password: ResetPasswordInput.entries.password })
+
+export function ResetPasswordForm({ token, onDone }: { token: string; onDone: () => void }) {
+  const { t } = useLingui()
+  const minLength = LIMITS.password.min
+  const form = useFormState(
+    { password: '', confirm: '' },
+    ResetForm,
+    async ({ password }) => {
+      await resetPassword({ token, password })
+      notifySuccess(t`Пароль изменён. Войдите с новым паролем.`)
+      onDone()
+    },
+    {
+      check: (values) =>
+        values.confirm !== values.password ? { confirm: t`Пароли не совпадают` } : {},
+    },
+  )
+
+  const footer = (
+    <Anchor component={Link} to="/pages/login" fw={500}>
+      <Trans>Вернуться ко входу</Trans>
+    </Anchor>
+  )
+
+  if (!token.trim()) {
+    return (
+      <AuthCard title={t`Новый пароль`} footer={footer}>
+        <Alert color="orange" icon={<IconAlertCircle size={20} />}>
+          <Trans>
+            Ссылка неполная: в ней нет кода сброса. Запросите новую ссылку на странице{' '}
+            <Anchor component={Link} to="/pages/forgot-password">
+              восстановления пароля
+            </Anchor>
+            .
+          </Trans>
+        </Alert>
+      </AuthCard>
+    )
+  }
+
+  return (
+    <AuthCard
+      title={t`Новый пароль`}
+      subtitle={t`Придумайте новый пароль для входа`}
+      footer={footer}
+    >
+      <form onSubmit={form.onSubmit} noValidate>
+        <Stack gap="md">
+          <PasswordInput
+            label={t`Новый пароль`}
+            description={t`Не короче ${minLength} символов`}
+            name="password"
+            autoComplete="new-password"
+            size="md"
+            value={form.values.password}
+            onChange={(event) => form.set('password')(event.currentTarget.value)}
+            error={form.errors.password}
+            required
+            autoFocus
+          />
+          <PasswordInput
+            label={t`Повторите пароль`}
+            name="confirm"
+            autoComplete="new-password"
+            size="md"
+            value={form.values.confirm}
+            onChange={(event) => form.set('confirm')(event.currentTarget.value)}
+            error={form.errors.confirm}
+            required
+          />
+          <Button type="submit" size="md" fullWidth loading={form.submitting}>
+            <Trans>Сохранить пароль</Trans>
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  )
+}

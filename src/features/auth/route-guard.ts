@@ -1,0 +1,59 @@
+import { redirect } from '@tanstack/react-router'
+import { checkAuth } from '../../api/auth.ts'
+import { NetworkError } from '../../api/client.ts'
+import {
+  type AccessRule,
+  createAuthCheckCache,
+  LOGIN_PATH,
+  NOT_AUTHORIZED_PATH,
+  runGuard,
+  type GuardTarget,
+} from './guard.ts'
+import { session, subscribe, type Session } from './session.ts'
+
+/** What every route's `context` carries (see src/routes/__root.tsx). */
+export interface RouterContext {
+  session: Session
+}
+
+const checkCache = createAuthCheckCache(30_000)
+let lastToken: string | null | undefined
+// A new token (sign-in, sign-out, another tab) invalidates the cached check.
+subscribe((snapshot) => {
+  if (snapshot.token !== lastToken) checkCache.clear()
+  lastToken = snapshot.token
+})
+
+/** Forgets the cached auth check (tests; after a 401 seen elsewhere). */
+export function resetAuthCheckCache(): void {
+  checkCache.clear()
+}
+
+/**
+ * `beforeLoad` helper: runs the guard with the real API and session, and throws the router
+ * redirect it decides on. `rule` null = signed in is enough (plain pages that are not open).
+ */
+export async function requireAuth(
+  target: GuardTarget,
+  rule: AccessRule | null,
+  current: Session = session,
+): Promise<void> {
+  const result = await runGuard(target, rule, {
+    checkAuth: () =>
+      // The browser knows it is offline: do not wait for a request that cannot succeed.
+      typeof navigator !== 'undefined' && navigator.onLine === false
+        ? Promise.reject(new NetworkError('offline'))
+        : checkAuth(),
+    session: () => {
+      const { token, tokenExpiry } = current.read()
+      return { token, tokenExpiry }
+    },
+    role: () => current.getRole(),
+    now: () => Date.now(),
+    cache: checkCache,
+    onUser: (user) => current.updateUser(user),
+    onUnauthorized: () => current.dropToken(),
+  })
+  if (result.kind === 'login') throw redirect({ to: LOGIN_PATH, search: { to: result.to } })
+  if (result.kind === 'not-authorized') throw redirect({ to: NOT_AUTHORIZED_PATH })
+}

@@ -1,0 +1,54 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Menu, Text } from '@mantine/core'
+import { useDisclosure } from '@mantine/hooks'
+import { IconLogout, IconUserEdit } from '@tabler/icons-react'
+import { useRouter } from '@tanstack/react-router'
+import { ProfileNameModal } from './profile-name-modal.tsx'
+import { signOut } from './session.ts'
+import { UserMenuTrigger } from './user-menu-trigger.tsx'
+import type { User } from '../../domain/user.ts'
+
+/** The real menu: loaded on the first click so the popover code stays out of the first load. */
+export function UserMenuDropdown({ user, name }: { user: User | null; name: string }) {
+  const { t } = useLingui()
+  const router = useRouter()
+  const [modalOpened, modal] = useDisclosure(false)
+
+  const onSignOut = async () => {
+    if (await signOut()) await router.navigate({ to: '/pages/login', search: {} })
+  }
+
+  return (
+    <>
+      <Menu position="bottom-end" width={240} shadow="md" radius="md" defaultOpened withinPortal>
+        <Menu.Target>
+          <UserMenuTrigger name={name} aria-label={t`Меню пользователя`} />
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>
+            <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
+              {name}
+            </Text>
+            {user?.email ? (
+              <Text size="xs" c="dimmed" truncate>
+                {user.email}
+              </Text>
+            ) : null}
+          </Menu.Label>
+          <Menu.Divider />
+          <Menu.Item leftSection={<IconUserEdit size={18} />} onClick={modal.open} disabled={!user}>
+            <Trans>Изменить имя</Trans>
+          </Menu.Item>
+          <Menu.Item
+            color="red"
+            leftSection={<IconLogout size={18} />}
+            onClick={() => void onSignOut()}
+          >
+            <Trans>Выйти</Trans>
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      {user ? <ProfileNameModal opened={modalOpened} onClose={modal.close} user={user} /> : null}
+    </>
+  )
+}

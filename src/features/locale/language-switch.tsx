@@ -1,0 +1,34 @@
+import { useLingui } from '@lingui/react/macro'
+import { Button } from '@mantine/core'
+import { useState } from 'react'
+import { LOCALES, setLocale } from './locale.ts'
+
+/** RU / EN switch for the top bar. */
+export function LanguageSwitch() {
+  const { i18n, t } = useLingui()
+  const [busy, setBusy] = useState(false)
+  return (
+    <Button.Group aria-label={t`Язык интерфейса`}>
+      {LOCALES.map((locale) => {
+        const active = i18n.locale === locale
+        return (
+          <Button
+            key={locale}
+            size="compact-sm"
+            variant={active ? 'filled' : 'default'}
+            aria-pressed={active}
+            disabled={busy && !active}
+            lang={locale}
+            onClick={() => {
+              if (active) return
+              setBusy(true)
+              setLocale(locale).finally(() => setBusy(false))
+            }}
+          >
+            {locale.toUpperCase()}
+          </Button>
+        )
+      })}
+    </Button.Group>
+  )
+}

@@ -1,0 +1,8 @@
+import { createFileRoute, redirect } from '@tanstack/react-router'
+
+/** Any unknown path goes to the 404 page (spec §2). */
+export const Route = createFileRoute('/$')({
+  beforeLoad: () => {
+    throw redirect({ to: '/pages/error-404', replace: true })
+  },
+})

@@ -1,0 +1,15 @@
+import { useLingui } from '@lingui/react/macro'
+import { createFileRoute } from '@tanstack/react-router'
+import { PlaceholderPage } from '../../ui/placeholder-page.tsx'
+
+export const Route = createFileRoute('/_app/analytics')({ component: Page })
+
+function Page() {
+  const { t } = useLingui()
+  return (
+    <PlaceholderPage
+      title={t`Аналитика`}
+      description={t`Содержимое раздела «Аналитика» пока не описано и появится позже.`}
+    />
+  )
+}

@@ -1,0 +1,11 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { CallbackPage } from '../features/auth/callback-page.tsx'
+import { PlainLayout } from '../ui/plain-layout.tsx'
+
+export const Route = createFileRoute('/callback')({
+  component: () => (
+    <PlainLayout>
+      <CallbackPage />
+    </PlainLayout>
+  ),
+})

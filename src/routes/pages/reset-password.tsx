@@ -1,0 +1,19 @@
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { ResetPasswordForm } from '../../features/auth/reset-password-form.tsx'
+import { validateTokenSearch } from '../../features/auth/search.ts'
+
+export const Route = createFileRoute('/pages/reset-password')({
+  validateSearch: validateTokenSearch,
+  component: ResetPasswordPage,
+})
+
+function ResetPasswordPage() {
+  const { token } = Route.useSearch()
+  const navigate = useNavigate()
+  return (
+    <ResetPasswordForm
+      token={token ?? ''}
+      onDone={() => void navigate({ to: '/pages/login', search: {} })}
+    />
+  )
+}

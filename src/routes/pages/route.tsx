@@ -1,0 +1,14 @@
+import { createFileRoute, Outlet } from '@tanstack/react-router'
+import { requireAuth } from '../../features/auth/route-guard.ts'
+import { PlainLayout } from '../../ui/plain-layout.tsx'
+
+/** Plain centered layout of /pages/*; pages outside the open list still need a signed-in user. */
+export const Route = createFileRoute('/pages')({
+  beforeLoad: ({ location, context }) =>
+    requireAuth({ pathname: location.pathname, href: location.href }, null, context.session),
+  component: () => (
+    <PlainLayout>
+      <Outlet />
+    </PlainLayout>
+  ),
+})

@@ -1,0 +1,38 @@
+import { lazy, Suspense, useSyncExternalStore } from 'react'
+
+/**
+ * Mounts Mantine's notification container (bottom right, spec §9) the first time something is
+ * shown, so pages that never notify do not load its code. Notifications raised before it mounts
+ * wait in the store and appear as soon as it does.
+ */
+const Notifications = lazy(() =>
+  import('@mantine/notifications').then((m) => ({ default: m.Notifications })),
+)
+
+let needed = false
+const listeners = new Set<() => void>()
+
+export function requestNotificationHost(): void {
+  if (needed) return
+  needed = true
+  listeners.forEach((listener) => listener())
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+export function NotificationHost() {
+  const show = useSyncExternalStore(
+    subscribe,
+    () => needed,
+    () => false,
+  )
+  if (!show) return null
+  return (
+    <Suspense fallback={null}>
+      <Notifications position="bottom-right" limit={4} />
+    </Suspense>
+  )
+}

@@ -1,0 +1,29 @@
+import { t } from '@lingui/core/macro'
+import { notifications } from '@mantine/notifications'
+import { IconAlertCircle, IconCheck } from '@tabler/icons-react'
+import { requestNotificationHost } from './notification-host.tsx'
+
+/** Danger notification titled «Ошибка» with the error's own message (spec §8). */
+export function notifyError(message: string, options: { autoClose?: number | false } = {}): string {
+  requestNotificationHost()
+  return notifications.show({
+    color: 'red',
+    title: t`Ошибка`,
+    message,
+    icon: <IconAlertCircle size={20} />,
+    autoClose: options.autoClose ?? 6000,
+    withBorder: true,
+  })
+}
+
+export function notifySuccess(message: string, title?: string): string {
+  requestNotificationHost()
+  return notifications.show({
+    color: 'teal',
+    title,
+    message,
+    icon: <IconCheck size={20} />,
+    autoClose: 4000,
+    withBorder: true,
+  })
+}

@@ -1,0 +1,110 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Button } from '@mantine/core'
+import {
+  IconBarrierBlock,
+  IconCompassOff,
+  IconLock,
+  IconRocket,
+  IconServerOff,
+} from '@tabler/icons-react'
+import { Link } from '@tanstack/react-router'
+import { StatusPage } from './status-page.tsx'
+
+const reload = () => window.location.reload()
+
+export function NotFoundPage() {
+  const { t } = useLingui()
+  return (
+    <StatusPage
+      icon={IconCompassOff}
+      code="404"
+      title={t`Страница не найдена`}
+      description={t`Такой страницы нет или она была перемещена. Проверьте адрес или вернитесь к проектам.`}
+      actions={
+        <Button component={Link} to="/projects">
+          <Trans>К проектам</Trans>
+        </Button>
+      }
+    />
+  )
+}
+
+export function ServerErrorPage() {
+  const { t } = useLingui()
+  return (
+    <StatusPage
+      icon={IconServerOff}
+      color="red"
+      code="500"
+      title={t`Ошибка сервера`}
+      description={t`Что-то пошло не так на нашей стороне. Попробуйте ещё раз через минуту.`}
+      actions={
+        <>
+          <Button onClick={reload}>
+            <Trans>Повторить</Trans>
+          </Button>
+          <Button variant="default" component={Link} to="/projects">
+            <Trans>К проектам</Trans>
+          </Button>
+        </>
+      }
+    />
+  )
+}
+
+export function NotAuthorizedPage() {
+  const { t } = useLingui()
+  return (
+    <StatusPage
+      icon={IconLock}
+      color="orange"
+      code="403"
+      title={t`Нет доступа`}
+      description={t`У вашей учётной записи нет прав на этот раздел. Обратитесь к администратору.`}
+      actions={
+        <>
+          <Button component={Link} to="/projects">
+            <Trans>К проектам</Trans>
+          </Button>
+          <Button variant="default" component={Link} to="/pages/login">
+            <Trans>Войти под другим аккаунтом</Trans>
+          </Button>
+        </>
+      }
+    />
+  )
+}
+
+export function MaintenancePage() {
+  const { t } = useLingui()
+  return (
+    <StatusPage
+      icon={IconBarrierBlock}
+      color="yellow"
+      title={t`Идут технические работы`}
+      description={t`Сервис временно недоступен. Изменения, сделанные на этом устройстве, сохранятся и отправятся, когда работы закончатся.`}
+      actions={
+        <Button onClick={reload}>
+          <Trans>Проверить снова</Trans>
+        </Button>
+      }
+    />
+  )
+}
+
+export function ComingSoonPage() {
+  const { t } = useLingui()
+  return (
+    <StatusPage
+      icon={IconRocket}
+      color="grape"
+      title={t`Скоро открытие`}
+      description={t`Мы готовим этот раздел. Загляните немного позже.`}
+      actions={
+        <Button component={Link} to="/projects">
+          <Trans>К проектам</Trans>
+        </Button>
+      }
+    />
+  )
+}

@@ -1,0 +1,52 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
+
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-unsafe-swiftshader',
+]
+
+export interface BrowserSession {
+  context: BrowserContext
+  page: Page
+  /** Closes the browser and deletes its profile directory. */
+  close: () => Promise<void>
+}
+
+/**
+ * Launches Debian's Chromium (never a downloaded browser) with a fresh profile, so service worker,
+ * IndexedDB and localStorage start empty for every test file.
+ */
+export async function launchBrowser(
+  options: { viewport?: { width: number; height: number }; locale?: string } = {},
+): Promise<BrowserSession> {
+  const profile = await mkdtemp(join(tmpdir(), 'promo-e2e-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    locale: options.locale ?? 'ru-RU',
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  let closed = false
+  return {
+    context,
+    page,
+    close: async () => {
+      if (closed) return
+      closed = true
+      await context.close().catch(() => undefined)
+      await rm(profile, { recursive: true, force: true }).catch(() => undefined)
+    },
+  }
+}
