@@ -72,6 +72,8 @@ describe('reset password', () => {
     const texts = await screen.findAllByText('Не короче 8 символов')
     expect(texts).toHaveLength(2)
     expect(texts.filter((el) => el.closest('.mantine-InputWrapper-error'))).toHaveLength(1)
+    expect(first).toHaveAttribute('aria-invalid', 'true')
+    expect(second).toHaveAttribute('aria-invalid', 'true')
     expect(onDone).not.toHaveBeenCalled()
   })
 
