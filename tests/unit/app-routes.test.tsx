@@ -108,4 +108,19 @@ describe('app routes', () => {
     expect(router.state.location.pathname).toBe('/pages/register')
     expect(fetchMock).not.toHaveBeenCalled()
   })
+
+  it('scrolls back to the top after each navigation', async () => {
+    storeToken(Date.now() + 60_000)
+    fetchMock.mockImplementation(async () => json(200, { user }))
+    const router = await open('/projects')
+    await screen.findByRole('heading', { name: 'Проекты' })
+    const scrollTo = vi.fn()
+    window.scrollTo = scrollTo as typeof window.scrollTo
+    await act(() => router.navigate({ to: '/locations' }))
+    expect(await screen.findByRole('heading', { name: 'Локации' })).toBeInTheDocument()
+    expect(scrollTo).toHaveBeenCalledWith(0, 0)
+    // The successful check is remembered: the second page needed no new request.
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+    expect(screen.getByTestId('loading-overlay')).not.toBeVisible()
+  })
 })

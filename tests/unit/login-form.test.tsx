@@ -44,6 +44,10 @@ describe('LoginForm', () => {
     const { user, email } = await setup(login)
     await user.click(screen.getByRole('button', { name: 'Войти' }))
     expect(await screen.findAllByText('Заполните поле')).toHaveLength(2)
+    expect(screen.getByLabelText(/Пароль/, { selector: 'input' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    )
     await user.type(email, 'not-an-email')
     await user.click(screen.getByRole('button', { name: 'Войти' }))
     expect(

@@ -93,6 +93,8 @@ function LockForm({
             value={form.values.password}
             onChange={(event) => form.set('password')(event.currentTarget.value)}
             error={form.errors.password}
+            // Mantine marks only the wrapper; screen readers need it on the input.
+            aria-invalid={Boolean(form.errors.password)}
             required
             autoFocus
           />

@@ -67,6 +67,8 @@ export function LoginForm({ onSignedIn, login = apiLogin }: LoginFormProps) {
             value={form.values.password}
             onChange={(event) => form.set('password')(event.currentTarget.value)}
             error={form.errors.password}
+            // Mantine marks only the wrapper; screen readers need it on the input.
+            aria-invalid={Boolean(form.errors.password)}
             required
           />
           <Group justify="flex-end" mt={-6}>

@@ -71,6 +71,8 @@ export function RegisterForm({ onRegistered, register = apiRegister }: RegisterF
             value={form.values.password}
             onChange={(event) => form.set('password')(event.currentTarget.value)}
             error={form.errors.password}
+            // Mantine marks only the wrapper; screen readers need it on the input.
+            aria-invalid={Boolean(form.errors.password)}
             required
           />
           <Button type="submit" size="md" fullWidth loading={form.submitting}>

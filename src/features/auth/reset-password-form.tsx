@@ -68,6 +68,8 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
             value={form.values.password}
             onChange={(event) => form.set('password')(event.currentTarget.value)}
             error={form.errors.password}
+            // Mantine marks only the wrapper; screen readers need it on the input.
+            aria-invalid={Boolean(form.errors.password)}
             required
             autoFocus
           />
@@ -79,6 +81,8 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
             value={form.values.confirm}
             onChange={(event) => form.set('confirm')(event.currentTarget.value)}
             error={form.errors.confirm}
+            // Mantine marks only the wrapper; screen readers need it on the input.
+            aria-invalid={Boolean(form.errors.confirm)}
             required
           />
           <Button type="submit" size="md" fullWidth loading={form.submitting}>

@@ -1,6 +1,7 @@
 import { redirect } from '@tanstack/react-router'
 import { checkAuth } from '../../api/auth.ts'
 import { NetworkError } from '../../api/client.ts'
+import type { User } from '../../domain/user.ts'
 import {
   type AccessRule,
   createAuthCheckCache,
@@ -9,20 +10,29 @@ import {
   runGuard,
   type GuardTarget,
 } from './guard.ts'
-import { session, subscribe, type Session } from './session.ts'
+import { session, type Session } from './session.ts'
 
 /** What every route's `context` carries (see src/routes/__root.tsx). */
 export interface RouterContext {
   session: Session
 }
 
+// Keyed by token, so signing in, out or as someone else never reuses another session's check.
 const checkCache = createAuthCheckCache(30_000)
-let lastToken: string | null | undefined
-// A new token (sign-in, sign-out, another tab) invalidates the cached check.
-subscribe((snapshot) => {
-  if (snapshot.token !== lastToken) checkCache.clear()
-  lastToken = snapshot.token
-})
+
+let inFlight: Promise<User> | null = null
+
+/** One request at a time: a preload and a navigation arriving together share the answer. */
+function sharedCheck(): Promise<User> {
+  // The browser knows it is offline: do not wait for a request that cannot succeed.
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+    return Promise.reject(new NetworkError('offline'))
+  }
+  inFlight ??= checkAuth().finally(() => {
+    inFlight = null
+  })
+  return inFlight
+}
 
 /** Forgets the cached auth check (tests; after a 401 seen elsewhere). */
 export function resetAuthCheckCache(): void {
@@ -39,11 +49,7 @@ export async function requireAuth(
   current: Session = session,
 ): Promise<void> {
   const result = await runGuard(target, rule, {
-    checkAuth: () =>
-      // The browser knows it is offline: do not wait for a request that cannot succeed.
-      typeof navigator !== 'undefined' && navigator.onLine === false
-        ? Promise.reject(new NetworkError('offline'))
-        : checkAuth(),
+    checkAuth: sharedCheck,
     session: () => {
       const { token, tokenExpiry } = current.read()
       return { token, tokenExpiry }
