@@ -49,7 +49,8 @@ export class BlockService {
       ? { ...existing.data, bg_id: existing.bg_id, ...body, type }
       : { ...body, type }
     delete merged.id
-    if (type === 'price' && merged.text_price === undefined) {
+    // text_price is the number in the text (DESIGN §3): derived when the client leaves it out.
+    if (type === 'price' && !('text_price' in body)) {
       merged.text_price = typeof merged.text === 'string' ? parsePrice(merged.text) : null
     }
     const block = parseInput(BLOCK_SCHEMAS[type], merged)
