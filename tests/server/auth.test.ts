@@ -75,7 +75,11 @@ describe('register and login', () => {
 
 describe('tokens', () => {
   it('401 JSON in Russian without a token, with a wrong one, or a malformed header', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer nope' }, { Authorization: 'Basic x' }]) {
+    for (const headers of [
+      {},
+      { Authorization: 'Bearer nope' },
+      { Authorization: 'Basic x' },
+    ] as Record<string, string>[]) {
       const res = await s.call('GET', '/api/check_auth', { headers })
       expect(res.status).toBe(401)
       const body = await json<{ error: { code: string; message: string } }>(res)
