@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts'
+import { selectJsonRows } from './json-rows.ts'
 import type { Background, Project, ProjectTypeId } from '../../src/domain/project.ts'
 import type { BlockType } from '../../src/domain/block.ts'
 
@@ -23,7 +24,8 @@ function toProject(row: ProjectRow): Project {
 }
 
 export async function listProjects(db: Queryable, workspaceId: number): Promise<Project[]> {
-  const { rows } = await db.query<ProjectRow>(
+  const rows = await selectJsonRows<ProjectRow>(
+    db,
     `SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.workspace_id = $1 ORDER BY p.id`,
     [workspaceId],
   )
@@ -85,11 +87,11 @@ export async function deleteProject(db: Queryable, id: number): Promise<void> {
 const BG_COLUMNS = 'g.id, g.project_id, g.image_url, g.width, g.height, g.position'
 
 export async function listBackgrounds(db: Queryable, projectId: number): Promise<Background[]> {
-  const { rows } = await db.query<Background>(
+  return selectJsonRows<Background>(
+    db,
     `SELECT ${BG_COLUMNS} FROM backgrounds g WHERE g.project_id = $1 ORDER BY g.position, g.id`,
     [projectId],
   )
-  return rows
 }
 
 export interface BackgroundAccess extends Background {
@@ -143,11 +145,11 @@ export interface BlockAccess extends BlockRow {
 }
 
 export async function listBlocks(db: Queryable, bgId: number): Promise<BlockRow[]> {
-  const { rows } = await db.query<BlockRow>(
+  return selectJsonRows<BlockRow>(
+    db,
     'SELECT id, bg_id, type, data FROM blocks WHERE bg_id = $1 ORDER BY id',
     [bgId],
   )
-  return rows
 }
 
 /** The block when it lies in one of the user's workspaces. */

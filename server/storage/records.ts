@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts'
+import { selectJsonRows } from './json-rows.ts'
 
 /**
  * Workspace records kept in plain tables of their own: integrations (amo, bitrix) and the
@@ -56,11 +57,11 @@ export async function listRecords(
   kind: RecordKind,
   workspaceId: number,
 ): Promise<RecordRow[]> {
-  const { rows } = await db.query<RecordRow>(
+  return selectJsonRows<RecordRow>(
+    db,
     `SELECT ${selectList(kind)} FROM ${RECORD_TABLES[kind].table} WHERE workspace_id = $1 ORDER BY id`,
     [workspaceId],
   )
-  return rows
 }
 
 /** The record when it lies in one of the user's workspaces; otherwise null. */

@@ -1,13 +1,14 @@
 import type { Queryable } from '../db/database.ts'
+import { selectJsonRows } from './json-rows.ts'
 import type { Workspace } from '../../src/domain/workspace.ts'
 
 export async function listWorkspaces(db: Queryable, userId: number): Promise<Workspace[]> {
-  const { rows } = await db.query<Workspace>(
+  return selectJsonRows<Workspace>(
+    db,
     `SELECT w.id, w.name FROM workspaces w
      JOIN workspace_members m ON m.workspace_id = w.id AND m.user_id = $1 ORDER BY w.id`,
     [userId],
   )
-  return rows
 }
 
 export async function insertWorkspace(
