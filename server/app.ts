@@ -1,0 +1,201 @@
+import { join } from 'node:path'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { compress } from 'hono/compress'
+import { ERROR_CODES } from '../src/domain/api-error.ts'
+import { openDatabase, type Database } from './db/database.ts'
+import type { AppEnv } from './http/env.ts'
+import { errorResponse, routeNotFound, tooLarge } from './http/errors.ts'
+import { jsonLogger, silentLogger, type Logger } from './http/log.ts'
+import { requestLog } from './http/middleware.ts'
+import { authRoutes } from './http/routes/auth.ts'
+import { projectRoutes } from './http/routes/projects.ts'
+import { recordRoutes } from './http/routes/records.ts'
+import { workspaceRoutes } from './http/routes/workspaces.ts'
+import { appCsp, securityHeaders, UPLOAD_CSP } from './http/security.ts'
+import { inlineScriptHashes, staticSite } from './http/static.ts'
+import { seedDemo, type SeedResult } from './seed.ts'
+import { AppError } from './services/errors.ts'
+import { createServices, type Services } from './services/services.ts'
+import { pruneKeys } from './storage/idempotency.ts'
+import { UPLOAD_CONTENT_TYPES } from './uploads/image.ts'
+import {
+  DiskUploadStorage,
+  MemoryUploadStorage,
+  UPLOAD_NAME,
+  type UploadStorage,
+} from './uploads/storage.ts'
+
+export interface AppOptions {
+  /** PGlite directory (default ./data), or 'memory' for a throwaway database. */
+  dataDir?: string
+  /** PostgreSQL connection string; takes precedence over dataDir for the database. */
+  databaseUrl?: string
+  /** PostgreSQL schema (tests give each file its own). */
+  schema?: string
+  /** An already open database (several app instances over one database). */
+  db?: Database
+  /** Built PWA to serve (e.g. 'dist'); without it only /api and /uploads are served. */
+  staticDir?: string
+  /** Seed the demo accounts and workspace when the database has no users. Default false. */
+  seed?: boolean
+  /** true: JSON lines on stdout; a function: receives each entry; default: silent. */
+  log?: boolean | Logger
+  /** Where uploads go; default DATA_DIR/uploads on disk, or memory when dataDir is 'memory'. */
+  uploads?: UploadStorage
+  uploadMaxBytes?: number
+  tokenTtlDays?: number
+  loginLimit?: { attempts: number; windowMs: number }
+  /** Take the client IP for rate limiting from X-Forwarded-For (behind a trusted proxy). */
+  trustProxy?: boolean
+  onResetLink?: (link: string, email: string) => void
+}
+
+export type ApiApp = Hono<AppEnv> & {
+  /** Resolves when the database is open, migrated and (if asked) seeded. */
+  ready(): Promise<AppReady>
+  /** Closes the database (unless it was passed in). */
+  close(): Promise<void>
+}
+
+export interface AppReady {
+  services: Services
+  seeded: SeedResult | null
+}
+
+export const JSON_MAX_BYTES = 1024 * 1024
+export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024
+
+function resolveLogger(log: AppOptions['log']): Logger {
+  if (typeof log === 'function') return log
+  return log ? jsonLogger : silentLogger
+}
+
+/** The Hono app of the reference API (and, with staticDir, the PWA). Tests call `app.request`. */
+export function createApp(options: AppOptions = {}): ApiApp {
+  const log = resolveLogger(options.log)
+  const uploadMaxBytes = options.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES
+  const dataDir = options.dataDir ?? './data'
+  const uploadStorage =
+    options.uploads ??
+    (dataDir === 'memory'
+      ? new MemoryUploadStorage()
+      : new DiskUploadStorage(join(dataDir, 'uploads')))
+
+  const init: Promise<AppReady> = (async () => {
+    const db =
+      options.db ??
+      (await openDatabase({
+        dataDir,
+        databaseUrl: options.databaseUrl,
+        schema: options.schema,
+      }))
+    const services = createServices(db, uploadStorage, {
+      tokenTtlDays: options.tokenTtlDays ?? 30,
+      loginLimit: options.loginLimit ?? { attempts: 10, windowMs: 5 * 60_000 },
+    })
+    const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
+    await pruneKeys(db, 30).catch(() => undefined)
+    return { services, seeded }
+  })()
+  // Reported on first use; keeps an unhandled rejection from killing the process meanwhile.
+  init.catch(() => undefined)
+
+  let csp = appCsp([])
+  const cspReady = options.staticDir
+    ? inlineScriptHashes(options.staticDir).then((hashes) => {
+        csp = appCsp(hashes)
+      })
+    : Promise.resolve()
+
+  const app = new Hono<AppEnv>()
+
+  app.onError((error, c) => {
+    if (error instanceof AppError) return errorResponse(error)
+    log({
+      level: 'error',
+      method: c.req.method,
+      path: c.req.path,
+      error: error.name,
+      message: error.message,
+      stack: error.stack,
+    })
+    return errorResponse(new AppError(500, ERROR_CODES.server, 'server'))
+  })
+
+  app.use('*', requestLog(log))
+  app.use('*', async (_c, next) => {
+    await cspReady
+    await next()
+  })
+  app.use(
+    '*',
+    securityHeaders(() => csp),
+  )
+  app.use('*', compress())
+
+  app.use('/api/*', async (c, next) => {
+    c.set('services', (await init).services)
+    await next()
+  })
+  // Uploads get their own (larger) limit; every other body is JSON of at most 1 MB.
+  const uploadLimit = bodyLimit({
+    maxSize: uploadMaxBytes + 64 * 1024,
+    onError: () => errorResponse(tooLarge('upload_too_large')),
+  })
+  const jsonLimit = bodyLimit({
+    maxSize: JSON_MAX_BYTES,
+    onError: () => errorResponse(tooLarge()),
+  })
+  app.use('/api/*', (c, next) =>
+    c.req.path === '/api/project/add_bg' || c.req.path === '/api/image/upload'
+      ? uploadLimit(c, next)
+      : jsonLimit(c, next),
+  )
+
+  const api = new Hono<AppEnv>()
+  authRoutes(api, { log, onResetLink: options.onResetLink, trustProxy: !!options.trustProxy })
+  workspaceRoutes(api)
+  recordRoutes(api)
+  projectRoutes(api, uploadMaxBytes)
+  app.route('/api', api)
+  app.all('/api/*', () => {
+    throw routeNotFound()
+  })
+
+  app.get('/uploads/:name', async (c) => {
+    const name = c.req.param('name')
+    const { services } = await init
+    const bytes = UPLOAD_NAME.test(name) ? await services.uploadStorage.read(name) : null
+    const extension = name.slice(name.lastIndexOf('.') + 1)
+    // SVG only for the seeded demo backgrounds: uploads are always raster images.
+    const type =
+      extension === 'svg' && name.startsWith('seed-')
+        ? 'image/svg+xml'
+        : UPLOAD_CONTENT_TYPES[extension]
+    if (!bytes || !type) return c.text('Not found', 404)
+    return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(bytes), {
+      headers: {
+        'Content-Type': type,
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'Content-Security-Policy': UPLOAD_CSP,
+        'Content-Length': String(bytes.length),
+      },
+    })
+  })
+  app.all('/uploads/*', (c) => c.text('Not found', 404))
+
+  const site = options.staticDir ? staticSite(options.staticDir) : null
+  app.get('*', async (c) => {
+    const response = site ? await site(c) : null
+    return response ?? c.text('Not found', 404)
+  })
+
+  return Object.assign(app, {
+    ready: () => init,
+    async close() {
+      const { services } = await init.catch(() => ({ services: null }))
+      if (services && !options.db) await services.db.close()
+    },
+  })
+}

@@ -1,0 +1,47 @@
+import * as v from 'valibot'
+
+const positiveInt = (fallback: number) =>
+  v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)),
+    String(fallback),
+  )
+
+const EnvSchema = v.object({
+  PORT: positiveInt(8080),
+  HOST: v.optional(v.string()),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.nonEmpty()), './data'),
+  DATABASE_URL: v.optional(
+    v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be postgres://…')),
+  ),
+  STATIC_DIR: v.optional(v.string(), 'dist'),
+  UPLOAD_MAX_BYTES: positiveInt(10 * 1024 * 1024),
+  TOKEN_TTL_DAYS: positiveInt(30),
+  TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false']), '0'),
+  SEED: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
+})
+
+export type ServerConfig = ReturnType<typeof readConfig>
+
+/** Reads the environment once at start; a bad value stops the process with a readable list. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env) {
+  const picked = Object.fromEntries(
+    Object.keys(EnvSchema.entries).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  )
+  const result = v.safeParse(EnvSchema, picked)
+  if (!result.success) {
+    const lines = result.issues.map((i) => `  ${v.getDotPath(i) ?? '?'}: ${i.message}`)
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`)
+  }
+  const e = result.output
+  return {
+    port: e.PORT,
+    hostname: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    staticDir: e.STATIC_DIR,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    tokenTtlDays: e.TOKEN_TTL_DAYS,
+    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    seed: e.SEED === '1' || e.SEED === 'true',
+  }
+}

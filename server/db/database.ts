@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PGlite, type Transaction } from '@electric-sql/pglite'
+import pg from 'pg'
+import { MIGRATIONS, migrate } from './migrations.ts'
+
+/**
+ * One SQL dialect, two engines: PGlite (embedded, files under DATA_DIR or in memory) and PostgreSQL
+ * (`pg`). Both drivers expose `query(text, params) -> {rows}`; this adapter adds transactions and
+ * nothing else, so the storage layer is written once.
+ */
+export interface Queryable {
+  query<T = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+  ): Promise<{ rows: T[] }>
+  /** Runs several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>
+}
+
+export interface Database extends Queryable {
+  /** Runs `fn` in one transaction; rolls back when it throws. Use only `tx` inside. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  readonly engine: 'pglite' | 'postgres'
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  /** A directory for PGlite files, or 'memory'. Ignored when `databaseUrl` is set. */
+  dataDir?: string
+  /** PostgreSQL connection string; when set, PostgreSQL is used. */
+  databaseUrl?: string
+  /** PostgreSQL schema to use (created if missing); tests give each file its own. */
+  schema?: string
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number
+}
+
+function pgliteAdapter(db: PGlite): Database {
+  const wrap = (q: PGlite | Transaction): Queryable => ({
+    async query<T>(text: string, params?: readonly unknown[]) {
+      const result = await q.query<T>(text, params ? [...params] : undefined)
+      return { rows: result.rows }
+    },
+    async exec(sql: string) {
+      await q.exec(sql)
+    },
+  })
+  const base = wrap(db)
+  return {
+    engine: 'pglite',
+    query: base.query,
+    exec: base.exec,
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    close: () => db.close(),
+  }
+}
+
+function postgresAdapter(pool: pg.Pool): Database {
+  return {
+    engine: 'postgres',
+    async query<T>(text: string, params?: readonly unknown[]) {
+      const result = await pool.query(text, params ? [...params] : undefined)
+      return { rows: result.rows as T[] }
+    },
+    async transaction(fn) {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await fn({
+          async query<T>(text: string, params?: readonly unknown[]) {
+            const r = await client.query(text, params ? [...params] : undefined)
+            return { rows: r.rows as T[] }
+          },
+          async exec(sql: string) {
+            await client.query(sql)
+          },
+        })
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined)
+        throw error
+      } finally {
+        client.release()
+      }
+    },
+    exec: async (sql) => {
+      await pool.query(sql)
+    },
+    close: () => pool.end(),
+  }
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** Opens the configured engine and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const schema = options.schema
+    if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error('bad schema name')
+    if (schema) {
+      const admin = new pg.Client({ connectionString: options.databaseUrl })
+      await admin.connect()
+      try {
+        await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+      } finally {
+        await admin.end()
+      }
+    }
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.maxConnections ?? 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    })
+    // An idle client losing its connection must not crash the process.
+    pool.on('error', () => undefined)
+    const db = postgresAdapter(pool)
+    await migrate(db)
+    return db
+  }
+  const dataDir = options.dataDir ?? './data'
+  if (dataDir === 'memory') {
+    const db = pgliteAdapter(new PGlite({ loadDataDir: await memoryTemplate() }))
+    await migrate(db)
+    return db
+  }
+  const dir = join(dataDir, 'pglite')
+  await mkdir(dir, { recursive: true })
+  const lite = new PGlite(dir)
+  await lite.waitReady
+  const db = pgliteAdapter(lite)
+  await migrate(db)
+  return db
+}
+
+/**
+ * A fresh PGlite runs initdb, which takes seconds; loading a dump of an already migrated database
+ * takes a fraction of that. The dump is cached per process and on disk (keyed by the migrations).
+ */
+let templatePromise: Promise<Blob> | undefined
+
+function memoryTemplate(): Promise<Blob> {
+  templatePromise ??= buildTemplate().catch((error: unknown) => {
+    templatePromise = undefined
+    throw error
+  })
+  return templatePromise
+}
+
+async function buildTemplate(): Promise<Blob> {
+  const hash = createHash('sha256').update(MIGRATIONS.join('\n')).digest('hex').slice(0, 16)
+  const file = join(tmpdir(), `promo-server-pglite-${hash}.tar`)
+  try {
+    return new Blob([await readFile(file)])
+  } catch {
+    // Not cached yet: build it below.
+  }
+  const lite = new PGlite()
+  await lite.waitReady
+  await migrate(pgliteAdapter(lite))
+  const dump = await lite.dumpDataDir('none')
+  await lite.close()
+  const bytes = new Uint8Array(await dump.arrayBuffer())
+  const partial = `${file}.${process.pid}.${Date.now()}.tmp`
+  await writeFile(partial, bytes)
+    .then(() => rename(partial, file))
+    .catch(() => undefined)
+  return new Blob([bytes])
+}

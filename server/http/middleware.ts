@@ -1,0 +1,93 @@
+import type { MiddlewareHandler } from 'hono'
+import { ERROR_CODES } from '../../src/domain/api-error.ts'
+import { AppError } from '../services/errors.ts'
+import { claimKey, completeKey, releaseKey } from '../storage/idempotency.ts'
+import type { AppEnv } from './env.ts'
+import type { Logger } from './log.ts'
+
+/** One log line per request: method, path (no query), status, duration. */
+export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now()
+    await next()
+    log({
+      level: c.res.status >= 500 ? 'error' : 'info',
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    })
+  }
+}
+
+/** Bearer token → user; 401 otherwise. */
+export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header('Authorization') ?? ''
+  const match = /^Bearer\s+(\S+)$/i.exec(header)
+  const token = match?.[1]
+  if (!token || token.length > 200) throw AppError.unauthorized()
+  const user = await c.get('services').auth.authenticate(token)
+  if (!user) throw AppError.unauthorized()
+  c.set('user', user)
+  await next()
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Idempotency-Key (DESIGN §4): the first response per (user, key) is stored and returned again for
+ * a repeat. A repeat that arrives while the first still runs waits for its answer; the key's primary
+ * key makes sure only one of them runs. A server fault (5xx) frees the key so a retry runs again.
+ */
+export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const key = c.req.header('Idempotency-Key')
+  if (key === undefined) return next()
+  if (key.length === 0 || key.length > 200) {
+    throw AppError.validation({ 'Idempotency-Key': { code: 'bad_key' } })
+  }
+  const db = c.get('services').db
+  const userId = c.get('user').id
+  const method = c.req.method
+  const path = c.req.path
+  const deadline = Date.now() + 15_000
+  // 1. Claim the key, or find the request that claimed it first.
+  for (;;) {
+    const prior = await claimKey(db, userId, key, method, path)
+    if (!prior) break
+    if (prior.method !== method || prior.path !== path) {
+      throw AppError.conflict('idempotency_mismatch')
+    }
+    // 2. A finished first request: answer with its stored response.
+    if (prior.status !== null && prior.body !== null) {
+      return new Response(prior.body, {
+        status: prior.status,
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Idempotent-Replayed': 'true',
+        },
+      })
+    }
+    // 3. Still running elsewhere (or died with its process): wait, or take the key over.
+    if (prior.stale) {
+      await releaseKey(db, userId, key)
+      continue
+    }
+    if (Date.now() > deadline) {
+      throw new AppError(409, ERROR_CODES.conflict, 'idempotency_pending')
+    }
+    await sleep(25)
+  }
+  // 4. Run the request and store what it answered.
+  try {
+    await next()
+  } catch (error) {
+    await releaseKey(db, userId, key)
+    throw error
+  }
+  if (c.res.status >= 500) {
+    await releaseKey(db, userId, key)
+    return
+  }
+  const body = await c.res.clone().text()
+  await completeKey(db, userId, key, c.res.status, body)
+}

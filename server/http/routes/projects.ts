@@ -1,0 +1,137 @@
+import type { Context, Hono } from 'hono'
+import { ITEM_BLOCK_TYPES, WIDGET_BLOCK_TYPES } from '../../../src/domain/block.ts'
+import { ERROR_CODES } from '../../../src/domain/api-error.ts'
+import { ProjectInput, ProjectRename, ProjectSetType } from '../../../src/domain/project.ts'
+import {
+  BackgroundQuery,
+  BackgroundSizeFields,
+  IdBody,
+  IdQuery,
+  ProjectQuery,
+  WorkspaceQuery,
+} from '../../../src/domain/requests.ts'
+import { AppError } from '../../services/errors.ts'
+import { PROJECT_TYPES } from '../../services/projects.ts'
+import { parseInput } from '../../services/validate.ts'
+import type { AppEnv } from '../env.ts'
+import { readJson, tooLarge } from '../errors.ts'
+import { productRoutes } from './define.ts'
+
+/** Reads a multipart upload: the `file` field (within the size limit) and the other fields. */
+async function readUpload(
+  c: Context<AppEnv>,
+  maxBytes: number,
+): Promise<{ bytes: Uint8Array; fields: Record<string, string> }> {
+  let form: Record<string, string | File | (string | File)[]>
+  try {
+    form = await c.req.parseBody({ all: false })
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    throw new AppError(400, ERROR_CODES.validation, 'validation', {
+      file: { code: 'required' },
+    })
+  }
+  const file = form.file
+  if (!(file instanceof File)) throw AppError.validation({ file: { code: 'required' } })
+  if (file.size > maxBytes) throw tooLarge('upload_too_large')
+  const fields: Record<string, string> = {}
+  for (const [key, value] of Object.entries(form))
+    if (typeof value === 'string') fields[key] = value
+  return { bytes: new Uint8Array(await file.arrayBuffer()), fields }
+}
+
+export function projectRoutes(api: Hono<AppEnv>, uploadMaxBytes: number): void {
+  const { query, mutation } = productRoutes(api)
+
+  query('/project_types/list', async (c) => c.json(PROJECT_TYPES))
+  query('/project/list', async (c) => {
+    const { workspace_id } = parseInput(WorkspaceQuery, c.req.query())
+    return c.json(await c.get('services').projects.list(c.get('user').id, workspace_id))
+  })
+  query('/project/get', async (c) => {
+    const { project_id } = parseInput(ProjectQuery, c.req.query())
+    return c.json(await c.get('services').projects.get(c.get('user').id, project_id))
+  })
+  query('/project/get_items', async (c) => {
+    const { bg_id } = parseInput(BackgroundQuery, c.req.query())
+    return c.json(await c.get('services').blocks.list(c.get('user').id, bg_id))
+  })
+  mutation('/project/add', async (c) => {
+    const input = parseInput(ProjectInput, await readJson(c))
+    const services = c.get('services')
+    return c.json(await services.projects.add(c.get('user').id, input.workspace_id, input.name))
+  })
+  mutation('/project/rename', async (c) => {
+    const { id, name } = parseInput(ProjectRename, await readJson(c))
+    return c.json(await c.get('services').projects.rename(c.get('user').id, id, name))
+  })
+  mutation('/project/set_type', async (c) => {
+    const { project_id, type } = parseInput(ProjectSetType, await readJson(c))
+    return c.json(await c.get('services').projects.setType(c.get('user').id, project_id, type))
+  })
+  // GETs in the spec, but they change data: they go through Idempotency-Key like any mutation.
+  mutation(
+    '/project/copy',
+    async (c) => {
+      const { id } = parseInput(IdQuery, c.req.query())
+      return c.json(await c.get('services').projects.copy(c.get('user').id, id))
+    },
+    'GET',
+  )
+  mutation(
+    '/project/delete',
+    async (c) => {
+      const { id } = parseInput(IdQuery, c.req.query())
+      await c.get('services').projects.delete(c.get('user').id, id)
+      return c.json({ id, deleted: true })
+    },
+    'GET',
+  )
+  mutation('/project/add_bg', async (c) => {
+    const { bytes, fields } = await readUpload(c, uploadMaxBytes)
+    const size = parseInput(BackgroundSizeFields, fields)
+    const services = c.get('services')
+    return c.json(
+      await services.projects.addBackground(c.get('user').id, size.project_id, bytes, size),
+    )
+  })
+  mutation('/project/delete_bg', async (c) => {
+    const { id } = parseInput(IdBody, await readJson(c))
+    await c.get('services').projects.deleteBackground(c.get('user').id, id)
+    return c.json({ id, deleted: true })
+  })
+  mutation('/image/upload', async (c) => {
+    const { bytes } = await readUpload(c, uploadMaxBytes)
+    const { url } = await c.get('services').uploads.storeImage(bytes)
+    return c.json({ url })
+  })
+
+  // Blocks (DESIGN §4): text/button/image/video save with /add (id = update) and delete with
+  // project/delete_item; gift/price/subscribe use /add and /update and their own /delete.
+  for (const type of ITEM_BLOCK_TYPES) {
+    mutation(`/${type}/add`, async (c) => {
+      const body = await readJson(c)
+      return c.json(await c.get('services').blocks.save(c.get('user').id, type, body, 'upsert'))
+    })
+  }
+  mutation('/project/delete_item', async (c) => {
+    const { id } = parseInput(IdBody, await readJson(c))
+    await c.get('services').blocks.delete(c.get('user').id, id, ITEM_BLOCK_TYPES)
+    return c.json({ id, deleted: true })
+  })
+  for (const type of WIDGET_BLOCK_TYPES) {
+    mutation(`/${type}/add`, async (c) => {
+      const body = await readJson(c)
+      return c.json(await c.get('services').blocks.save(c.get('user').id, type, body, 'upsert'))
+    })
+    mutation(`/${type}/update`, async (c) => {
+      const body = await readJson(c)
+      return c.json(await c.get('services').blocks.save(c.get('user').id, type, body, 'update'))
+    })
+    mutation(`/${type}/delete`, async (c) => {
+      const { id } = parseInput(IdBody, await readJson(c))
+      await c.get('services').blocks.delete(c.get('user').id, id, [type])
+      return c.json({ id, deleted: true })
+    })
+  }
+}

@@ -1,0 +1,49 @@
+import type { Hono } from 'hono'
+import { IdBody, IdQuery, WorkspaceQuery } from '../../../src/domain/requests.ts'
+import { RECORD_RULES } from '../../services/records.ts'
+import { parseInput } from '../../services/validate.ts'
+import type { RecordKind } from '../../storage/records.ts'
+import type { AppEnv } from '../env.ts'
+import { readJson } from '../errors.ts'
+import { productRoutes } from './define.ts'
+
+/** amo, bitrix, department, location, specialist: the same seven calls (spec §7). */
+export function recordRoutes(api: Hono<AppEnv>): void {
+  const { query, mutation } = productRoutes(api)
+  for (const kind of Object.keys(RECORD_RULES) as RecordKind[]) {
+    const rules = RECORD_RULES[kind]
+    query(`/${kind}/list`, async (c) => {
+      const { workspace_id } = parseInput(WorkspaceQuery, c.req.query())
+      return c.json(await c.get('services').records.list(kind, c.get('user').id, workspace_id))
+    })
+    query(`/${kind}/get`, async (c) => {
+      const { id } = parseInput(IdQuery, c.req.query())
+      return c.json(await c.get('services').records.get(kind, c.get('user').id, id))
+    })
+    mutation(`/${kind}/add`, async (c) => {
+      const input = parseInput(rules.input, await readJson(c)) as { workspace_id: number }
+      return c.json(await c.get('services').records.add(kind, c.get('user').id, input))
+    })
+    mutation(`/${kind}/update`, async (c) => {
+      const input = parseInput(rules.update, await readJson(c)) as { id: number }
+      return c.json(await c.get('services').records.update(kind, c.get('user').id, input))
+    })
+    mutation(`/${kind}/delete`, async (c) => {
+      const { id } = parseInput(IdBody, await readJson(c))
+      await c.get('services').records.delete(kind, c.get('user').id, id)
+      return c.json({ id, deleted: true })
+    })
+    if (rules.toggles) {
+      for (const [action, enabled] of [
+        ['disable', false],
+        ['able', true],
+      ] as const) {
+        mutation(`/${kind}/${action}`, async (c) => {
+          const { id } = parseInput(IdBody, await readJson(c))
+          const services = c.get('services')
+          return c.json(await services.records.setEnabled(kind, c.get('user').id, id, enabled))
+        })
+      }
+    }
+  }
+}

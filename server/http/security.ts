@@ -1,0 +1,43 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from './env.ts'
+
+/**
+ * The app's content security policy: Pixi draws with WebGL and loads textures from blob: and
+ * data: URLs, workers come from our origin (or blob:), Mantine sets inline styles. Scripts only
+ * from our origin, plus the exact inline scripts of index.html (by hash), if any.
+ */
+export function appCsp(inlineScriptHashes: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self'${inlineScriptHashes.map((h) => ` ${h}`).join('')}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "media-src 'self' blob: https:",
+    "worker-src 'self' blob:",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+/** Uploaded files are shown as images only; nothing in them may run. */
+export const UPLOAD_CSP =
+  "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"
+
+export function securityHeaders(csp: () => string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next()
+    const headers = c.res.headers
+    headers.set('X-Content-Type-Options', 'nosniff')
+    if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', csp())
+    headers.set('X-Frame-Options', 'DENY')
+    headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
+    headers.set('Cross-Origin-Opener-Policy', 'same-origin')
+    headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()')
+    if (c.req.path.startsWith('/api/')) headers.set('Cache-Control', 'no-store')
+  }
+}

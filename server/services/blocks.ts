@@ -1,0 +1,90 @@
+import type { Database } from '../db/database.ts'
+import { BLOCK_SCHEMAS, type BlockType, type SavedBlock } from '../../src/domain/block.ts'
+import { parsePrice } from '../../src/domain/price.ts'
+import { BlockSaveRef } from '../../src/domain/requests.ts'
+import { parseInput } from './validate.ts'
+import * as store from '../storage/projects.ts'
+import { recordInWorkspace } from '../storage/records.ts'
+import { AppError } from './errors.ts'
+
+/** `/add` creates, or updates when the body holds an id; `/update` requires the id. */
+export type SaveMode = 'upsert' | 'update'
+
+function present(row: store.BlockRow): SavedBlock {
+  return { ...row.data, id: row.id, bg_id: row.bg_id, type: row.type } as SavedBlock
+}
+
+export class BlockService {
+  constructor(private readonly db: Database) {}
+
+  async list(userId: number, bgId: number): Promise<SavedBlock[]> {
+    const bg = await store.findBackgroundForUser(this.db, bgId, userId)
+    if (!bg) throw AppError.notFound()
+    return (await store.listBlocks(this.db, bgId)).map(present)
+  }
+
+  /**
+   * Saves a block. An update merges the body over the stored block, so fields left out keep their
+   * values; the merged block is then checked whole against the shared schema of its type.
+   */
+  async save(userId: number, type: BlockType, body: unknown, mode: SaveMode): Promise<SavedBlock> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw AppError.validation({ _: { code: 'not_object' } })
+    }
+    const ref = parseInput(BlockSaveRef, body)
+    if (ref.type !== undefined && ref.type !== type) {
+      throw AppError.validation({ type: { code: 'type_mismatch' } })
+    }
+    const id = ref.id ?? undefined
+    if (mode === 'update' && id === undefined) {
+      throw AppError.validation({ id: { code: 'required' } })
+    }
+    let existing: store.BlockAccess | null = null
+    if (id !== undefined) {
+      existing = await store.findBlockForUser(this.db, id, userId)
+      if (!existing) throw AppError.notFound()
+      if (existing.type !== type) throw AppError.conflict('block_type_conflict')
+    }
+    const merged: Record<string, unknown> = existing
+      ? { ...existing.data, bg_id: existing.bg_id, ...body, type }
+      : { ...body, type }
+    delete merged.id
+    // text_price is the number in the text (DESIGN §3): derived when the client leaves it out.
+    if (type === 'price' && !('text_price' in body)) {
+      merged.text_price = typeof merged.text === 'string' ? parsePrice(merged.text) : null
+    }
+    const block = parseInput(BLOCK_SCHEMAS[type], merged)
+    const bg = await store.findBackgroundForUser(this.db, block.bg_id, userId)
+    if (!bg) throw AppError.notFound()
+    if (block.type === 'subscribe' && block.specialist_id !== null) {
+      const ok = await recordInWorkspace(
+        this.db,
+        'specialist',
+        block.specialist_id,
+        bg.workspace_id,
+      )
+      if (!ok) throw AppError.validation({ specialist_id: { code: 'unknown_reference' } })
+    }
+    const { id: _id, bg_id: bgId, type: _type, ...data } = block
+    return this.db.transaction(async (tx) => {
+      const row = existing
+        ? await store.updateBlock(tx, existing.id, bgId, data)
+        : await store.insertBlock(tx, bgId, type, data)
+      await store.touchProject(tx, bg.project_id)
+      if (existing && existing.project_id !== bg.project_id) {
+        await store.touchProject(tx, existing.project_id)
+      }
+      return present(row)
+    })
+  }
+
+  /** Deletes a block of one of the allowed types; another type reads as unknown (404). */
+  async delete(userId: number, id: number, allowed: readonly BlockType[]): Promise<void> {
+    const block = await store.findBlockForUser(this.db, id, userId)
+    if (!block || !allowed.includes(block.type)) throw AppError.notFound()
+    await this.db.transaction(async (tx) => {
+      await store.deleteBlock(tx, id)
+      await store.touchProject(tx, block.project_id)
+    })
+  }
+}

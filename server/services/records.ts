@@ -1,0 +1,162 @@
+import * as v from 'valibot'
+import type { Database, Queryable } from '../db/database.ts'
+import {
+  DepartmentInput,
+  DepartmentUpdate,
+  LocationInput,
+  LocationUpdate,
+  SpecialistInput,
+  SpecialistUpdate,
+} from '../../src/domain/directory.ts'
+import {
+  AmoInput,
+  AmoUpdate,
+  BitrixInput,
+  BitrixUpdate,
+  isMasked,
+  maskSecret,
+  maskWebhookUrl,
+} from '../../src/domain/integration.ts'
+import * as store from '../storage/records.ts'
+import type { RecordKind, RecordRow } from '../storage/records.ts'
+import { isMember } from '../storage/workspaces.ts'
+import { AppError, type FieldProblem } from './errors.ts'
+
+interface KindRules {
+  input: v.GenericSchema
+  update: v.GenericSchema
+  /** Fields never shown in full: masked on the way out, kept when sent back masked. */
+  secrets: Record<string, (value: string) => string>
+  /** Has disable/able. */
+  toggles: boolean
+  /** Reference fields that must point into the same workspace, and the kind they point at. */
+  references: Record<string, RecordKind>
+}
+
+export const RECORD_RULES: Record<RecordKind, KindRules> = {
+  amo: {
+    input: AmoInput,
+    update: AmoUpdate,
+    secrets: { client_secret: maskSecret },
+    toggles: true,
+    references: {},
+  },
+  bitrix: {
+    input: BitrixInput,
+    update: BitrixUpdate,
+    secrets: { webhook_url: maskWebhookUrl },
+    toggles: true,
+    references: {},
+  },
+  department: {
+    input: DepartmentInput,
+    update: DepartmentUpdate,
+    secrets: {},
+    toggles: false,
+    references: {},
+  },
+  location: {
+    input: LocationInput,
+    update: LocationUpdate,
+    secrets: {},
+    toggles: false,
+    references: {},
+  },
+  specialist: {
+    input: SpecialistInput,
+    update: SpecialistUpdate,
+    secrets: {},
+    toggles: true,
+    references: { department_id: 'department', location_id: 'location' },
+  },
+}
+
+/**
+ * Integrations and the directory: the same calls (add, list, get, update, delete, and for some
+ * disable/able) over records that live in a workspace.
+ */
+export class RecordService {
+  constructor(private readonly db: Database) {}
+
+  private present(kind: RecordKind, row: RecordRow): RecordRow {
+    const out: RecordRow = { ...row }
+    for (const [field, mask] of Object.entries(RECORD_RULES[kind].secrets)) {
+      const value = out[field]
+      if (typeof value === 'string') out[field] = mask(value)
+    }
+    return out
+  }
+
+  private async checkReferences(
+    db: Queryable,
+    kind: RecordKind,
+    workspaceId: number,
+    values: Record<string, unknown>,
+  ): Promise<void> {
+    const problems: Record<string, FieldProblem> = {}
+    for (const [field, target] of Object.entries(RECORD_RULES[kind].references)) {
+      const id = values[field]
+      if (typeof id !== 'number') continue
+      if (!(await store.recordInWorkspace(db, target, id, workspaceId))) {
+        problems[field] = { code: 'unknown_reference' }
+      }
+    }
+    if (Object.keys(problems).length > 0) throw AppError.validation(problems)
+  }
+
+  private async owned(kind: RecordKind, id: number, userId: number): Promise<RecordRow> {
+    const row = await store.findRecordForUser(this.db, kind, id, userId)
+    if (!row) throw AppError.notFound()
+    return row
+  }
+
+  async list(kind: RecordKind, userId: number, workspaceId: number): Promise<RecordRow[]> {
+    if (!(await isMember(this.db, userId, workspaceId))) throw AppError.notFound()
+    const rows = await store.listRecords(this.db, kind, workspaceId)
+    return rows.map((row) => this.present(kind, row))
+  }
+
+  async get(kind: RecordKind, userId: number, id: number): Promise<RecordRow> {
+    return this.present(kind, await this.owned(kind, id, userId))
+  }
+
+  /** `input` has been checked against RECORD_RULES[kind].input. */
+  async add(
+    kind: RecordKind,
+    userId: number,
+    input: { workspace_id: number } & Record<string, unknown>,
+  ): Promise<RecordRow> {
+    const { workspace_id: workspaceId, ...values } = input
+    if (!(await isMember(this.db, userId, workspaceId))) throw AppError.notFound()
+    await this.checkReferences(this.db, kind, workspaceId, values)
+    const row = await store.insertRecord(this.db, kind, workspaceId, values)
+    return this.present(kind, row)
+  }
+
+  /** `input` has been checked against RECORD_RULES[kind].update. */
+  async update(
+    kind: RecordKind,
+    userId: number,
+    input: { id: number } & Record<string, unknown>,
+  ): Promise<RecordRow> {
+    const { id, ...values } = input
+    const current = await this.owned(kind, id, userId)
+    for (const field of Object.keys(RECORD_RULES[kind].secrets)) {
+      const value = values[field]
+      // A secret left out, or sent back as the mask the client was shown, keeps its stored value.
+      if (typeof value === 'string' && isMasked(value)) delete values[field]
+    }
+    await this.checkReferences(this.db, kind, current.workspace_id, values)
+    return this.present(kind, await store.updateRecord(this.db, kind, id, values))
+  }
+
+  async setEnabled(kind: RecordKind, userId: number, id: number, enabled: boolean) {
+    await this.owned(kind, id, userId)
+    return this.present(kind, await store.updateRecord(this.db, kind, id, { enabled }))
+  }
+
+  async delete(kind: RecordKind, userId: number, id: number): Promise<void> {
+    await this.owned(kind, id, userId)
+    await store.deleteRecord(this.db, kind, id)
+  }
+}

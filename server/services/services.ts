@@ -1,0 +1,47 @@
+import type { Database } from '../db/database.ts'
+import type { UploadStorage } from '../uploads/storage.ts'
+import { AuthService } from './auth.ts'
+import { BlockService } from './blocks.ts'
+import { ProjectService } from './projects.ts'
+import { RateLimiter } from './rate-limit.ts'
+import { RecordService } from './records.ts'
+import { UploadService } from './uploads.ts'
+import { WorkspaceService } from './workspaces.ts'
+
+export interface ServiceSettings {
+  tokenTtlDays: number
+  loginLimit: { attempts: number; windowMs: number }
+}
+
+/** Every service of one app instance, wired to one database and one upload storage. */
+export interface Services {
+  db: Database
+  auth: AuthService
+  workspaces: WorkspaceService
+  records: RecordService
+  projects: ProjectService
+  blocks: BlockService
+  uploads: UploadService
+  uploadStorage: UploadStorage
+  /** Per process: instances behind a load balancer each count on their own. */
+  loginLimiter: RateLimiter
+}
+
+export function createServices(
+  db: Database,
+  uploadStorage: UploadStorage,
+  settings: ServiceSettings,
+): Services {
+  const uploads = new UploadService(uploadStorage)
+  return {
+    db,
+    auth: new AuthService(db, { tokenTtlDays: settings.tokenTtlDays }),
+    workspaces: new WorkspaceService(db),
+    records: new RecordService(db),
+    projects: new ProjectService(db, uploads),
+    blocks: new BlockService(db),
+    uploads,
+    uploadStorage,
+    loginLimiter: new RateLimiter(settings.loginLimit.attempts, settings.loginLimit.windowMs),
+  }
+}

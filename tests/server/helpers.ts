@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto'
+import { crc32, deflateSync } from 'node:zlib'
+import pg from 'pg'
+import { createApp, type ApiApp, type AppOptions } from '../../server/app.ts'
+
+/**
+ * A fresh app per test file: in-memory PGlite, or — when DATABASE_URL is set — a schema of its
+ * own in that PostgreSQL, dropped afterwards.
+ */
+export interface TestServer {
+  app: ApiApp
+  call: (method: string, path: string, options?: CallOptions) => Promise<Response>
+  /** Registers a new user and returns their token, user and first workspace id. */
+  signUp: (name?: string) => Promise<TestUser>
+  close: () => Promise<void>
+}
+
+export interface CallOptions {
+  token?: string
+  body?: unknown
+  /** Raw body text (malformed JSON and the like). */
+  raw?: BodyInit
+  headers?: Record<string, string>
+  query?: Record<string, string | number>
+}
+
+export interface TestUser {
+  token: string
+  id: number
+  email: string
+  workspaceId: number
+}
+
+let counter = 0
+
+export async function testServer(options: AppOptions = {}): Promise<TestServer> {
+  const databaseUrl = process.env.DATABASE_URL
+  const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined
+  const app = createApp({ dataDir: 'memory', databaseUrl, schema, ...options })
+  await app.ready()
+
+  const call = (method: string, path: string, o: CallOptions = {}) => {
+    const headers: Record<string, string> = { ...o.headers }
+    if (o.token) headers.Authorization = `Bearer ${o.token}`
+    let body: BodyInit | undefined = o.raw
+    if (o.body !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      body = JSON.stringify(o.body)
+    }
+    const query = o.query
+      ? `?${new URLSearchParams(Object.entries(o.query).map(([k, v]) => [k, String(v)]))}`
+      : ''
+    return Promise.resolve(app.request(path + query, { method, headers, body }))
+  }
+
+  const signUp = async (name = 'Тестовый пользователь'): Promise<TestUser> => {
+    counter += 1
+    const email = `user${counter}.${randomBytes(3).toString('hex')}@example.ru`
+    const res = await call('POST', '/api/register', {
+      body: { name, email, password: 'password123' },
+    })
+    if (res.status !== 200) throw new Error(`register failed: ${res.status} ${await res.text()}`)
+    const auth = (await res.json()) as { access_token: string; user: { id: number } }
+    const list = await call('GET', '/api/workspace/list', { token: auth.access_token })
+    const workspaces = (await list.json()) as { id: number }[]
+    return { token: auth.access_token, id: auth.user.id, email, workspaceId: workspaces[0]!.id }
+  }
+
+  return {
+    app,
+    call,
+    signUp,
+    async close() {
+      await app.close()
+      if (databaseUrl && schema) {
+        const client = new pg.Client({ connectionString: databaseUrl })
+        await client.connect()
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+        await client.end()
+      }
+    },
+  }
+}
+
+/** JSON body of a response, typed loosely for assertions. */
+export async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
+  return (await res.json()) as T
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4)
+  length.writeUInt32BE(data.length)
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(body))
+  return Buffer.concat([length, body, crc])
+}
+
+/** A real (decodable) RGB PNG of the given size. */
+export function pngImage(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr[8] = 8 // bit depth
+  ihdr[9] = 2 // RGB
+  const row = Buffer.alloc(1 + width * 3, 0x80)
+  row[0] = 0
+  const raw = Buffer.concat(Array.from({ length: height }, () => row))
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+export function uploadForm(bytes: Uint8Array, fields: Record<string, string> = {}, name = 'a.png') {
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name)
+  for (const [key, value] of Object.entries(fields)) form.append(key, value)
+  return form
+}
+
+export const textBlock = (bgId: number, extra: Record<string, unknown> = {}) => ({
+  bg_id: bgId,
+  x: 12.345678901234,
+  y: -7.5,
+  zindex: 3,
+  rotation: 15.25,
+  width: 40.125,
+  fontSize: 6.5,
+  font: 'Inter',
+  align: 'center',
+  color: '#112233',
+  text: 'Привет, мир',
+  background: 'transparent',
+  name: 'Заголовок',
+  ...extra,
+})
