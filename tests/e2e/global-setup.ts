@@ -56,6 +56,9 @@ function ensureBuilt(): void {
   const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
     cwd: ROOT,
     stdio: 'inherit',
+    // Vitest sets NODE_ENV=test, which would make Vite build React's development bundle and
+    // leave out the service worker registration (import.meta.env.PROD false).
+    env: { ...process.env, NODE_ENV: 'production' },
   })
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`)
 }

@@ -75,12 +75,21 @@ export async function goOnline(context: BrowserContext): Promise<void> {
  * Waits until the service worker is active and controls the page (the precache is then complete,
  * since activation follows a successful install).
  */
-export async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready
-    if (navigator.serviceWorker.controller) return
-    await new Promise<void>((resolve) => {
-      navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true })
-    })
-  })
+export async function waitForServiceWorker(page: Page, timeoutMs = 30_000): Promise<void> {
+  // page.evaluate has no timeout of its own: race the wait against one.
+  await page.evaluate(async (ms) => {
+    const controlled = (async () => {
+      await navigator.serviceWorker.ready
+      if (navigator.serviceWorker.controller) return
+      await new Promise<void>((resolve) => {
+        navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), {
+          once: true,
+        })
+      })
+    })()
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`no service worker controls the page after ${ms} ms`)), ms),
+    )
+    await Promise.race([controlled, timeout])
+  }, timeoutMs)
 }
