@@ -49,7 +49,7 @@ function UpdatePromptBody({ accept }: { accept: () => Promise<void> }) {
         </Trans>
       </Text>
       <Group justify="flex-end">
-        <Button size="sm" loading={busy} onClick={() => void onUpdate()}>
+        <Button size="md" loading={busy} onClick={() => void onUpdate()}>
           <Trans>Обновить</Trans>
         </Button>
       </Group>
