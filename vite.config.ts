@@ -26,6 +26,8 @@ export default defineConfig({
       registerType: 'prompt',
       injectRegister: false,
       injectManifest: { globPatterns: ['**/*.{js,css,html}'] },
+      // The manifest's icons are precached by the plugin; these two are only linked from index.html.
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
       manifest: {
         name: 'Промо-конструктор',
         short_name: 'Промо',

@@ -2,8 +2,10 @@ import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { restoreLocale } from './i18n.ts'
+import { watchDeviceStorage } from './device-storage.ts'
 import { Providers } from './providers.tsx'
 import { createAppRouter } from './router.ts'
+import { registerServiceWorker } from './service-worker.ts'
 import { setupSession } from './setup.ts'
 
 setupSession()
@@ -21,6 +23,9 @@ async function start() {
       </Providers>
     </StrictMode>,
   )
+  // After the first render: neither may delay the first paint.
+  registerServiceWorker()
+  watchDeviceStorage()
 }
 
 void start()

@@ -27,7 +27,7 @@ export interface BrowserSession {
  * IndexedDB and localStorage start empty for every test file.
  */
 export async function launchBrowser(
-  options: { viewport?: { width: number; height: number }; locale?: string } = {},
+  options: { viewport?: { width: number; height: number }; locale?: string; timeout?: number } = {},
 ): Promise<BrowserSession> {
   const profile = await mkdtemp(join(tmpdir(), 'promo-e2e-'))
   const context = await chromium.launchPersistentContext(profile, {
@@ -37,6 +37,8 @@ export async function launchBrowser(
     viewport: options.viewport ?? { width: 1280, height: 800 },
     locale: options.locale ?? 'ru-RU',
   })
+  // Fail a step in seconds, not Playwright's 30 s: the whole stage must stay within minutes.
+  context.setDefaultTimeout(options.timeout ?? 15_000)
   const page = context.pages()[0] ?? (await context.newPage())
   let closed = false
   return {

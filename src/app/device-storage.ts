@@ -1,0 +1,23 @@
+import { hasValidToken, readSession, subscribe } from '../features/auth/session.ts'
+
+/**
+ * Once a user is signed in (at start or after signing in), asks for persistent storage and warns
+ * when space is short — once per page load, after the first render, and never on the sign-in page
+ * of a signed-out visitor.
+ */
+export function watchDeviceStorage(): void {
+  if (typeof navigator === 'undefined' || !navigator.storage) return
+  let done = false
+  const check = () => {
+    if (done || !hasValidToken(readSession())) return
+    done = true
+    unsubscribe()
+    setTimeout(() => {
+      import('../features/device-storage/storage-warning.tsx')
+        .then(({ checkDeviceStorage }) => checkDeviceStorage())
+        .catch((error: unknown) => console.error('storage check', error))
+    }, 0)
+  }
+  const unsubscribe = subscribe(check)
+  check()
+}

@@ -1,0 +1,58 @@
+import { t } from '@lingui/core/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Button, Group, Stack, Text } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { IconRefresh } from '@tabler/icons-react'
+import { useState } from 'react'
+import { errorMessage } from '../../ui/field-error.ts'
+import { requestNotificationHost } from '../../ui/notification-host.tsx'
+import { notifyError } from '../../ui/notify.tsx'
+
+export const UPDATE_PROMPT_ID = 'app-update'
+
+/** «Доступна новая версия» with «Обновить», bottom right, until the user acts or closes it. */
+export function showUpdatePrompt(accept: () => Promise<void>): void {
+  requestNotificationHost()
+  notifications.hide(UPDATE_PROMPT_ID)
+  notifications.show({
+    id: UPDATE_PROMPT_ID,
+    color: 'blue',
+    title: t`Доступна новая версия`,
+    message: <UpdatePromptBody accept={accept} />,
+    icon: <IconRefresh size={20} />,
+    autoClose: false,
+    withBorder: true,
+  })
+}
+
+function UpdatePromptBody({ accept }: { accept: () => Promise<void> }) {
+  const { t } = useLingui()
+  const [busy, setBusy] = useState(false)
+
+  const onUpdate = async () => {
+    setBusy(true)
+    try {
+      await accept()
+    } catch (error) {
+      const reason = errorMessage(error)
+      notifyError(t`Не удалось подготовить обновление: ${reason}`)
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Stack gap="xs">
+      <Text size="sm">
+        <Trans>
+          Приложение обновится и перезагрузится. Изменения, ещё не отправленные на сервер,
+          сохранятся.
+        </Trans>
+      </Text>
+      <Group justify="flex-end">
+        <Button size="md" loading={busy} onClick={() => void onUpdate()}>
+          <Trans>Обновить</Trans>
+        </Button>
+      </Group>
+    </Stack>
+  )
+}

@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { DEMO_ACCOUNTS } from '../../server/seed.ts'
+import { startServer } from '../../server/start.ts'
+
+const ROOT = new URL('../../', import.meta.url).pathname
+const DIST = join(ROOT, 'dist')
+/** What the build reads: a change in any of these makes dist/ stale. */
+const SOURCES = [
+  'src',
+  'workers',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+  'lingui.config.ts',
+]
+
+export interface DemoAccount {
+  name: string
+  email: string
+  password: string
+  role: 'admin' | 'editor'
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Origin of the reference server that serves the built app and the API. */
+    baseUrl: string
+    /** The seeded demo accounts (admin first, then editor). */
+    accounts: DemoAccount[]
+  }
+}
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0
+  const info = statSync(path)
+  if (!info.isDirectory()) return info.mtimeMs
+  let newest = info.mtimeMs
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)))
+  return newest
+}
+
+/** CI builds before `npm test`; a newcomer may not have, or may have edited sources since. */
+function ensureBuilt(): void {
+  const built = join(DIST, 'index.html')
+  const builtAt = existsSync(built) && existsSync(join(DIST, 'sw.js')) ? statSync(built).mtimeMs : 0
+  const changedAt = Math.max(...SOURCES.map((s) => newestMtime(join(ROOT, s))))
+  if (builtAt > changedAt) return
+  console.log(builtAt ? 'dist/ is older than the sources: building…' : 'No dist/: building…')
+  const vite = join(ROOT, 'node_modules/vite/bin/vite.js')
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    // Vitest sets NODE_ENV=test, which would make Vite build React's development bundle and
+    // leave out the service worker registration (import.meta.env.PROD false).
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
+  if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`)
+}
+
+/**
+ * Builds the app when needed, starts the reference server in this process on a free port with a
+ * throwaway PGlite database seeded with the demo accounts, and hands its URL to the journeys.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  ensureBuilt()
+  const dataDir = await mkdtemp(join(tmpdir(), 'promo-e2e-data-'))
+  const server = await startServer({
+    port: 0,
+    staticDir: DIST,
+    dataDir,
+    seed: true,
+    // Journeys sign in many times from one address; the limiter has its own server tests.
+    loginLimit: { attempts: 1000, windowMs: 60_000 },
+  })
+  project.provide('baseUrl', server.url)
+  project.provide(
+    'accounts',
+    DEMO_ACCOUNTS.map((account) => ({ ...account })),
+  )
+  return async () => {
+    await server.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
