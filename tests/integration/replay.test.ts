@@ -444,4 +444,23 @@ describe('replay against the reference server', () => {
     const blocks = await h.db.blocks.toArray()
     expect(blocks.map((b) => b.bg_id).sort()).toEqual(bgs.map((b) => b.id).sort())
   })
+
+  it('records waiting on a rejected create are held; discarding the create releases them', async () => {
+    const dept = await createRecord('department', h.workspaceId, { name: '', description: '' })
+    const spec = await createRecord('specialist', h.workspaceId, specialistFields(dept, null))
+    expect(await h.engine.replay()).toBe('idle')
+    expect(h.sent.map((s) => s.path)).toEqual(['/api/department/add'])
+    expect((await h.db.outbox.orderBy('seq').toArray()).map((e) => e.state)).toEqual([
+      'parked',
+      'pending',
+    ])
+    const [parked] = await h.db.outbox.where('state').equals('parked').toArray()
+    await h.engine.discardEntry(parked!.seq!)
+    expect(await h.db.department.get(dept)).toBeUndefined()
+    expect((await h.db.specialist.get(spec))!.department_id).toBeNull()
+    expect(await h.engine.replay()).toBe('idle')
+    const [serverSpec] = await serverList<{ department_id: number | null }>('specialist')
+    expect(serverSpec!.department_id).toBeNull()
+    expect(await h.db.outbox.count()).toBe(0)
+  })
 })
