@@ -1,7 +1,7 @@
-import { wrap, type Remote } from 'comlink'
+import { wrap } from 'comlink'
 import { useEffect, useSyncExternalStore } from 'react'
 import { useOutboxCounts, useParkedEntryRows, useSyncMeta } from '../data/live.ts'
-import { storeAuthToken, unsyncedCount, type StoredAuth } from '../data/sync-state.ts'
+import { storeAuthToken, unsyncedCount, watchOutbox, type StoredAuth } from '../data/sync-state.ts'
 import type { ParkedEntry } from '../data/types.ts'
 import {
   scopeKey,
@@ -23,7 +23,7 @@ export type { ParkedEntry } from '../data/types.ts'
 
 const SLOW_INTERVAL_MS = 5 * 60_000
 
-let remote: Remote<SyncWorkerApi> | null = null
+let remote: SyncWorkerApi | null = null
 let started = false
 const activeScopes = new Map<string, { scope: RefreshScope; count: number }>()
 
@@ -40,17 +40,30 @@ function isOnline(): boolean {
   return typeof navigator === 'undefined' || navigator.onLine !== false
 }
 
-function spawnWorker(): Remote<SyncWorkerApi> | null {
+function spawnWorker(): SyncWorkerApi | null {
   if (typeof Worker === 'undefined') return null
   try {
     const worker = new Worker(new URL('../../workers/sync.worker.ts', import.meta.url), {
       type: 'module',
     })
-    return wrap<SyncWorkerApi>(worker)
+    // comlink's Remote<T> of an API whose methods already return promises has T's shape.
+    return wrap<SyncWorkerApi>(worker) as unknown as SyncWorkerApi
   } catch (error) {
     console.error(error)
     return null
   }
+}
+
+/** Without module workers the same engine runs on the page (loaded on demand). */
+async function pageEngine(): Promise<SyncWorkerApi> {
+  const [{ createSyncEngine }, { getDb }] = await Promise.all([
+    import('./engine.ts'),
+    import('../data/db.ts'),
+  ])
+  return createSyncEngine({
+    db: getDb(),
+    channel: typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(STATUS_CHANNEL),
+  })
 }
 
 function refreshActiveScopes(): void {
@@ -62,6 +75,13 @@ export function startSync(): void {
   if (started) return
   started = true
   remote = spawnWorker()
+  if (!remote) {
+    void pageEngine().then((engine) => {
+      remote = engine
+      requestSync()
+      refreshActiveScopes()
+    })
+  }
   if (typeof BroadcastChannel !== 'undefined') {
     const channel = new BroadcastChannel(STATUS_CHANNEL)
     channel.onmessage = (event: MessageEvent<StatusMessage>) => {
@@ -83,8 +103,23 @@ export function startSync(): void {
       refreshActiveScopes()
     }, SLOW_INTERVAL_MS)
   }
+  // A change queued in this tab or another: replay shortly (a burst of edits becomes one pass).
+  let lastSeen = -1
+  watchOutbox((seq) => {
+    if (seq > lastSeen && lastSeen !== -1) scheduleSync(300)
+    lastSeen = seq
+  })
   requestSync()
   refreshActiveScopes()
+}
+
+let pendingTimer: ReturnType<typeof setTimeout> | null = null
+function scheduleSync(delayMs: number) {
+  if (pendingTimer) clearTimeout(pendingTimer)
+  pendingTimer = setTimeout(() => {
+    pendingTimer = null
+    requestSync()
+  }, delayMs)
 }
 
 /** Replay now. Offline, registers a Background Sync so the service worker replays on reconnect. */
@@ -97,6 +132,9 @@ export function requestSync(): void {
   remote.replay().then(
     (outcome) => {
       if (outcome === 'backoff') void registerBackgroundSync()
+      // Another tab or the service worker is replaying; it may have finished its last look at the
+      // outbox before our entry landed, so look again shortly.
+      if (outcome === 'busy') scheduleSync(2_000)
     },
     (error: unknown) => console.error(error),
   )
