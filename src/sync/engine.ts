@@ -143,7 +143,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return entries.filter((e) => e.op !== 'complete').length
   }
 
-  // ---- step 6: id remapping ----------------------------------------------------------------------
+  // ---- step 6: applying the answer; id remapping -------------------------------------------
   /** The add of `table` local id `from` returned `row` (server id): re-key and rewrite references. */
   async function finishCreate(entry: OutboxEntry, table: MirrorTable, row: { id: number }) {
     const from = entry.recordId
@@ -192,7 +192,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     await db.outbox.delete(entry.seq!)
   }
 
-  // ---- step 5: one request per entry, with its Idempotency-Key ------------------------------------
+  // ---- steps 4–5: one request per entry, in order, with its Idempotency-Key ---------------
   async function perform(entry: OutboxEntry): Promise<void> {
     const { table, op, payload, key } = entry
     const id = entry.recordId
@@ -322,8 +322,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     await finishDelete(entry)
   }
 
-  // ---- steps 2–7: one pass over the outbox ------------------------------------------------------
+  // ---- steps 2–8: one pass over the outbox ------------------------------------------------------
   async function pass(): Promise<ReplayOutcome> {
+    // step 2: paused after a 401 until a new token arrives; nothing to do while signed out.
     const meta = await readSyncMeta(db)
     if (meta.needsSignIn) return 'signin'
     if (!(await readAuthToken(db, now()))) return 'signedout'
@@ -344,10 +345,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         scheduleRetry(entry.nextAttemptAt)
         return 'backoff'
       }
+      // step 5: from its first try on, the entry is frozen (never coalesced again), so every retry
+      // sends the same request under the same Idempotency-Key.
       if (!entry.sent) await db.outbox.update(entry.seq!, { sent: true })
       try {
         await perform(entry)
       } catch (error) {
+        // step 7: 401 pauses; network/5xx/429 back off and end the pass (order is kept); any other
+        // refusal parks the entry with the server's message and the pass goes on.
         if (error instanceof ApiError && error.status === 401) {
           await writeSyncMeta({ needsSignIn: true }, db)
           return 'signin'
@@ -383,10 +388,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       return running
     }
     running = (async () => {
+      // step 1: one replayer across tabs, the worker and the service worker.
       const outcome = await withLock(locks, REPLAY_LOCK, true, async () => {
         announce(true)
         try {
           let result: ReplayOutcome = 'idle'
+          // step 8: passes until no new entry arrived meanwhile; then "last synced" is now.
           for (let i = 0; i < MAX_PASSES; i += 1) {
             again = false
             const before = await lastSeq()
