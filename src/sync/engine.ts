@@ -11,10 +11,16 @@ import {
 } from '../data/cascade.ts'
 import { CURRENT_WORKSPACE } from '../data/commands.ts'
 import type { MirrorDb } from '../data/db.ts'
-import { isLocalId, localFileUrl } from '../data/ids.ts'
+import { isLocalId } from '../data/ids.ts'
 import { newKey } from '../data/outbox.ts'
 import { createsRecord, localDependencies, refsTo, remapEntry, remapRow } from '../data/refs.ts'
-import { readAuthToken, readSyncMeta, redirectKey, writeSyncMeta } from '../data/sync-state.ts'
+import {
+  readAuthToken,
+  readStoredAuth,
+  readSyncMeta,
+  redirectKey,
+  writeSyncMeta,
+} from '../data/sync-state.ts'
 import {
   RECORD_KINDS,
   type MirrorTable,
@@ -327,7 +333,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     // step 2: paused after a 401 until a new token arrives; nothing to do while signed out.
     const meta = await readSyncMeta(db)
     if (meta.needsSignIn) return 'signin'
-    if (!(await readAuthToken(db, now()))) return 'signedout'
+    if (!(await readAuthToken(db, now()))) {
+      // A token that expired while changes wait is the same as a 401: ask to sign in again.
+      const stored = await readStoredAuth(db)
+      if (!stored?.token) return 'signedout'
+      await writeSyncMeta({ needsSignIn: true }, db)
+      return 'signin'
+    }
     await coalesceOutbox()
     const queue = await db.outbox.orderBy('seq').toArray()
     // Records whose create was rejected: everything else about them waits for retry or discard.
@@ -630,5 +642,3 @@ export function parkMessage(error: ApiError): string {
   if (fields.length === 0) return error.message
   return `${error.message}: ${fields.join('; ')}`
 }
-
-export { localFileUrl }
