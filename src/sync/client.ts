@@ -8,6 +8,7 @@ import {
   STATUS_CHANNEL,
   SYNC_TAG,
   type RefreshScope,
+  type ReplayOptions,
   type StatusMessage,
   type SyncWorkerApi,
 } from './protocol.ts'
@@ -94,12 +95,12 @@ export function startSync(): void {
   }
   if (typeof window !== 'undefined') {
     window.addEventListener('online', () => {
-      requestSync()
+      requestSync({ resetBackoff: true })
       refreshActiveScopes()
     })
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState !== 'visible') return
-      requestSync()
+      requestSync({ resetBackoff: true })
       refreshActiveScopes()
     })
     window.setInterval(() => {
@@ -127,13 +128,13 @@ function scheduleSync(delayMs: number) {
 }
 
 /** Replay now. Offline, registers a Background Sync so the service worker replays on reconnect. */
-export function requestSync(): void {
+export function requestSync(options: ReplayOptions = {}): void {
   if (!isOnline()) {
     void registerBackgroundSync()
     return
   }
   if (!remote) return
-  remote.replay().then(
+  remote.replay(options).then(
     (outcome) => {
       if (outcome === 'backoff') void registerBackgroundSync()
       // Another tab or the service worker is replaying; it may have finished its last look at the
@@ -253,7 +254,11 @@ export async function discardEntry(seq: number): Promise<void> {
 export async function flushBeforeReload(): Promise<void> {
   if (!remote || !isOnline()) return
   try {
-    await remote.flush(10_000)
+    // Bounded even if the worker never answers: the update must not hang on it.
+    await Promise.race([
+      remote.flush(10_000),
+      new Promise((resolve) => setTimeout(resolve, 12_000)),
+    ])
   } catch {
     // Whatever is left stays in IndexedDB and replays after the reload.
   }
