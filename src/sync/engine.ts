@@ -56,6 +56,8 @@ export interface SyncEngineOptions {
   channel?: { postMessage(message: StatusMessage): void } | null
   now?: () => number
   random?: () => number
+  /** false sends every entry as queued (benchmarks compare against it). Default true. */
+  coalesce?: boolean
   /** Schedules the next attempt after a backoff (default setTimeout; tests may pass a no-op). */
   schedule?: (run: () => void, delayMs: number) => void
 }
@@ -341,7 +343,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await writeSyncMeta({ needsSignIn: true }, db)
       return 'signin'
     }
-    await coalesceOutbox()
+    if (options.coalesce !== false) await coalesceOutbox()
     const queue = await db.outbox.orderBy('seq').toArray()
     // Records whose create was rejected: everything else about them waits for retry or discard.
     const blocked = new Set(
