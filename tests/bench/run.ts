@@ -14,6 +14,7 @@ interface Bench {
 
 const benches: Bench[] = [
   { name: 'bundle', load: async () => (await import('./bundle-bench.ts')).runBundleBench },
+  { name: 'sync', load: async () => (await import('./sync-bench.ts')).runSyncBench },
 ]
 
 const only = process.argv.slice(2)
