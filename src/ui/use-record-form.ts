@@ -5,7 +5,7 @@ import { notifyError } from './notify.tsx'
 
 export type FieldErrors = Record<string, string | undefined>
 
-export interface RecordForm<Values extends Record<string, unknown>> {
+export interface RecordForm<Values extends object> {
   values: Values
   /** Client errors, then the server's errors of fields not edited since they arrived. */
   errors: FieldErrors
@@ -26,10 +26,7 @@ function same(a: unknown, b: unknown): boolean {
  * language through field-error), tracks unsaved edits for the leave warning, and shows field errors
  * the server sent for this record (a rejected change) until the user edits that field.
  */
-export function useRecordForm<
-  Values extends Record<string, unknown>,
-  S extends v.GenericSchema,
->(options: {
+export function useRecordForm<Values extends object, S extends v.GenericSchema>(options: {
   initial: Values
   schema: S
   /** Shapes the values into the schema's input (e.g. drops an untouched secret). */
@@ -54,7 +51,8 @@ export function useRecordForm<
   }
 
   const dirty = useMemo(
-    () => Object.keys(values).some((key) => !same(values[key], baseline[key])),
+    () =>
+      (Object.keys(values) as (keyof Values)[]).some((key) => !same(values[key], baseline[key])),
     [values, baseline],
   )
   const dirtyRef = useRef(dirty)

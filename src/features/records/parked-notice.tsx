@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Button, Group, Stack, Text } from '@mantine/core'
 import { IconAlertTriangle } from '@tabler/icons-react'
-import type { MirrorTable } from '../../data/live.ts'
+import type { MirrorTable } from '../../data/types.ts'
 import { discardEntry, retryEntry, useParkedEntries, type ParkedEntry } from '../../sync/client.ts'
 import { fieldErrorText } from '../../ui/field-error.ts'
 

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
-import { useIdRedirect, type MirrorTable } from '../../data/live.ts'
+import { useIdRedirect } from '../../data/live.ts'
+import type { MirrorTable } from '../../data/types.ts'
 
 /**
  * A record created offline (negative id) gets its server id when its add replays; a page showing
