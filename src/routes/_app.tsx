@@ -2,6 +2,7 @@ import { createFileRoute, Outlet } from '@tanstack/react-router'
 import { requireAuth } from '../features/auth/route-guard.ts'
 import { UserMenu } from '../features/auth/user-menu.tsx'
 import { LanguageSwitch } from '../features/locale/language-switch.tsx'
+import { WorkspaceSwitcher } from '../features/workspaces/workspace-switcher.tsx'
 import { AppLayout } from '../ui/app-layout.tsx'
 
 /** Main layout: every product route needs the editor rule (spec §6). */
@@ -14,7 +15,7 @@ export const Route = createFileRoute('/_app')({
 function AppRoute() {
   return (
     <AppLayout
-      workspaceSwitcher={null}
+      workspaceSwitcher={<WorkspaceSwitcher />}
       syncStatus={null}
       languageSwitch={<LanguageSwitch />}
       userMenu={<UserMenu />}
