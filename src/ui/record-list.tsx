@@ -32,6 +32,8 @@ export interface RecordListProps<T> {
   /** Controls at the row's end (a switch, a delete button): kept out of the open area. */
   renderActions?: (item: T) => ReactNode
   onOpen?: (item: T) => void
+  /** A row being edited in place (it holds its own inputs, so it is not one big button). */
+  editingId?: number | null
   marks?: ReadonlyMap<number, SyncMarkState>
   /** Filter controls shown next to the search box. */
   filters?: ReactNode
@@ -224,7 +226,7 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
                 transform: `translateY(${virtualRow.start - virtualizer.options.scrollMargin}px)`,
               }}
             >
-              {props.onOpen ? (
+              {props.onOpen && props.editingId !== id ? (
                 <UnstyledButton className={classes.open} onClick={() => props.onOpen?.(item)}>
                   {props.renderRow(item)}
                 </UnstyledButton>
