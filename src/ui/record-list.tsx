@@ -3,7 +3,7 @@ import {
   ActionIcon,
   Button,
   Group,
-  Select,
+  NativeSelect,
   Skeleton,
   Stack,
   Text,
@@ -103,15 +103,14 @@ export function RecordList<T>(props: RecordListProps<T>) {
       />
       {props.filters}
       <Group gap={6} wrap="nowrap" align="flex-end">
-        <Select
+        {/* Native select: the platform's own picker on a tablet, and light on the first load. */}
+        <NativeSelect
           size="md"
           w={200}
           label={t`Сортировка`}
           data={props.sorts.map((option) => ({ value: option.value, label: option.label }))}
-          value={sort?.value ?? null}
-          onChange={(value) => value && setSortKey(value)}
-          allowDeselect={false}
-          comboboxProps={{ withinPortal: true }}
+          value={sort?.value ?? ''}
+          onChange={(event) => setSortKey(event.currentTarget.value)}
         />
         <ActionIcon
           size={42}

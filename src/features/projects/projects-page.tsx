@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core'
 import {
   IconCheck,
   IconCopy,
@@ -97,6 +97,9 @@ export function ProjectsPage() {
   return (
     <Stack gap="lg">
       <PageHeader title={t`Проекты`} actions={workspaceId ? addButton : null} />
+      {adding && workspaceId ? (
+        <NewProject workspaceId={workspaceId} onClose={() => setAdding(false)} />
+      ) : null}
       {workspaceId === null ? (
         <NoWorkspace />
       ) : (
@@ -179,9 +182,6 @@ export function ProjectsPage() {
           }
         />
       )}
-      {adding && workspaceId ? (
-        <NewProjectModal workspaceId={workspaceId} onClose={() => setAdding(false)} />
-      ) : null}
     </Stack>
   )
 }
@@ -234,7 +234,7 @@ function RenameField({ project, onDone }: { project: Project; onDone: () => void
   )
 }
 
-function NewProjectModal({ workspaceId, onClose }: { workspaceId: number; onClose: () => void }) {
+function NewProject({ workspaceId, onClose }: { workspaceId: number; onClose: () => void }) {
   const { t } = useLingui()
   const navigate = useNavigate()
   const [name, setName] = useState('')
@@ -249,12 +249,18 @@ function NewProjectModal({ workspaceId, onClose }: { workspaceId: number; onClos
     void navigate({ to: '/project/$id/type', params: { id: String(id) } })
   }
   return (
-    <Modal opened onClose={onClose} title={t`Новый проект`} centered>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+    <Paper withBorder radius="lg" p="md">
+      <form
+        onSubmit={(event) => void submit(event)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') onClose()
+        }}
+        noValidate
+      >
         <Stack gap="md">
           <TextInput
             size="md"
-            label={t`Название`}
+            label={t`Название нового проекта`}
             placeholder={t`Например, Акция на чистку зубов`}
             value={name}
             onChange={(event) => {
@@ -263,7 +269,7 @@ function NewProjectModal({ workspaceId, onClose }: { workspaceId: number; onClos
             }}
             error={error}
             aria-invalid={Boolean(error)}
-            data-autofocus
+            autoFocus
           />
           <Group justify="flex-end">
             <Button variant="default" size="md" onClick={onClose}>
@@ -275,6 +281,6 @@ function NewProjectModal({ workspaceId, onClose }: { workspaceId: number; onClos
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </Paper>
   )
 }

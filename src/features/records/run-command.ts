@@ -1,5 +1,7 @@
 import { errorMessage } from '../../ui/field-error.ts'
-import { notifyError, notifySuccess } from '../../ui/notify.tsx'
+
+// Notifications load on first use (the list screens are part of the first load; the toasts are not).
+const notify = () => import('../../ui/notify.tsx')
 
 /**
  * Runs a local command (a write to the mirror and the outbox) and reports it bottom right. It
@@ -11,10 +13,11 @@ export async function runCommand<R>(
 ): Promise<R | undefined> {
   try {
     const result = await command()
-    if (success) notifySuccess(success)
+    if (success) void notify().then((m) => m.notifySuccess(success))
     return result
   } catch (error) {
-    notifyError(errorMessage(error))
+    const message = errorMessage(error)
+    void notify().then((m) => m.notifyError(message))
     return undefined
   }
 }

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Menu, Text } from '@mantine/core'
-import { IconCheck, IconChevronDown, IconFolders, IconSettings } from '@tabler/icons-react'
+import { ActionIcon, Button, Group, NativeSelect } from '@mantine/core'
+import { IconFolders, IconPlus, IconSettings } from '@tabler/icons-react'
 import { lazy, Suspense, useState } from 'react'
 import { setCurrentWorkspace } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useWorkspaces } from '../../data/live.ts'
@@ -13,8 +13,9 @@ const WorkspaceManager = lazy(() =>
 )
 
 /**
- * The top bar's workspace switcher. The choice is remembered in the mirror (so every tab and a
- * reload keep it); every list shows the current workspace's records only.
+ * The top bar's workspace switcher: a native select (the platform's own picker on a tablet) and a
+ * button to manage workspaces. The choice is remembered in the mirror, so every tab and a reload
+ * keep it; every list shows the current workspace's records only.
  */
 export function WorkspaceSwitcher() {
   const { t } = useLingui()
@@ -22,57 +23,46 @@ export function WorkspaceSwitcher() {
   const workspaces = useWorkspaces()
   const currentId = useCurrentWorkspaceId()
   const [managing, setManaging] = useState(false)
-  const current = workspaces?.find((workspace) => workspace.id === currentId)
 
   return (
     <>
-      <Menu position="bottom-start" width={280} withinPortal shadow="md">
-        <Menu.Target>
-          <Button
-            variant="default"
+      {workspaces?.length === 0 ? (
+        <Button
+          size="md"
+          variant="light"
+          leftSection={<IconPlus size={18} aria-hidden />}
+          onClick={() => setManaging(true)}
+        >
+          <Trans>Создать пространство</Trans>
+        </Button>
+      ) : (
+        <Group gap={6} wrap="nowrap">
+          <NativeSelect
             size="md"
-            maw={{ base: 180, sm: 280 }}
+            w={{ base: 160, sm: 260 }}
             leftSection={<IconFolders size={18} aria-hidden />}
-            rightSection={<IconChevronDown size={16} aria-hidden />}
             aria-label={t`Рабочее пространство`}
             data-testid="workspace-switcher"
-          >
-            <Text truncate="end" fw={500} size="sm">
-              {current?.name ?? (workspaces?.length === 0 ? t`Нет пространства` : '…')}
-            </Text>
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Label>
-            <Trans>Рабочие пространства</Trans>
-          </Menu.Label>
-          {(workspaces ?? []).map((workspace) => (
-            <Menu.Item
-              key={workspace.id}
-              py="sm"
-              leftSection={
-                workspace.id === currentId ? (
-                  <IconCheck size={16} aria-hidden />
-                ) : (
-                  <span style={{ width: 16, display: 'inline-block' }} />
-                )
-              }
-              aria-current={workspace.id === currentId ? 'true' : undefined}
-              onClick={() => void runCommand(() => setCurrentWorkspace(workspace.id))}
-            >
-              {workspace.name}
-            </Menu.Item>
-          ))}
-          <Menu.Divider />
-          <Menu.Item
-            py="sm"
-            leftSection={<IconSettings size={16} aria-hidden />}
+            data={(workspaces ?? []).map((workspace) => ({
+              value: String(workspace.id),
+              label: workspace.name,
+            }))}
+            value={currentId ? String(currentId) : ''}
+            onChange={(event) => {
+              const id = Number(event.currentTarget.value)
+              if (id) void runCommand(() => setCurrentWorkspace(id))
+            }}
+          />
+          <ActionIcon
+            size={42}
+            variant="default"
             onClick={() => setManaging(true)}
+            aria-label={t`Управлять пространствами`}
           >
-            <Trans>Управлять пространствами</Trans>
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+            <IconSettings size={20} />
+          </ActionIcon>
+        </Group>
+      )}
       {managing ? (
         <Suspense fallback={null}>
           <WorkspaceManager opened onClose={() => setManaging(false)} />
