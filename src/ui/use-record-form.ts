@@ -1,6 +1,6 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import * as v from 'valibot'
-import { errorMessage, issuesToFieldErrors } from './field-error.ts'
+import { errorMessage, fieldErrorText, issuesToFieldErrors } from './field-error.ts'
 import { notifyError } from './notify.tsx'
 
 export type FieldErrors = Record<string, string | undefined>
@@ -69,7 +69,7 @@ export function useRecordForm<Values extends object, S extends v.GenericSchema>(
 
   const errors: FieldErrors = {}
   for (const [field, message] of Object.entries(options.serverErrors ?? {}))
-    if (message && !editedSinceServer.has(field)) errors[field] = message
+    if (message && !editedSinceServer.has(field)) errors[field] = fieldErrorText(message)
   for (const [field, message] of Object.entries(clientErrors)) if (message) errors[field] = message
 
   const { schema, toInput, submit, onSaved } = options
