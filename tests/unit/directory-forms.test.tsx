@@ -31,7 +31,7 @@ afterEach(() => {
 
 function handlers() {
   return {
-    onSubmit: vi.fn(async () => 1),
+    onSubmit: vi.fn(async (..._args: unknown[]) => 1),
     onSaved: vi.fn(),
     onCancel: vi.fn(),
   }

@@ -37,7 +37,11 @@ const bitrix: BitrixIntegration = {
 }
 
 function handlers() {
-  return { onSubmit: vi.fn(async () => undefined), onSaved: vi.fn(), onCancel: vi.fn() }
+  return {
+    onSubmit: vi.fn(async (..._args: unknown[]) => undefined),
+    onSaved: vi.fn(),
+    onCancel: vi.fn(),
+  }
 }
 
 describe('AmoForm', () => {

@@ -12,7 +12,7 @@ import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useFollowId } from '../records/use-follow-id.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { DepartmentForm, emptyDepartment } from './department-form.tsx'
 
 export function DepartmentAddPage() {
@@ -41,7 +41,7 @@ export function DepartmentEditPage({ id }: { id: number }) {
   const navigate = useNavigate()
   const record = useRecord('department', id)
   const parked = useParkedOf('department', id)
-  useRefreshScopes([record ? { kind: 'department', workspaceId: record.workspace_id } : null])
+  useRefresh(record ? { kind: 'department', workspaceId: record.workspace_id } : null)
   const follow = useCallback(
     (next: number) =>
       void navigate({ to: '/department/$id', params: { id: String(next) }, replace: true }),

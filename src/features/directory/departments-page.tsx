@@ -12,14 +12,14 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { byCreation, byName } from '../records/sorts.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { runCommand } from '../records/run-command.ts'
 
 export function DepartmentsPage() {
   const { t } = useLingui()
   const navigate = useNavigate()
   const workspaceId = useCurrentWorkspaceId()
-  useRefreshScopes([workspaceId ? { kind: 'department', workspaceId } : null])
+  useRefresh(workspaceId ? { kind: 'department', workspaceId } : null)
   const items = useRecords('department', workspaceId ?? null)
   const marks = useSyncMarks('department')
 

@@ -12,7 +12,7 @@ import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useFollowId } from '../records/use-follow-id.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { LocationForm, emptyLocation } from './location-form.tsx'
 
 export function LocationAddPage() {
@@ -41,7 +41,7 @@ export function LocationEditPage({ id }: { id: number }) {
   const navigate = useNavigate()
   const record = useRecord('location', id)
   const parked = useParkedOf('location', id)
-  useRefreshScopes([record ? { kind: 'location', workspaceId: record.workspace_id } : null])
+  useRefresh(record ? { kind: 'location', workspaceId: record.workspace_id } : null)
   const follow = useCallback(
     (next: number) =>
       void navigate({ to: '/locations/$id', params: { id: String(next) }, replace: true }),

@@ -13,14 +13,14 @@ import { compareText } from '../../ui/list-query.ts'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { byCreation, byName } from '../records/sorts.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { runCommand } from '../records/run-command.ts'
 
 export function LocationsPage() {
   const { t } = useLingui()
   const navigate = useNavigate()
   const workspaceId = useCurrentWorkspaceId()
-  useRefreshScopes([workspaceId ? { kind: 'location', workspaceId } : null])
+  useRefresh(workspaceId ? { kind: 'location', workspaceId } : null)
   const items = useRecords('location', workspaceId ?? null)
   const marks = useSyncMarks('location')
 

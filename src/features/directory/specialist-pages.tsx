@@ -19,7 +19,7 @@ import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useFollowId } from '../records/use-follow-id.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import {
   emptySpecialist,
   SpecialistForm,
@@ -32,10 +32,8 @@ const renderPhoto = (url: string) => <SpecialistPhoto url={url} size={72} />
 
 /** Pickers read the mirror, so departments and locations made offline are offered too. */
 function usePickers(workspaceId: number) {
-  useRefreshScopes([
-    { kind: 'department', workspaceId },
-    { kind: 'location', workspaceId },
-  ])
+  useRefresh({ kind: 'department', workspaceId })
+  useRefresh({ kind: 'location', workspaceId })
   return {
     departments: useRecords('department', workspaceId),
     locations: useRecords('location', workspaceId),
@@ -91,7 +89,7 @@ export function SpecialistEditPage({ id }: { id: number }) {
   const navigate = useNavigate()
   const record = useRecord('specialist', id)
   const parked = useParkedOf('specialist', id)
-  useRefreshScopes([record ? { kind: 'specialist', workspaceId: record.workspace_id } : null])
+  useRefresh(record ? { kind: 'specialist', workspaceId: record.workspace_id } : null)
   const follow = useCallback(
     (next: number) =>
       void navigate({ to: '/specialist/$id', params: { id: String(next) }, replace: true }),

@@ -14,7 +14,7 @@ import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { SpecialistPhoto } from './specialist-photo.tsx'
 
 /** Filter values: '' any, 'none' not set, or an id. */
@@ -31,15 +31,9 @@ export function SpecialistsPage() {
   const navigate = useNavigate()
   const workspaceId = useCurrentWorkspaceId()
   const ws = workspaceId ?? null
-  useRefreshScopes(
-    ws
-      ? [
-          { kind: 'specialist', workspaceId: ws },
-          { kind: 'department', workspaceId: ws },
-          { kind: 'location', workspaceId: ws },
-        ]
-      : [],
-  )
+  useRefresh(ws ? { kind: 'specialist', workspaceId: ws } : null)
+  useRefresh(ws ? { kind: 'department', workspaceId: ws } : null)
+  useRefresh(ws ? { kind: 'location', workspaceId: ws } : null)
   const items = useRecords('specialist', ws)
   const departments = useRecords('department', ws)
   const locations = useRecords('location', ws)

@@ -14,7 +14,7 @@ import { notifySuccess } from '../../ui/notify.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { useFollowId } from '../records/use-follow-id.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { AmoForm, amoValues, emptyAmo, type AmoOutput } from './amo-form.tsx'
 import { BitrixForm, bitrixValues, emptyBitrix, type BitrixOutput } from './bitrix-form.tsx'
 import { KIND_NAME } from './kinds.ts'
@@ -67,7 +67,7 @@ export function IntegrationEditPage({ kind, id }: { kind: IntegrationKind; id: n
   const navigate = useNavigate()
   const record = useRecord(kind, id) as AmoIntegration | BitrixIntegration | null | undefined
   const parked = useParkedOf(kind, id)
-  useRefreshScopes([record ? { kind, workspaceId: record.workspace_id } : null])
+  useRefresh(record ? { kind, workspaceId: record.workspace_id } : null)
   const follow = useCallback(
     (next: number) =>
       void navigate({

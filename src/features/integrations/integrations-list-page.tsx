@@ -14,7 +14,7 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { byName } from '../records/sorts.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { ButtonLink } from '../../ui/links.tsx'
 import { IntegrationToggle } from './integration-toggle.tsx'
 import { KIND_NAME } from './kinds.ts'
@@ -45,7 +45,7 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
   const { t } = useLingui()
   const navigate = useNavigate()
   const workspaceId = useCurrentWorkspaceId()
-  useRefreshScopes([workspaceId ? { kind, workspaceId } : null])
+  useRefresh(workspaceId ? { kind, workspaceId } : null)
   const items = useRecords(kind, workspaceId ?? null) as Integration[] | undefined
   const marks = useSyncMarks(kind)
   const system = KIND_NAME[kind]

@@ -9,7 +9,7 @@ import { SyncMark } from '../../ui/sync-mark.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { RecordLoading } from '../records/record-state.tsx'
 import { byName } from '../records/sorts.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { AnchorLink, ButtonLink } from '../../ui/links.tsx'
 import { IntegrationToggle } from './integration-toggle.tsx'
 import { integrationTarget, StatusBadge } from './integrations-list-page.tsx'
@@ -23,14 +23,8 @@ export function IntegrationsOverviewPage() {
   const { t } = useLingui()
   const workspaceId = useCurrentWorkspaceId()
   const ws = workspaceId ?? null
-  useRefreshScopes(
-    ws
-      ? [
-          { kind: 'amo', workspaceId: ws },
-          { kind: 'bitrix', workspaceId: ws },
-        ]
-      : [],
-  )
+  useRefresh(ws ? { kind: 'amo', workspaceId: ws } : null)
+  useRefresh(ws ? { kind: 'bitrix', workspaceId: ws } : null)
   return (
     <Stack gap="lg">
       <PageHeader

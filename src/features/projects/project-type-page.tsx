@@ -9,7 +9,7 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useFollowId } from '../records/use-follow-id.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { projectPath, TYPE_TEXT } from './project-types.ts'
 import { TypePicture } from './type-picture.tsx'
 
@@ -17,7 +17,8 @@ import { TypePicture } from './type-picture.tsx'
 export function ProjectTypePage({ id }: { id: number }) {
   const { t, i18n } = useLingui()
   const navigate = useNavigate()
-  useRefreshScopes([{ kind: 'projectTypes' }, { kind: 'project', projectId: id }])
+  useRefresh({ kind: 'projectTypes' })
+  useRefresh({ kind: 'project', projectId: id })
   const project = useProject(id)
   const types = useProjectTypes()
   const [choosing, setChoosing] = useState<ProjectTypeId | null>(null)

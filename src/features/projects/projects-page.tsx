@@ -24,7 +24,7 @@ import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { projectPath, TYPE_TEXT } from './project-types.ts'
 
 const ProjectName = v.object({ name: requiredText() })
@@ -48,7 +48,7 @@ export function ProjectsPage() {
   const { t, i18n } = useLingui()
   const navigate = useNavigate()
   const workspaceId = useCurrentWorkspaceId()
-  useRefreshScopes([workspaceId ? { kind: 'projects', workspaceId } : null])
+  useRefresh(workspaceId ? { kind: 'projects', workspaceId } : null)
   const items = useProjects(workspaceId ?? null)
   const marks = useSyncMarks('projects')
   const [adding, setAdding] = useState(false)

@@ -17,7 +17,7 @@ import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { issuesToFieldErrors } from '../../ui/field-error.ts'
 import { SyncMark } from '../../ui/sync-mark.tsx'
 import { runCommand } from '../records/run-command.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 import { deleteWorkspaceMessage, type WorkspaceContents } from './workspace-contents.ts'
 
 /** A validated workspace name, or the field's message. */
@@ -92,14 +92,12 @@ function AddWorkspace() {
 }
 
 function useContents(workspaceId: number): WorkspaceContents {
-  useRefreshScopes([
-    { kind: 'projects', workspaceId },
-    { kind: 'amo', workspaceId },
-    { kind: 'bitrix', workspaceId },
-    { kind: 'department', workspaceId },
-    { kind: 'location', workspaceId },
-    { kind: 'specialist', workspaceId },
-  ])
+  useRefresh({ kind: 'projects', workspaceId })
+  useRefresh({ kind: 'amo', workspaceId })
+  useRefresh({ kind: 'bitrix', workspaceId })
+  useRefresh({ kind: 'department', workspaceId })
+  useRefresh({ kind: 'location', workspaceId })
+  useRefresh({ kind: 'specialist', workspaceId })
   const projects = useProjects(workspaceId)?.length ?? 0
   const amo = useRecords('amo', workspaceId)?.length ?? 0
   const bitrix = useRecords('bitrix', workspaceId)?.length ?? 0

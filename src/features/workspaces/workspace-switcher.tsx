@@ -5,7 +5,7 @@ import { lazy, Suspense, useState } from 'react'
 import { setCurrentWorkspace } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useWorkspaces } from '../../data/live.ts'
 import { runCommand } from '../records/run-command.ts'
-import { useRefreshScopes } from '../records/use-refresh-scope.ts'
+import { useRefresh } from '../../sync/client.ts'
 
 // The manager loads when it is opened: it is not part of the first load.
 const WorkspaceManager = lazy(() =>
@@ -19,7 +19,7 @@ const WorkspaceManager = lazy(() =>
  */
 export function WorkspaceSwitcher() {
   const { t } = useLingui()
-  useRefreshScopes([{ kind: 'workspaces' }])
+  useRefresh({ kind: 'workspaces' })
   const workspaces = useWorkspaces()
   const currentId = useCurrentWorkspaceId()
   const [managing, setManaging] = useState(false)
