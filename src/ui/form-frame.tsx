@@ -37,7 +37,9 @@ export function FormFrame(props: FormFrameProps) {
   const { isDirty } = props
 
   useBlocker({
-    shouldBlockFn: async () => {
+    shouldBlockFn: async ({ current, next, action }) => {
+      // The page following its record to a new id (a replace within the same route) is no leave.
+      if (action === 'REPLACE' && current.routeId === next.routeId) return false
       if (!isDirty()) return false
       const leave = await confirmDialog({
         title: t`Уйти без сохранения?`,

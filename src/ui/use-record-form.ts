@@ -1,5 +1,14 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+} from 'react'
 import * as v from 'valibot'
+import { registerOpenForm, takeDraft } from './draft-carry.ts'
 import { errorMessage, fieldErrorText, issuesToFieldErrors } from './field-error.ts'
 import { notifyError } from './notify.tsx'
 
@@ -35,9 +44,15 @@ export function useRecordForm<Values extends object, S extends v.GenericSchema>(
   /** After a successful submit, once leaving no longer warns (navigate from here). */
   onSaved?: (result: unknown) => void
   serverErrors?: FieldErrors
+  /** `table:id` of the record: unsaved values follow the record to its new id (draft-carry.ts). */
+  draftKey?: string
 }): RecordForm<Values> {
   const [baseline, setBaseline] = useState(options.initial)
-  const [values, setValues] = useState(options.initial)
+  const [values, setValues] = useState(
+    () =>
+      (options.draftKey ? (takeDraft(options.draftKey) as Values | undefined) : undefined) ??
+      options.initial,
+  )
   const [clientErrors, setClientErrors] = useState<FieldErrors>({})
   const [editedSinceServer, setEdited] = useState<ReadonlySet<string>>(new Set())
   const [submitting, setSubmitting] = useState(false)
@@ -56,9 +71,16 @@ export function useRecordForm<Values extends object, S extends v.GenericSchema>(
     [values, baseline],
   )
   const dirtyRef = useRef(dirty)
+  const valuesRef = useRef(values)
   useLayoutEffect(() => {
     dirtyRef.current = dirty
+    valuesRef.current = values
   })
+  const { draftKey } = options
+  useEffect(() => {
+    if (!draftKey) return
+    return registerOpenForm(draftKey, () => (dirtyRef.current ? valuesRef.current : undefined))
+  }, [draftKey])
   const isDirty = useCallback(() => dirtyRef.current, [])
 
   const set = useCallback(<K extends keyof Values>(field: K, value: Values[K]) => {

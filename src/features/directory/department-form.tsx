@@ -19,6 +19,7 @@ export function DepartmentForm(props: RecordFormProps<DepartmentValues, Departme
     submit: props.onSubmit,
     onSaved: props.onSaved,
     serverErrors: props.serverErrors,
+    draftKey: props.draftKey,
   })
   return (
     <FormFrame

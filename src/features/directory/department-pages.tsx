@@ -11,7 +11,7 @@ import { NoWorkspace } from '../records/no-workspace.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
-import { useFollowId } from '../records/use-follow-id.ts'
+import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { DepartmentForm, emptyDepartment } from './department-form.tsx'
 
@@ -39,7 +39,7 @@ export function DepartmentAddPage() {
 export function DepartmentEditPage({ id }: { id: number }) {
   const { t } = useLingui()
   const navigate = useNavigate()
-  const record = useRecord('department', id)
+  const record = useKeepWhileLoading(useRecord('department', id), id)
   const parked = useParkedOf('department', id)
   useRefresh(record ? { kind: 'department', workspaceId: record.workspace_id } : null)
   const follow = useCallback(
@@ -73,6 +73,7 @@ export function DepartmentEditPage({ id }: { id: number }) {
       title={name}
       initial={{ name: record.name, description: record.description }}
       serverErrors={parkedFieldErrors(parked)}
+      draftKey={draftKey('department', record.id)}
       notice={<ParkedNotice entries={parked} />}
       onSubmit={(fields) => updateRecord('department', record.id, fields)}
       onSaved={() => {

@@ -19,6 +19,7 @@ export function LocationForm(props: RecordFormProps<LocationValues, LocationOutp
     submit: props.onSubmit,
     onSaved: props.onSaved,
     serverErrors: props.serverErrors,
+    draftKey: props.draftKey,
   })
   return (
     <FormFrame

@@ -11,7 +11,7 @@ import { NoWorkspace } from '../records/no-workspace.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
-import { useFollowId } from '../records/use-follow-id.ts'
+import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { LocationForm, emptyLocation } from './location-form.tsx'
 
@@ -39,7 +39,7 @@ export function LocationAddPage() {
 export function LocationEditPage({ id }: { id: number }) {
   const { t } = useLingui()
   const navigate = useNavigate()
-  const record = useRecord('location', id)
+  const record = useKeepWhileLoading(useRecord('location', id), id)
   const parked = useParkedOf('location', id)
   useRefresh(record ? { kind: 'location', workspaceId: record.workspace_id } : null)
   const follow = useCallback(
@@ -72,6 +72,7 @@ export function LocationEditPage({ id }: { id: number }) {
       title={name}
       initial={{ name: record.name, address: record.address, phone: record.phone }}
       serverErrors={parkedFieldErrors(parked)}
+      draftKey={draftKey('location', record.id)}
       notice={<ParkedNotice entries={parked} />}
       onSubmit={(fields) => updateRecord('location', record.id, fields)}
       onSaved={() => {

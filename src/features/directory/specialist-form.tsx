@@ -73,6 +73,7 @@ export function SpecialistForm(props: SpecialistFormProps) {
     submit: props.onSubmit,
     onSaved: props.onSaved,
     serverErrors: props.serverErrors,
+    draftKey: props.draftKey,
   })
   const [uploading, setUploading] = useState(false)
 

@@ -18,7 +18,7 @@ import { NoWorkspace } from '../records/no-workspace.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
-import { useFollowId } from '../records/use-follow-id.ts'
+import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
 import { useRefresh } from '../../sync/client.ts'
 import {
   emptySpecialist,
@@ -87,7 +87,7 @@ function valuesOf(record: Specialist): SpecialistValues {
 
 export function SpecialistEditPage({ id }: { id: number }) {
   const navigate = useNavigate()
-  const record = useRecord('specialist', id)
+  const record = useKeepWhileLoading(useRecord('specialist', id), id)
   const parked = useParkedOf('specialist', id)
   useRefresh(record ? { kind: 'specialist', workspaceId: record.workspace_id } : null)
   const follow = useCallback(
@@ -144,6 +144,7 @@ function SpecialistEdit({
       uploadPhoto={uploadFile}
       renderPhoto={renderPhoto}
       serverErrors={parkedFieldErrors(parked)}
+      draftKey={draftKey('specialist', record.id)}
       notice={<ParkedNotice entries={parked} />}
       onSubmit={save}
       onSaved={() => {

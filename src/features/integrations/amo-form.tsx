@@ -67,6 +67,7 @@ export function AmoForm(props: AmoFormProps) {
     submit: props.onSubmit,
     onSaved: props.onSaved,
     serverErrors: props.serverErrors,
+    draftKey: props.draftKey,
   })
   const text = (
     field: 'name' | 'subdomain' | 'client_id' | 'redirect_uri',

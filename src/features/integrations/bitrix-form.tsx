@@ -67,6 +67,7 @@ export function BitrixForm(props: BitrixFormProps) {
     submit: props.onSubmit,
     onSaved: props.onSaved,
     serverErrors: props.serverErrors,
+    draftKey: props.draftKey,
   })
   return (
     <FormFrame

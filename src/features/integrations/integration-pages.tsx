@@ -13,7 +13,7 @@ import type {
 import { notifySuccess } from '../../ui/notify.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
-import { useFollowId } from '../records/use-follow-id.ts'
+import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { AmoForm, amoValues, emptyAmo, type AmoOutput } from './amo-form.tsx'
 import { BitrixForm, bitrixValues, emptyBitrix, type BitrixOutput } from './bitrix-form.tsx'
@@ -65,7 +65,10 @@ export function IntegrationAddForm({
 
 export function IntegrationEditPage({ kind, id }: { kind: IntegrationKind; id: number }) {
   const navigate = useNavigate()
-  const record = useRecord(kind, id) as AmoIntegration | BitrixIntegration | null | undefined
+  const record = useKeepWhileLoading(
+    useRecord(kind, id) as AmoIntegration | BitrixIntegration | null | undefined,
+    id,
+  )
   const parked = useParkedOf(kind, id)
   useRefresh(record ? { kind, workspaceId: record.workspace_id } : null)
   const follow = useCallback(
@@ -95,6 +98,7 @@ export function IntegrationEditPage({ kind, id }: { kind: IntegrationKind; id: n
   const common = {
     title: record.name,
     serverErrors: parkedFieldErrors(parked),
+    draftKey: draftKey(kind, record.id),
     notice: <ParkedNotice entries={parked} />,
     onSubmit: save,
     onSaved: () => {

@@ -8,7 +8,7 @@ import { PROJECT_TYPE_IDS, type ProjectTypeId } from '../../domain/project.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
-import { useFollowId } from '../records/use-follow-id.ts'
+import { useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { projectPath, TYPE_TEXT } from './project-types.ts'
 import { TypePicture } from './type-picture.tsx'
@@ -19,7 +19,7 @@ export function ProjectTypePage({ id }: { id: number }) {
   const navigate = useNavigate()
   useRefresh({ kind: 'projectTypes' })
   useRefresh({ kind: 'project', projectId: id })
-  const project = useProject(id)
+  const project = useKeepWhileLoading(useProject(id), id)
   const types = useProjectTypes()
   const [choosing, setChoosing] = useState<ProjectTypeId | null>(null)
   const follow = useCallback(

@@ -13,4 +13,6 @@ export interface RecordFormProps<Values, Output> {
   extraActions?: ReactNode
   notice?: ReactNode
   submitLabel?: ReactNode
+  /** `table:id` of an existing record (see ui/draft-carry.ts). */
+  draftKey?: string
 }
