@@ -91,22 +91,27 @@ function AddWorkspace() {
   )
 }
 
-function useContents(workspaceId: number): WorkspaceContents {
+/** What a workspace holds in the mirror; undefined until every count has loaded. */
+function useContents(workspaceId: number): WorkspaceContents | undefined {
   useRefresh({ kind: 'projects', workspaceId })
   useRefresh({ kind: 'amo', workspaceId })
   useRefresh({ kind: 'bitrix', workspaceId })
   useRefresh({ kind: 'department', workspaceId })
   useRefresh({ kind: 'location', workspaceId })
   useRefresh({ kind: 'specialist', workspaceId })
-  const projects = useProjects(workspaceId)?.length ?? 0
-  const amo = useRecords('amo', workspaceId)?.length ?? 0
-  const bitrix = useRecords('bitrix', workspaceId)?.length ?? 0
+  const projects = useProjects(workspaceId)
+  const amo = useRecords('amo', workspaceId)
+  const bitrix = useRecords('bitrix', workspaceId)
+  const departments = useRecords('department', workspaceId)
+  const locations = useRecords('location', workspaceId)
+  const specialists = useRecords('specialist', workspaceId)
+  if (!projects || !amo || !bitrix || !departments || !locations || !specialists) return undefined
   return {
-    projects,
-    integrations: amo + bitrix,
-    departments: useRecords('department', workspaceId)?.length ?? 0,
-    locations: useRecords('location', workspaceId)?.length ?? 0,
-    specialists: useRecords('specialist', workspaceId)?.length ?? 0,
+    projects: projects.length,
+    integrations: amo.length + bitrix.length,
+    departments: departments.length,
+    locations: locations.length,
+    specialists: specialists.length,
   }
 }
 
@@ -131,6 +136,8 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
   }
 
   const remove = async () => {
+    // The confirmation must say what will go: wait for the counts (a moment after opening).
+    if (!contents) return
     const ok = await confirmDelete({
       title: t`Удалить пространство «${oldName}»?`,
       message: deleteWorkspaceMessage(workspace.name, contents),
@@ -219,6 +226,7 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
               variant="subtle"
               color="red"
               onClick={() => void remove()}
+              disabled={!contents}
               aria-label={t`Удалить ${oldName}`}
             >
               <IconTrash size={20} />
