@@ -7,6 +7,8 @@ import { createAppRouter } from './router.ts'
 import { setupSession } from './setup.ts'
 
 setupSession()
+// The data layer (Dexie, the sync worker) loads beside the first render, not before it.
+void import('./sync.ts').then(({ setupSync }) => setupSync())
 
 const router = createAppRouter()
 

@@ -1,3 +1,4 @@
+import { liveQuery } from 'dexie'
 import { getDb, type MirrorDb } from './db.ts'
 import type { SyncMeta } from './types.ts'
 
@@ -44,6 +45,10 @@ export async function storeAuthToken(auth: StoredAuth, db: MirrorDb = getDb()): 
   })
 }
 
+export async function readStoredAuth(db: MirrorDb = getDb()): Promise<StoredAuth | null> {
+  return ((await db.meta.get(AUTH))?.value as StoredAuth | undefined) ?? null
+}
+
 /** The token to send, or null when none is stored or it has expired. */
 export async function readAuthToken(
   db: MirrorDb = getDb(),
@@ -71,4 +76,33 @@ export async function unsyncedCount(db: MirrorDb = getDb()): Promise<number> {
 
 export function redirectKey(table: string, id: number): string {
   return `redirect:${table}:${id}`
+}
+
+const OWNER = 'owner'
+
+/**
+ * The mirror belongs to one user. When another user signs in on this device, everything local of
+ * the previous one is cleared (the sign-out dialog warned about unsynced changes) so nobody sees or
+ * replays another account's data. Returns true when the mirror was cleared.
+ */
+export async function claimMirror(userId: number, db: MirrorDb = getDb()): Promise<boolean> {
+  return db.transaction('rw', db.allTables(), async () => {
+    const owner = (await db.meta.get(OWNER))?.value
+    if (owner === userId) return false
+    const wipe = typeof owner === 'number'
+    if (wipe) for (const table of db.allTables()) await table.clear()
+    await db.meta.put({ key: OWNER, value: userId })
+    return wipe
+  })
+}
+
+/**
+ * Calls `onChange` with the newest outbox seq whenever an entry is added (in any tab), so the page
+ * can ask its worker to replay. Returns the unsubscribe function.
+ */
+export function watchOutbox(onChange: (lastSeq: number) => void): () => void {
+  const subscription = liveQuery(
+    async () => (await getDb().outbox.orderBy('seq').last())?.seq ?? 0,
+  ).subscribe({ next: onChange, error: () => undefined })
+  return () => subscription.unsubscribe()
 }

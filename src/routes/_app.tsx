@@ -1,8 +1,8 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
+import { lazy, Suspense } from 'react'
 import { requireAuth } from '../features/auth/route-guard.ts'
 import { UserMenu } from '../features/auth/user-menu.tsx'
 import { LanguageSwitch } from '../features/locale/language-switch.tsx'
-import { WorkspaceSwitcher } from '../features/workspaces/workspace-switcher.tsx'
 import { AppLayout } from '../ui/app-layout.tsx'
 
 /** Main layout: every product route needs the editor rule (spec §6). */
@@ -12,11 +12,30 @@ export const Route = createFileRoute('/_app')({
   component: AppRoute,
 })
 
+// Loaded beside the page: the status reads IndexedDB, which the first paint does not need.
+const SyncStatus = lazy(() =>
+  import('../features/sync-status/sync-status.tsx').then((m) => ({ default: m.SyncStatus })),
+)
+
+const WorkspaceSwitcher = lazy(() =>
+  import('../features/workspaces/workspace-switcher.tsx').then((m) => ({
+    default: m.WorkspaceSwitcher,
+  })),
+)
+
 function AppRoute() {
   return (
     <AppLayout
-      workspaceSwitcher={<WorkspaceSwitcher />}
-      syncStatus={null}
+      workspaceSwitcher={
+        <Suspense fallback={null}>
+          <WorkspaceSwitcher />
+        </Suspense>
+      }
+      syncStatus={
+        <Suspense fallback={null}>
+          <SyncStatus />
+        </Suspense>
+      }
       languageSwitch={<LanguageSwitch />}
       userMenu={<UserMenu />}
     >

@@ -1,13 +1,14 @@
-import { wrap, type Remote } from 'comlink'
+import { wrap } from 'comlink'
 import { useEffect, useSyncExternalStore } from 'react'
 import { useOutboxCounts, useParkedEntryRows, useSyncMeta } from '../data/live.ts'
-import { storeAuthToken, unsyncedCount, type StoredAuth } from '../data/sync-state.ts'
+import { storeAuthToken, unsyncedCount, watchOutbox, type StoredAuth } from '../data/sync-state.ts'
 import type { ParkedEntry } from '../data/types.ts'
 import {
   scopeKey,
   STATUS_CHANNEL,
   SYNC_TAG,
   type RefreshScope,
+  type ReplayOptions,
   type StatusMessage,
   type SyncWorkerApi,
 } from './protocol.ts'
@@ -23,7 +24,7 @@ export type { ParkedEntry } from '../data/types.ts'
 
 const SLOW_INTERVAL_MS = 5 * 60_000
 
-let remote: Remote<SyncWorkerApi> | null = null
+let remote: SyncWorkerApi | null = null
 let started = false
 const activeScopes = new Map<string, { scope: RefreshScope; count: number }>()
 
@@ -40,17 +41,30 @@ function isOnline(): boolean {
   return typeof navigator === 'undefined' || navigator.onLine !== false
 }
 
-function spawnWorker(): Remote<SyncWorkerApi> | null {
+function spawnWorker(): SyncWorkerApi | null {
   if (typeof Worker === 'undefined') return null
   try {
     const worker = new Worker(new URL('../../workers/sync.worker.ts', import.meta.url), {
       type: 'module',
     })
-    return wrap<SyncWorkerApi>(worker)
+    // comlink's Remote<T> of an API whose methods already return promises has T's shape.
+    return wrap<SyncWorkerApi>(worker) as unknown as SyncWorkerApi
   } catch (error) {
     console.error(error)
     return null
   }
+}
+
+/** Without module workers the same engine runs on the page (loaded on demand). */
+async function pageEngine(): Promise<SyncWorkerApi> {
+  const [{ createSyncEngine }, { getDb }] = await Promise.all([
+    import('./engine.ts'),
+    import('../data/db.ts'),
+  ])
+  return createSyncEngine({
+    db: getDb(),
+    channel: typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(STATUS_CHANNEL),
+  })
 }
 
 function refreshActiveScopes(): void {
@@ -61,7 +75,18 @@ function refreshActiveScopes(): void {
 export function startSync(): void {
   if (started) return
   started = true
+  // Every screen needs the workspaces (switcher, current workspace) and the editors the types.
+  for (const scope of [{ kind: 'workspaces' }, { kind: 'projectTypes' }] as RefreshScope[]) {
+    activeScopes.set(scopeKey(scope), { scope, count: 1 })
+  }
   remote = spawnWorker()
+  if (!remote) {
+    void pageEngine().then((engine) => {
+      remote = engine
+      requestSync()
+      refreshActiveScopes()
+    })
+  }
   if (typeof BroadcastChannel !== 'undefined') {
     const channel = new BroadcastChannel(STATUS_CHANNEL)
     channel.onmessage = (event: MessageEvent<StatusMessage>) => {
@@ -70,12 +95,12 @@ export function startSync(): void {
   }
   if (typeof window !== 'undefined') {
     window.addEventListener('online', () => {
-      requestSync()
+      requestSync({ resetBackoff: true })
       refreshActiveScopes()
     })
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState !== 'visible') return
-      requestSync()
+      requestSync({ resetBackoff: true })
       refreshActiveScopes()
     })
     window.setInterval(() => {
@@ -83,20 +108,38 @@ export function startSync(): void {
       refreshActiveScopes()
     }, SLOW_INTERVAL_MS)
   }
+  // A change queued in this tab or another: replay shortly (a burst of edits becomes one pass).
+  let lastSeen = -1
+  watchOutbox((seq) => {
+    if (seq > lastSeen && lastSeen !== -1) scheduleSync(300)
+    lastSeen = seq
+  })
   requestSync()
   refreshActiveScopes()
 }
 
+let pendingTimer: ReturnType<typeof setTimeout> | null = null
+function scheduleSync(delayMs: number) {
+  if (pendingTimer) clearTimeout(pendingTimer)
+  pendingTimer = setTimeout(() => {
+    pendingTimer = null
+    requestSync()
+  }, delayMs)
+}
+
 /** Replay now. Offline, registers a Background Sync so the service worker replays on reconnect. */
-export function requestSync(): void {
+export function requestSync(options: ReplayOptions = {}): void {
   if (!isOnline()) {
     void registerBackgroundSync()
     return
   }
   if (!remote) return
-  remote.replay().then(
+  remote.replay(options).then(
     (outcome) => {
       if (outcome === 'backoff') void registerBackgroundSync()
+      // Another tab or the service worker is replaying; it may have finished its last look at the
+      // outbox before our entry landed, so look again shortly.
+      if (outcome === 'busy') scheduleSync(2_000)
     },
     (error: unknown) => console.error(error),
   )
@@ -211,7 +254,11 @@ export async function discardEntry(seq: number): Promise<void> {
 export async function flushBeforeReload(): Promise<void> {
   if (!remote || !isOnline()) return
   try {
-    await remote.flush(10_000)
+    // Bounded even if the worker never answers: the update must not hang on it.
+    await Promise.race([
+      remote.flush(10_000),
+      new Promise((resolve) => setTimeout(resolve, 12_000)),
+    ])
   } catch {
     // Whatever is left stays in IndexedDB and replays after the reload.
   }

@@ -11,10 +11,16 @@ import {
 } from '../data/cascade.ts'
 import { CURRENT_WORKSPACE } from '../data/commands.ts'
 import type { MirrorDb } from '../data/db.ts'
-import { isLocalId, localFileUrl } from '../data/ids.ts'
+import { isLocalId } from '../data/ids.ts'
 import { newKey } from '../data/outbox.ts'
 import { createsRecord, localDependencies, refsTo, remapEntry, remapRow } from '../data/refs.ts'
-import { readAuthToken, readSyncMeta, redirectKey, writeSyncMeta } from '../data/sync-state.ts'
+import {
+  readAuthToken,
+  readStoredAuth,
+  readSyncMeta,
+  redirectKey,
+  writeSyncMeta,
+} from '../data/sync-state.ts'
 import {
   RECORD_KINDS,
   type MirrorTable,
@@ -29,6 +35,7 @@ import { pendingIds, reconcile } from './mirror.ts'
 import {
   REPLAY_LOCK,
   type RefreshScope,
+  type ReplayOptions,
   type ReplayOutcome,
   type StatusMessage,
 } from './protocol.ts'
@@ -49,12 +56,14 @@ export interface SyncEngineOptions {
   channel?: { postMessage(message: StatusMessage): void } | null
   now?: () => number
   random?: () => number
+  /** false sends every entry as queued (benchmarks compare against it). Default true. */
+  coalesce?: boolean
   /** Schedules the next attempt after a backoff (default setTimeout; tests may pass a no-op). */
   schedule?: (run: () => void, delayMs: number) => void
 }
 
 export interface SyncEngine {
-  replay(): Promise<ReplayOutcome>
+  replay(options?: ReplayOptions): Promise<ReplayOutcome>
   refresh(scope: RefreshScope): Promise<void>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
@@ -143,7 +152,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return entries.filter((e) => e.op !== 'complete').length
   }
 
-  // ---- step 6: id remapping ----------------------------------------------------------------------
+  // ---- step 6: applying the answer; id remapping -------------------------------------------
   /** The add of `table` local id `from` returned `row` (server id): re-key and rewrite references. */
   async function finishCreate(entry: OutboxEntry, table: MirrorTable, row: { id: number }) {
     const from = entry.recordId
@@ -192,7 +201,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     await db.outbox.delete(entry.seq!)
   }
 
-  // ---- step 5: one request per entry, with its Idempotency-Key ------------------------------------
+  // ---- steps 4–5: one request per entry, in order, with its Idempotency-Key ---------------
   async function perform(entry: OutboxEntry): Promise<void> {
     const { table, op, payload, key } = entry
     const id = entry.recordId
@@ -285,9 +294,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (table === 'blocks') {
       // step 4: the block-save chain, one block after another in edit order.
       if (op === 'save') {
-        const body = isLocalId(id) ? { ...payload } : { ...payload, id }
-        delete (body as { id?: number }).id
-        if (!isLocalId(id)) (body as { id?: number }).id = id
+        // A local block is created (no id); a saved one is updated by its id.
+        const { id: _ignored, ...fields } = payload as { id?: number }
+        const body = isLocalId(id) ? fields : { ...fields, id }
         const saved = await api.saveBlock(body as never, key)
         return isLocalId(id) ? finishCreate(entry, table, saved) : finishUpdate(entry, table, saved)
       }
@@ -322,12 +331,19 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     await finishDelete(entry)
   }
 
-  // ---- steps 2–7: one pass over the outbox ------------------------------------------------------
+  // ---- steps 2–8: one pass over the outbox ------------------------------------------------------
   async function pass(): Promise<ReplayOutcome> {
+    // step 2: paused after a 401 until a new token arrives; nothing to do while signed out.
     const meta = await readSyncMeta(db)
     if (meta.needsSignIn) return 'signin'
-    if (!(await readAuthToken(db, now()))) return 'signedout'
-    await coalesceOutbox()
+    if (!(await readAuthToken(db, now()))) {
+      // A token that expired while changes wait is the same as a 401: ask to sign in again.
+      const stored = await readStoredAuth(db)
+      if (!stored?.token) return 'signedout'
+      await writeSyncMeta({ needsSignIn: true }, db)
+      return 'signin'
+    }
+    if (options.coalesce !== false) await coalesceOutbox()
     const queue = await db.outbox.orderBy('seq').toArray()
     // Records whose create was rejected: everything else about them waits for retry or discard.
     const blocked = new Set(
@@ -344,10 +360,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         scheduleRetry(entry.nextAttemptAt)
         return 'backoff'
       }
+      // step 5: from its first try on, the entry is frozen (never coalesced again), so every retry
+      // sends the same request under the same Idempotency-Key.
       if (!entry.sent) await db.outbox.update(entry.seq!, { sent: true })
       try {
         await perform(entry)
       } catch (error) {
+        // step 7: 401 pauses; network/5xx/429 back off and end the pass (order is kept); any other
+        // refusal parks the entry with the server's message and the pass goes on.
         if (error instanceof ApiError && error.status === 401) {
           await writeSyncMeta({ needsSignIn: true }, db)
           return 'signin'
@@ -377,16 +397,27 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     await db.outbox.update(entry.seq!, { state: 'parked', message, code })
   }
 
-  async function replay(): Promise<ReplayOutcome> {
+  async function replay(options: ReplayOptions = {}): Promise<ReplayOutcome> {
+    if (options.resetBackoff) {
+      // The network is back: retries waiting out their backoff are due now (attempts are kept).
+      await db.outbox
+        .where('state')
+        .equals('pending')
+        .modify((entry) => {
+          entry.nextAttemptAt = 0
+        })
+    }
     if (running) {
       again = true
       return running
     }
     running = (async () => {
+      // step 1: one replayer across tabs, the worker and the service worker.
       const outcome = await withLock(locks, REPLAY_LOCK, true, async () => {
         announce(true)
         try {
           let result: ReplayOutcome = 'idle'
+          // step 8: passes until no new entry arrived meanwhile; then "last synced" is now.
           for (let i = 0; i < MAX_PASSES; i += 1) {
             again = false
             const before = await lastSeq()
@@ -623,5 +654,3 @@ export function parkMessage(error: ApiError): string {
   if (fields.length === 0) return error.message
   return `${error.message}: ${fields.join('; ')}`
 }
-
-export { localFileUrl }
