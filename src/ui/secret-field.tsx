@@ -26,7 +26,13 @@ export function SecretField(props: SecretFieldProps) {
   const maskedId = useId()
   if (props.masked !== null && props.value === null) {
     return (
-      <Input.Wrapper label={props.label} description={props.description} error={props.error}>
+      <Input.Wrapper
+        size="md"
+        withAsterisk
+        label={props.label}
+        description={props.description}
+        error={props.error}
+      >
         <Group gap="sm" wrap="nowrap" mt={4}>
           <Group
             gap={8}

@@ -157,7 +157,7 @@ export function SpecialistForm(props: SpecialistFormProps) {
           autoComplete: 'email',
         })}
       </SimpleGrid>
-      <Input.Wrapper label={t`Фото`} error={form.errors.photo_url}>
+      <Input.Wrapper size="md" label={t`Фото`} error={form.errors.photo_url}>
         <Group gap="md" mt={6} align="center">
           {form.values.photo_url ? props.renderPhoto(form.values.photo_url) : null}
           <FileButton onChange={pickPhoto} accept={PHOTO_TYPES.join(',')}>

@@ -106,7 +106,7 @@ export function AmoForm(props: AmoFormProps) {
         description: t`Часть адреса аккаунта перед .amocrm.ru`,
         placeholder: 'clinic',
         rightSection: '.amocrm.ru',
-        rightSectionWidth: 96,
+        rightSectionWidth: 112,
         autoCapitalize: 'none',
         spellCheck: false,
       })}
