@@ -116,6 +116,7 @@ export function startSync(): void {
   })
   requestSync()
   refreshActiveScopes()
+  void checkStorage()
 }
 
 let pendingTimer: ReturnType<typeof setTimeout> | null = null
@@ -273,4 +274,57 @@ export async function setSyncToken(auth: StoredAuth): Promise<void> {
 /** Changes not yet on the server (pending and rejected): for the sign-out confirmation. */
 export function unsyncedChanges(): Promise<number> {
   return unsyncedCount()
+}
+
+// ---- storage: ask to keep the data; say when space is short ----------------------------------
+
+export interface StorageStatus {
+  /** null: not known (no Storage API). */
+  persisted: boolean | null
+  /** Less than 50 MB or 10 % of the quota left. */
+  short: boolean
+}
+
+let storageStatus: StorageStatus = { persisted: null, short: false }
+const storageListeners = new Set<() => void>()
+const SHORT_BYTES = 50 * 1024 * 1024
+
+/**
+ * Asks the browser to keep IndexedDB under storage pressure (called after sign-in) and measures
+ * the space left. Refusal is normal in some browsers; the sync panel then says unsent changes could
+ * be evicted.
+ */
+export async function checkStorage(): Promise<StorageStatus> {
+  const storage = typeof navigator === 'undefined' ? undefined : navigator.storage
+  if (!storage) return storageStatus
+  let persisted: boolean | null = null
+  try {
+    persisted = (await storage.persisted?.()) ?? null
+    if (persisted === false && storage.persist) persisted = await storage.persist()
+  } catch {
+    persisted = null
+  }
+  let short = false
+  try {
+    const { usage, quota } = (await storage.estimate?.()) ?? {}
+    if (typeof usage === 'number' && typeof quota === 'number' && quota > 0) {
+      short = quota - usage < Math.min(SHORT_BYTES, quota * 0.1)
+    }
+  } catch {
+    short = false
+  }
+  storageStatus = { persisted, short }
+  for (const listener of storageListeners) listener()
+  return storageStatus
+}
+
+export function useStorageStatus(): StorageStatus {
+  return useSyncExternalStore(
+    (listener) => {
+      storageListeners.add(listener)
+      return () => storageListeners.delete(listener)
+    },
+    () => storageStatus,
+    () => storageStatus,
+  )
 }
