@@ -46,6 +46,8 @@ export function useRecordForm<Values extends object, S extends v.GenericSchema>(
   serverErrors?: FieldErrors
   /** `table:id` of the record: unsaved values follow the record to its new id (draft-carry.ts). */
   draftKey?: string
+  /** Turns a failed submit into a sentence (default: field-error's errorMessage). */
+  describeError?: (error: unknown) => string
 }): RecordForm<Values> {
   const [baseline, setBaseline] = useState(options.initial)
   const [values, setValues] = useState(
@@ -113,7 +115,7 @@ export function useRecordForm<Values extends object, S extends v.GenericSchema>(
         setBaseline(submitted)
         onSaved?.(result)
       })
-      .catch((error: unknown) => notifyError(errorMessage(error)))
+      .catch((error: unknown) => notifyError((options.describeError ?? errorMessage)(error)))
       .finally(() => setSubmitting(false))
   }
 

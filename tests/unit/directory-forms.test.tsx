@@ -74,6 +74,17 @@ describe('DepartmentForm', () => {
     )
   })
 
+  it('says so when the device is out of space, and keeps the typed values', async () => {
+    const h = handlers()
+    h.onSubmit.mockRejectedValueOnce(new DOMException('full', 'QuotaExceededError'))
+    await renderInApp(() => <DepartmentForm title="Отделение" initial={emptyDepartment} {...h} />)
+    const user = userEvent.setup()
+    await user.type(await screen.findByLabelText(/Название/), 'Терапия{Enter}')
+    expect(await screen.findByText(/На устройстве закончилось место/)).toBeInTheDocument()
+    expect(h.onSaved).not.toHaveBeenCalled()
+    expect(screen.getByLabelText(/Название/)).toHaveValue('Терапия')
+  })
+
   it('cancels with Esc', async () => {
     const { user, onCancel } = await department()
     await user.click(await screen.findByLabelText(/Название/))

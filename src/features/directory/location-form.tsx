@@ -4,6 +4,7 @@ import * as v from 'valibot'
 import { LocationFields, type Location } from '../../domain/directory.ts'
 import { FormFrame } from '../../ui/form-frame.tsx'
 import { useRecordForm } from '../../ui/use-record-form.ts'
+import { commandErrorMessage } from '../records/command-error.ts'
 import type { RecordFormProps } from '../records/form-props.ts'
 
 export const LocationSchema = v.object(LocationFields)
@@ -20,6 +21,7 @@ export function LocationForm(props: RecordFormProps<LocationValues, LocationOutp
     onSaved: props.onSaved,
     serverErrors: props.serverErrors,
     draftKey: props.draftKey,
+    describeError: commandErrorMessage,
   })
   return (
     <FormFrame

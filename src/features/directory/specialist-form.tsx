@@ -18,6 +18,7 @@ import { errorMessage } from '../../ui/field-error.ts'
 import { FormFrame } from '../../ui/form-frame.tsx'
 import { notifyError } from '../../ui/notify.tsx'
 import { useRecordForm } from '../../ui/use-record-form.ts'
+import { commandErrorMessage } from '../records/command-error.ts'
 import type { RecordFormProps } from '../records/form-props.ts'
 
 /**
@@ -74,6 +75,7 @@ export function SpecialistForm(props: SpecialistFormProps) {
     onSaved: props.onSaved,
     serverErrors: props.serverErrors,
     draftKey: props.draftKey,
+    describeError: commandErrorMessage,
   })
   const [uploading, setUploading] = useState(false)
 

@@ -5,6 +5,7 @@ import { AmoFields, isMasked, maskSecret, type AmoIntegration } from '../../doma
 import { FormFrame } from '../../ui/form-frame.tsx'
 import { SecretField } from '../../ui/secret-field.tsx'
 import { useRecordForm } from '../../ui/use-record-form.ts'
+import { commandErrorMessage } from '../records/command-error.ts'
 import type { RecordFormProps } from '../records/form-props.ts'
 
 export const AmoCreateSchema = v.object({ ...AmoFields, enabled: v.boolean() })
@@ -68,6 +69,7 @@ export function AmoForm(props: AmoFormProps) {
     onSaved: props.onSaved,
     serverErrors: props.serverErrors,
     draftKey: props.draftKey,
+    describeError: commandErrorMessage,
   })
   const text = (
     field: 'name' | 'subdomain' | 'client_id' | 'redirect_uri',

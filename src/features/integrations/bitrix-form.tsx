@@ -10,6 +10,7 @@ import {
 import { FormFrame } from '../../ui/form-frame.tsx'
 import { SecretField } from '../../ui/secret-field.tsx'
 import { useRecordForm } from '../../ui/use-record-form.ts'
+import { commandErrorMessage } from '../records/command-error.ts'
 import type { RecordFormProps } from '../records/form-props.ts'
 
 /** A sample address, the same in every language. */
@@ -68,6 +69,7 @@ export function BitrixForm(props: BitrixFormProps) {
     onSaved: props.onSaved,
     serverErrors: props.serverErrors,
     draftKey: props.draftKey,
+    describeError: commandErrorMessage,
   })
   return (
     <FormFrame

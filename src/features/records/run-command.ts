@@ -1,4 +1,4 @@
-import { errorMessage } from '../../ui/field-error.ts'
+import { commandErrorMessage } from './command-error.ts'
 
 // Notifications load on first use (the list screens are part of the first load; the toasts are not).
 const notify = () => import('../../ui/notify.tsx')
@@ -16,7 +16,7 @@ export async function runCommand<R>(
     if (success) void notify().then((m) => m.notifySuccess(success))
     return result
   } catch (error) {
-    const message = errorMessage(error)
+    const message = commandErrorMessage(error)
     void notify().then((m) => m.notifyError(message))
     return undefined
   }
