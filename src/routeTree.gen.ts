@@ -42,6 +42,7 @@ import { Route as AppIntegrationsAmoIndexRouteImport } from './routes/_app/integ
 import { Route as AppIntegrationsAmoIdRouteImport } from './routes/_app/integrations/amo/$id'
 import { Route as AppIntegrationsBitrixIndexRouteImport } from './routes/_app/integrations/bitrix/index'
 import { Route as AppIntegrationsBitrixIdRouteImport } from './routes/_app/integrations/bitrix/$id'
+import { Route as AppProjectIdTypeRouteImport } from './routes/_app/project/$id/type'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -208,6 +209,11 @@ const AppIntegrationsBitrixIdRoute = AppIntegrationsBitrixIdRouteImport.update({
   path: '/integrations/bitrix/$id',
   getParentRoute: () => AppRoute,
 } as any)
+const AppProjectIdTypeRoute = AppProjectIdTypeRouteImport.update({
+  id: '/project/$id/type',
+  path: '/project/$id/type',
+  getParentRoute: () => AppRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -240,6 +246,7 @@ export interface FileRoutesByFullPath {
   '/specialist/': typeof AppSpecialistIndexRoute
   '/integrations/amo/$id': typeof AppIntegrationsAmoIdRoute
   '/integrations/bitrix/$id': typeof AppIntegrationsBitrixIdRoute
+  '/project/$id/type': typeof AppProjectIdTypeRoute
   '/integrations/amo/': typeof AppIntegrationsAmoIndexRoute
   '/integrations/bitrix/': typeof AppIntegrationsBitrixIndexRoute
 }
@@ -274,6 +281,7 @@ export interface FileRoutesByTo {
   '/specialist': typeof AppSpecialistIndexRoute
   '/integrations/amo/$id': typeof AppIntegrationsAmoIdRoute
   '/integrations/bitrix/$id': typeof AppIntegrationsBitrixIdRoute
+  '/project/$id/type': typeof AppProjectIdTypeRoute
   '/integrations/amo': typeof AppIntegrationsAmoIndexRoute
   '/integrations/bitrix': typeof AppIntegrationsBitrixIndexRoute
 }
@@ -310,6 +318,7 @@ export interface FileRoutesById {
   '/_app/specialist/': typeof AppSpecialistIndexRoute
   '/_app/integrations/amo/$id': typeof AppIntegrationsAmoIdRoute
   '/_app/integrations/bitrix/$id': typeof AppIntegrationsBitrixIdRoute
+  '/_app/project/$id/type': typeof AppProjectIdTypeRoute
   '/_app/integrations/amo/': typeof AppIntegrationsAmoIndexRoute
   '/_app/integrations/bitrix/': typeof AppIntegrationsBitrixIndexRoute
 }
@@ -346,6 +355,7 @@ export interface FileRouteTypes {
     | '/specialist/'
     | '/integrations/amo/$id'
     | '/integrations/bitrix/$id'
+    | '/project/$id/type'
     | '/integrations/amo/'
     | '/integrations/bitrix/'
   fileRoutesByTo: FileRoutesByTo
@@ -380,6 +390,7 @@ export interface FileRouteTypes {
     | '/specialist'
     | '/integrations/amo/$id'
     | '/integrations/bitrix/$id'
+    | '/project/$id/type'
     | '/integrations/amo'
     | '/integrations/bitrix'
   id:
@@ -415,6 +426,7 @@ export interface FileRouteTypes {
     | '/_app/specialist/'
     | '/_app/integrations/amo/$id'
     | '/_app/integrations/bitrix/$id'
+    | '/_app/project/$id/type'
     | '/_app/integrations/amo/'
     | '/_app/integrations/bitrix/'
   fileRoutesById: FileRoutesById
@@ -660,6 +672,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppIntegrationsBitrixIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/project/$id/type': {
+      id: '/_app/project/$id/type'
+      path: '/project/$id/type'
+      fullPath: '/project/$id/type'
+      preLoaderRoute: typeof AppProjectIdTypeRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -710,6 +729,7 @@ interface AppRouteChildren {
   AppSpecialistIndexRoute: typeof AppSpecialistIndexRoute
   AppIntegrationsAmoIdRoute: typeof AppIntegrationsAmoIdRoute
   AppIntegrationsBitrixIdRoute: typeof AppIntegrationsBitrixIdRoute
+  AppProjectIdTypeRoute: typeof AppProjectIdTypeRoute
   AppIntegrationsAmoIndexRoute: typeof AppIntegrationsAmoIndexRoute
   AppIntegrationsBitrixIndexRoute: typeof AppIntegrationsBitrixIndexRoute
 }
@@ -731,6 +751,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppSpecialistIndexRoute: AppSpecialistIndexRoute,
   AppIntegrationsAmoIdRoute: AppIntegrationsAmoIdRoute,
   AppIntegrationsBitrixIdRoute: AppIntegrationsBitrixIdRoute,
+  AppProjectIdTypeRoute: AppProjectIdTypeRoute,
   AppIntegrationsAmoIndexRoute: AppIntegrationsAmoIndexRoute,
   AppIntegrationsBitrixIndexRoute: AppIntegrationsBitrixIndexRoute,
 }

@@ -17,10 +17,20 @@ const SyncStatus = lazy(() =>
   import('../features/sync-status/sync-status.tsx').then((m) => ({ default: m.SyncStatus })),
 )
 
+const WorkspaceSwitcher = lazy(() =>
+  import('../features/workspaces/workspace-switcher.tsx').then((m) => ({
+    default: m.WorkspaceSwitcher,
+  })),
+)
+
 function AppRoute() {
   return (
     <AppLayout
-      workspaceSwitcher={null}
+      workspaceSwitcher={
+        <Suspense fallback={null}>
+          <WorkspaceSwitcher />
+        </Suspense>
+      }
       syncStatus={
         <Suspense fallback={null}>
           <SyncStatus />

@@ -15,6 +15,7 @@ interface Bench {
 const benches: Bench[] = [
   { name: 'bundle', load: async () => (await import('./bundle-bench.ts')).runBundleBench },
   { name: 'sync', load: async () => (await import('./sync-bench.ts')).runSyncBench },
+  { name: 'list', load: async () => (await import('./list-bench.ts')).runListBench },
 ]
 
 const only = process.argv.slice(2)

@@ -1,10 +1,4 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../ui/placeholder-page.tsx'
+import { DepartmentAddPage } from '../../../features/directory/department-pages.tsx'
 
-export const Route = createFileRoute('/_app/department/add')({ component: Page })
-
-function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Новое отделение`} />
-}
+export const Route = createFileRoute('/_app/department/add')({ component: DepartmentAddPage })

@@ -1,10 +1,19 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../ui/placeholder-page.tsx'
+import { IntegrationAddPage } from '../../../features/integrations/integration-add-page.tsx'
+import type { IntegrationKind } from '../../../domain/integration.ts'
 
-export const Route = createFileRoute('/_app/integrations/add')({ component: Page })
+interface AddSearch {
+  kind?: IntegrationKind
+}
+
+export const Route = createFileRoute('/_app/integrations/add')({
+  // Anything but a known kind shows the choice again.
+  validateSearch: (search: Record<string, unknown>): AddSearch =>
+    search.kind === 'amo' || search.kind === 'bitrix' ? { kind: search.kind } : {},
+  component: Page,
+})
 
 function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Новая интеграция`} />
+  const { kind } = Route.useSearch()
+  return <IntegrationAddPage kind={kind} />
 }

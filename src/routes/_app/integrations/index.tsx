@@ -1,10 +1,4 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../ui/placeholder-page.tsx'
+import { IntegrationsOverviewPage } from '../../../features/integrations/integrations-overview-page.tsx'
 
-export const Route = createFileRoute('/_app/integrations/')({ component: Page })
-
-function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Интеграции`} />
-}
+export const Route = createFileRoute('/_app/integrations/')({ component: IntegrationsOverviewPage })

@@ -1,10 +1,4 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../ui/placeholder-page.tsx'
+import { LocationAddPage } from '../../../features/directory/location-pages.tsx'
 
-export const Route = createFileRoute('/_app/locations/add')({ component: Page })
-
-function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Новая локация`} />
-}
+export const Route = createFileRoute('/_app/locations/add')({ component: LocationAddPage })

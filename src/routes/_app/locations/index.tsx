@@ -1,10 +1,4 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../ui/placeholder-page.tsx'
+import { LocationsPage } from '../../../features/directory/locations-page.tsx'
 
-export const Route = createFileRoute('/_app/locations/')({ component: Page })
-
-function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Локации`} />
-}
+export const Route = createFileRoute('/_app/locations/')({ component: LocationsPage })

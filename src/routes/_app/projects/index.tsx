@@ -1,10 +1,4 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../ui/placeholder-page.tsx'
+import { ProjectsPage } from '../../../features/projects/projects-page.tsx'
 
-export const Route = createFileRoute('/_app/projects/')({ component: Page })
-
-function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Проекты`} />
-}
+export const Route = createFileRoute('/_app/projects/')({ component: ProjectsPage })

@@ -1,10 +1,16 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../ui/placeholder-page.tsx'
+import { SpecialistEditPage } from '../../../features/directory/specialist-pages.tsx'
+import { parseRecordId } from '../../../features/records/record-id.ts'
+import { RecordNotFound } from '../../../features/records/record-state.tsx'
 
 export const Route = createFileRoute('/_app/specialist/$id')({ component: Page })
 
 function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Специалист`} />
+  const { id } = Route.useParams()
+  const recordId = parseRecordId(id)
+  return recordId === null ? (
+    <RecordNotFound to="/specialist" />
+  ) : (
+    <SpecialistEditPage id={recordId} />
+  )
 }

@@ -1,10 +1,4 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../ui/placeholder-page.tsx'
+import { SpecialistAddPage } from '../../../features/directory/specialist-pages.tsx'
 
-export const Route = createFileRoute('/_app/specialist/add')({ component: Page })
-
-function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Новый специалист`} />
-}
+export const Route = createFileRoute('/_app/specialist/add')({ component: SpecialistAddPage })

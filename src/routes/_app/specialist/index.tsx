@@ -1,10 +1,4 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../ui/placeholder-page.tsx'
+import { SpecialistsPage } from '../../../features/directory/specialists-page.tsx'
 
-export const Route = createFileRoute('/_app/specialist/')({ component: Page })
-
-function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Специалисты`} />
-}
+export const Route = createFileRoute('/_app/specialist/')({ component: SpecialistsPage })

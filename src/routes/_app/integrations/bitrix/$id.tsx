@@ -1,10 +1,16 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../../ui/placeholder-page.tsx'
+import { IntegrationEditPage } from '../../../../features/integrations/integration-pages.tsx'
+import { parseRecordId } from '../../../../features/records/record-id.ts'
+import { RecordNotFound } from '../../../../features/records/record-state.tsx'
 
 export const Route = createFileRoute('/_app/integrations/bitrix/$id')({ component: Page })
 
 function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Интеграция Битрикс24`} />
+  const { id } = Route.useParams()
+  const recordId = parseRecordId(id)
+  return recordId === null ? (
+    <RecordNotFound to="/integrations/bitrix" />
+  ) : (
+    <IntegrationEditPage kind="bitrix" id={recordId} />
+  )
 }

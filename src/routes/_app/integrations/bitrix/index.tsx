@@ -1,10 +1,8 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../../../ui/placeholder-page.tsx'
+import { IntegrationsListPage } from '../../../../features/integrations/integrations-list-page.tsx'
 
 export const Route = createFileRoute('/_app/integrations/bitrix/')({ component: Page })
 
 function Page() {
-  const { t } = useLingui()
-  return <PlaceholderPage title={t`Интеграции Битрикс24`} />
+  return <IntegrationsListPage kind="bitrix" />
 }

@@ -1,0 +1,97 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Button } from '@mantine/core'
+import { IconTrash } from '@tabler/icons-react'
+import { useNavigate } from '@tanstack/react-router'
+import { useCallback } from 'react'
+import { createRecord, deleteRecord, updateRecord } from '../../data/commands.ts'
+import { useCurrentWorkspaceId, useRecord } from '../../data/live.ts'
+import { confirmDelete } from '../../ui/confirm-delete.ts'
+import { notifySuccess } from '../../ui/notify.tsx'
+import { NoWorkspace } from '../records/no-workspace.tsx'
+import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
+import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
+import { runCommand } from '../records/run-command.ts'
+import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
+import { useRefresh } from '../../sync/client.ts'
+import { DepartmentForm, emptyDepartment } from './department-form.tsx'
+
+export function DepartmentAddPage() {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const workspaceId = useCurrentWorkspaceId()
+  if (workspaceId === undefined) return <RecordLoading />
+  if (workspaceId === null) return <NoWorkspace />
+  return (
+    <DepartmentForm
+      title={t`Новое отделение`}
+      initial={emptyDepartment}
+      submitLabel={<Trans>Добавить</Trans>}
+      onSubmit={(fields) => createRecord('department', workspaceId, fields)}
+      onSaved={() => {
+        notifySuccess(t`Отделение добавлено`)
+        void navigate({ to: '/department' })
+      }}
+      onCancel={() => void navigate({ to: '/department' })}
+    />
+  )
+}
+
+export function DepartmentEditPage({ id }: { id: number }) {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const record = useKeepWhileLoading(useRecord('department', id), id)
+  const parked = useParkedOf('department', id)
+  useRefresh(record ? { kind: 'department', workspaceId: record.workspace_id } : null)
+  const follow = useCallback(
+    (next: number) =>
+      void navigate({ to: '/department/$id', params: { id: String(next) }, replace: true }),
+    [navigate],
+  )
+  useFollowId('department', id, follow)
+  const back = () => void navigate({ to: '/department' })
+
+  if (record === undefined) return <RecordLoading />
+  if (record === null)
+    return <RecordMissing onBack={back} backLabel={<Trans>К отделениям</Trans>} />
+  const name = record.name
+
+  const remove = async () => {
+    const ok = await confirmDelete({
+      title: t`Удалить отделение?`,
+      message: t`Отделение «${name}» будет удалено. У его специалистов поле «Отделение» станет пустым.`,
+    })
+    if (!ok) return
+    const done = await runCommand(
+      () => deleteRecord('department', record.id).then(() => true),
+      t`Отделение «${name}» удалено`,
+    )
+    if (done) back()
+  }
+
+  return (
+    <DepartmentForm
+      title={name}
+      initial={{ name: record.name, description: record.description }}
+      serverErrors={parkedFieldErrors(parked)}
+      draftKey={draftKey('department', record.id)}
+      notice={<ParkedNotice entries={parked} />}
+      onSubmit={(fields) => updateRecord('department', record.id, fields)}
+      onSaved={() => {
+        notifySuccess(t`Изменения сохранены`)
+        back()
+      }}
+      onCancel={back}
+      extraActions={
+        <Button
+          size="md"
+          variant="subtle"
+          color="red"
+          leftSection={<IconTrash size={18} />}
+          onClick={() => void remove()}
+        >
+          <Trans>Удалить</Trans>
+        </Button>
+      }
+    />
+  )
+}

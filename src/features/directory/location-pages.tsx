@@ -1,0 +1,96 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Button } from '@mantine/core'
+import { IconTrash } from '@tabler/icons-react'
+import { useNavigate } from '@tanstack/react-router'
+import { useCallback } from 'react'
+import { createRecord, deleteRecord, updateRecord } from '../../data/commands.ts'
+import { useCurrentWorkspaceId, useRecord } from '../../data/live.ts'
+import { confirmDelete } from '../../ui/confirm-delete.ts'
+import { notifySuccess } from '../../ui/notify.tsx'
+import { NoWorkspace } from '../records/no-workspace.tsx'
+import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
+import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
+import { runCommand } from '../records/run-command.ts'
+import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
+import { useRefresh } from '../../sync/client.ts'
+import { LocationForm, emptyLocation } from './location-form.tsx'
+
+export function LocationAddPage() {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const workspaceId = useCurrentWorkspaceId()
+  if (workspaceId === undefined) return <RecordLoading />
+  if (workspaceId === null) return <NoWorkspace />
+  return (
+    <LocationForm
+      title={t`Новая локация`}
+      initial={emptyLocation}
+      submitLabel={<Trans>Добавить</Trans>}
+      onSubmit={(fields) => createRecord('location', workspaceId, fields)}
+      onSaved={() => {
+        notifySuccess(t`Локация добавлена`)
+        void navigate({ to: '/locations' })
+      }}
+      onCancel={() => void navigate({ to: '/locations' })}
+    />
+  )
+}
+
+export function LocationEditPage({ id }: { id: number }) {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const record = useKeepWhileLoading(useRecord('location', id), id)
+  const parked = useParkedOf('location', id)
+  useRefresh(record ? { kind: 'location', workspaceId: record.workspace_id } : null)
+  const follow = useCallback(
+    (next: number) =>
+      void navigate({ to: '/locations/$id', params: { id: String(next) }, replace: true }),
+    [navigate],
+  )
+  useFollowId('location', id, follow)
+  const back = () => void navigate({ to: '/locations' })
+
+  if (record === undefined) return <RecordLoading />
+  if (record === null) return <RecordMissing onBack={back} backLabel={<Trans>К локациям</Trans>} />
+  const name = record.name
+
+  const remove = async () => {
+    const ok = await confirmDelete({
+      title: t`Удалить локацию?`,
+      message: t`Локация «${name}» будет удалена. У её специалистов поле «Локация» станет пустым.`,
+    })
+    if (!ok) return
+    const done = await runCommand(
+      () => deleteRecord('location', record.id).then(() => true),
+      t`Локация «${name}» удалена`,
+    )
+    if (done) back()
+  }
+
+  return (
+    <LocationForm
+      title={name}
+      initial={{ name: record.name, address: record.address, phone: record.phone }}
+      serverErrors={parkedFieldErrors(parked)}
+      draftKey={draftKey('location', record.id)}
+      notice={<ParkedNotice entries={parked} />}
+      onSubmit={(fields) => updateRecord('location', record.id, fields)}
+      onSaved={() => {
+        notifySuccess(t`Изменения сохранены`)
+        back()
+      }}
+      onCancel={back}
+      extraActions={
+        <Button
+          size="md"
+          variant="subtle"
+          color="red"
+          leftSection={<IconTrash size={18} />}
+          onClick={() => void remove()}
+        >
+          <Trans>Удалить</Trans>
+        </Button>
+      }
+    />
+  )
+}

@@ -1,0 +1,217 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import {
+  Button,
+  FileButton,
+  Group,
+  Input,
+  Select,
+  SimpleGrid,
+  Switch,
+  Textarea,
+  TextInput,
+} from '@mantine/core'
+import { IconPhoto, IconTrash } from '@tabler/icons-react'
+import { useState, type ReactNode } from 'react'
+import * as v from 'valibot'
+import { SpecialistFields, type Specialist } from '../../domain/directory.ts'
+import { errorMessage } from '../../ui/field-error.ts'
+import { FormFrame } from '../../ui/form-frame.tsx'
+import { notifyError } from '../../ui/notify.tsx'
+import { useRecordForm } from '../../ui/use-record-form.ts'
+import { commandErrorMessage } from '../records/command-error.ts'
+import type { RecordFormProps } from '../records/form-props.ts'
+
+/**
+ * The server's specialist fields, except that a picker may hold a department or location created
+ * offline: its id is local (negative) until its add replays, and the sync layer rewrites it then.
+ */
+export const SpecialistSchema = v.object({
+  ...SpecialistFields,
+  department_id: v.nullable(v.pipe(v.number(), v.integer())),
+  location_id: v.nullable(v.pipe(v.number(), v.integer())),
+  enabled: v.boolean(),
+})
+export type SpecialistValues = Omit<Specialist, 'id' | 'workspace_id'>
+export type SpecialistOutput = v.InferOutput<typeof SpecialistSchema>
+export const emptySpecialist: SpecialistValues = {
+  name: '',
+  position: '',
+  department_id: null,
+  location_id: null,
+  phone: '',
+  email: '',
+  photo_url: '',
+  description: '',
+  enabled: true,
+}
+
+export interface PickerOption {
+  id: number
+  name: string
+}
+
+const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif']
+const PHOTO_MAX_BYTES = 10 * 1024 * 1024
+
+export interface SpecialistFormProps extends RecordFormProps<SpecialistValues, SpecialistOutput> {
+  departments: readonly PickerOption[] | undefined
+  locations: readonly PickerOption[] | undefined
+  /** Stores a photo and returns a URL usable at once (offline it waits in IndexedDB). */
+  uploadPhoto: (file: File) => Promise<string>
+  /** Draws the photo of a URL (resolving one still waiting for upload). */
+  renderPhoto: (url: string) => ReactNode
+}
+
+function pickerData(options: readonly PickerOption[] | undefined) {
+  return (options ?? []).map((option) => ({ value: String(option.id), label: option.name }))
+}
+
+export function SpecialistForm(props: SpecialistFormProps) {
+  const { t } = useLingui()
+  const form = useRecordForm({
+    initial: props.initial,
+    schema: SpecialistSchema,
+    submit: props.onSubmit,
+    onSaved: props.onSaved,
+    serverErrors: props.serverErrors,
+    draftKey: props.draftKey,
+    describeError: commandErrorMessage,
+  })
+  const [uploading, setUploading] = useState(false)
+
+  const pickPhoto = (file: File | null) => {
+    if (!file) return
+    if (!PHOTO_TYPES.includes(file.type)) {
+      notifyError(t`Фото должно быть изображением JPEG, PNG, WebP или GIF.`)
+      return
+    }
+    if (file.size > PHOTO_MAX_BYTES) {
+      notifyError(t`Фото больше 10 МБ. Выберите файл поменьше.`)
+      return
+    }
+    setUploading(true)
+    props
+      .uploadPhoto(file)
+      .then((url) => form.set('photo_url', url))
+      .catch((error: unknown) => notifyError(errorMessage(error)))
+      .finally(() => setUploading(false))
+  }
+
+  const text = (field: 'name' | 'position' | 'phone' | 'email', label: string, extra = {}) => (
+    <TextInput
+      size="md"
+      name={field}
+      label={label}
+      value={form.values[field]}
+      onChange={(event) => form.set(field, event.currentTarget.value)}
+      error={form.errors[field]}
+      aria-invalid={Boolean(form.errors[field])}
+      {...extra}
+    />
+  )
+
+  return (
+    <FormFrame
+      title={props.title}
+      onSubmit={form.onSubmit}
+      onCancel={props.onCancel}
+      isDirty={form.isDirty}
+      submitting={form.submitting}
+      submitLabel={props.submitLabel}
+      extraActions={props.extraActions}
+      notice={props.notice}
+    >
+      {text('name', t`ФИО`, { required: true, autoFocus: true, autoComplete: 'off' })}
+      {text('position', t`Должность`, { placeholder: t`Например, врач-терапевт` })}
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Select
+          size="md"
+          name="department_id"
+          label={t`Отделение`}
+          placeholder={t`Не выбрано`}
+          data={pickerData(props.departments)}
+          value={form.values.department_id === null ? null : String(form.values.department_id)}
+          onChange={(value) => form.set('department_id', value === null ? null : Number(value))}
+          error={form.errors.department_id}
+          searchable
+          clearable
+          nothingFoundMessage={t`Нет такого отделения`}
+        />
+        <Select
+          size="md"
+          name="location_id"
+          label={t`Локация`}
+          placeholder={t`Не выбрано`}
+          data={pickerData(props.locations)}
+          value={form.values.location_id === null ? null : String(form.values.location_id)}
+          onChange={(value) => form.set('location_id', value === null ? null : Number(value))}
+          error={form.errors.location_id}
+          searchable
+          clearable
+          nothingFoundMessage={t`Нет такой локации`}
+        />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {text('phone', t`Телефон`, { type: 'tel', inputMode: 'tel', autoComplete: 'tel' })}
+        {text('email', t`Электронная почта`, {
+          type: 'email',
+          inputMode: 'email',
+          autoComplete: 'email',
+        })}
+      </SimpleGrid>
+      <Input.Wrapper size="md" label={t`Фото`} error={form.errors.photo_url}>
+        <Group gap="md" mt={6} align="center">
+          {form.values.photo_url ? props.renderPhoto(form.values.photo_url) : null}
+          <FileButton onChange={pickPhoto} accept={PHOTO_TYPES.join(',')}>
+            {(buttonProps) => (
+              <Button
+                {...buttonProps}
+                size="md"
+                variant="light"
+                loading={uploading}
+                leftSection={<IconPhoto size={18} />}
+              >
+                {form.values.photo_url ? (
+                  <Trans>Заменить фото</Trans>
+                ) : (
+                  <Trans>Загрузить фото</Trans>
+                )}
+              </Button>
+            )}
+          </FileButton>
+          {form.values.photo_url ? (
+            <Button
+              size="md"
+              variant="subtle"
+              color="red"
+              leftSection={<IconTrash size={18} />}
+              onClick={() => form.set('photo_url', '')}
+            >
+              <Trans>Убрать фото</Trans>
+            </Button>
+          ) : null}
+        </Group>
+      </Input.Wrapper>
+      <Textarea
+        size="md"
+        name="description"
+        label={t`Описание`}
+        autosize
+        minRows={3}
+        maxRows={10}
+        value={form.values.description}
+        onChange={(event) => form.set('description', event.currentTarget.value)}
+        error={form.errors.description}
+        aria-invalid={Boolean(form.errors.description)}
+      />
+      <Switch
+        size="lg"
+        name="enabled"
+        label={t`Специалист активен`}
+        description={t`Выключенный специалист не показывается посетителям.`}
+        checked={form.values.enabled}
+        onChange={(event) => form.set('enabled', event.currentTarget.checked)}
+      />
+    </FormFrame>
+  )
+}

@@ -1,0 +1,236 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { ActionIcon, Button, Group, Select, Stack, Switch, Text } from '@mantine/core'
+import { IconPlus, IconTrash, IconUsers } from '@tabler/icons-react'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useCallback, useMemo, useState } from 'react'
+import { deleteRecord, setRecordEnabled } from '../../data/commands.ts'
+import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
+import type { Specialist } from '../../domain/directory.ts'
+import { confirmDelete } from '../../ui/confirm-delete.ts'
+import { EmptyState } from '../../ui/empty-state.tsx'
+import { compareText } from '../../ui/list-query.ts'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { RecordList, type SortOption } from '../../ui/record-list.tsx'
+import { NoWorkspace } from '../records/no-workspace.tsx'
+import { runCommand } from '../records/run-command.ts'
+import { byName } from '../records/sorts.ts'
+import { useRefresh } from '../../sync/client.ts'
+import { SpecialistPhoto } from './specialist-photo.tsx'
+
+/** Filter values: '' any, 'none' not set, or an id. */
+type RefFilter = string
+
+function matchesRef(value: number | null, filter: RefFilter): boolean {
+  if (filter === '') return true
+  if (filter === 'none') return value === null
+  return value === Number(filter)
+}
+
+export function SpecialistsPage() {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const workspaceId = useCurrentWorkspaceId()
+  const ws = workspaceId ?? null
+  useRefresh(ws ? { kind: 'specialist', workspaceId: ws } : null)
+  useRefresh(ws ? { kind: 'department', workspaceId: ws } : null)
+  useRefresh(ws ? { kind: 'location', workspaceId: ws } : null)
+  const items = useRecords('specialist', ws)
+  const departments = useRecords('department', ws)
+  const locations = useRecords('location', ws)
+  const marks = useSyncMarks('specialist')
+  const [department, setDepartment] = useState<RefFilter>('')
+  const [location, setLocation] = useState<RefFilter>('')
+  const [status, setStatus] = useState<'' | 'on' | 'off'>('')
+
+  const departmentName = useMemo(
+    () => new Map((departments ?? []).map((d) => [d.id, d.name])),
+    [departments],
+  )
+  const locationName = useMemo(
+    () => new Map((locations ?? []).map((l) => [l.id, l.name])),
+    [locations],
+  )
+
+  const sorts = useMemo<SortOption<Specialist>[]>(
+    () => [
+      { value: 'name', label: t`По имени`, compare: byName },
+      {
+        value: 'department',
+        label: t`По отделению`,
+        compare: (a, b) =>
+          compareText(
+            departmentName.get(a.department_id ?? 0) ?? '\uffff',
+            departmentName.get(b.department_id ?? 0) ?? '\uffff',
+          ) || byName(a, b),
+      },
+      {
+        value: 'position',
+        label: t`По должности`,
+        compare: (a, b) => compareText(a.position, b.position) || byName(a, b),
+      },
+    ],
+    [t, departmentName],
+  )
+
+  const filter = useCallback(
+    (item: Specialist) =>
+      matchesRef(item.department_id, department) &&
+      matchesRef(item.location_id, location) &&
+      (status === '' || item.enabled === (status === 'on')),
+    [department, location, status],
+  )
+  const searchText = useCallback(
+    (item: Specialist) =>
+      `${item.name} ${item.position} ${item.phone} ${item.email} ${
+        departmentName.get(item.department_id ?? 0) ?? ''
+      } ${locationName.get(item.location_id ?? 0) ?? ''}`,
+    [departmentName, locationName],
+  )
+
+  const deleteLabel = (name: string) => t`Удалить ${name}`
+  const toggleLabel = (name: string, enabled: boolean) =>
+    enabled ? t`Выключить ${name}` : t`Включить ${name}`
+  const remove = async (item: Specialist) => {
+    const name = item.name
+    const ok = await confirmDelete({
+      title: t`Удалить специалиста?`,
+      message: t`Специалист «${name}» будет удалён из справочника.`,
+    })
+    if (ok)
+      await runCommand(() => deleteRecord('specialist', item.id), t`Специалист «${name}» удалён`)
+  }
+
+  const toggle = (item: Specialist, enabled: boolean) => {
+    const name = item.name
+    void runCommand(
+      () => setRecordEnabled('specialist', item.id, enabled),
+      enabled ? t`Специалист «${name}» включён` : t`Специалист «${name}» выключен`,
+    )
+  }
+
+  const refOptions = (options: { id: number; name: string }[] | undefined, none: string) => [
+    { value: '', label: t`Все` },
+    { value: 'none', label: none },
+    ...(options ?? []).map((o) => ({ value: String(o.id), label: o.name })),
+  ]
+
+  const filters = (
+    <>
+      <Select
+        size="md"
+        w={200}
+        label={t`Отделение`}
+        data={refOptions(departments, t`Без отделения`)}
+        value={department}
+        onChange={(value) => setDepartment(value ?? '')}
+        allowDeselect={false}
+        searchable
+      />
+      <Select
+        size="md"
+        w={200}
+        label={t`Локация`}
+        data={refOptions(locations, t`Без локации`)}
+        value={location}
+        onChange={(value) => setLocation(value ?? '')}
+        allowDeselect={false}
+        searchable
+      />
+      <Select
+        size="md"
+        w={160}
+        label={t`Статус`}
+        data={[
+          { value: '', label: t`Все` },
+          { value: 'on', label: t`Активные` },
+          { value: 'off', label: t`Выключенные` },
+        ]}
+        value={status}
+        onChange={(value) => setStatus((value ?? '') as '' | 'on' | 'off')}
+        allowDeselect={false}
+      />
+    </>
+  )
+
+  const add = (
+    <Button component={Link} to="/specialist/add" size="md" leftSection={<IconPlus size={18} />}>
+      <Trans>Добавить специалиста</Trans>
+    </Button>
+  )
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t`Специалисты`} actions={ws ? add : null} />
+      {workspaceId === null ? (
+        <NoWorkspace />
+      ) : (
+        <RecordList
+          label={t`Специалисты`}
+          items={workspaceId === undefined ? undefined : items}
+          getId={(item) => item.id}
+          searchText={searchText}
+          searchPlaceholder={t`Поиск по имени, должности, контактам`}
+          sorts={sorts}
+          filters={filters}
+          filter={filter}
+          marks={marks}
+          rowHeight={80}
+          onOpen={(item) =>
+            void navigate({ to: '/specialist/$id', params: { id: String(item.id) } })
+          }
+          renderRow={(item) => (
+            <Group gap="md" wrap="nowrap" miw={0}>
+              <SpecialistPhoto url={item.photo_url} name={item.name} size={48} />
+              <Stack gap={2} miw={0}>
+                <Text fw={600} truncate="end" c={item.enabled ? undefined : 'dimmed'}>
+                  {item.name}
+                </Text>
+                <Text size="sm" c="dimmed" truncate="end">
+                  {[
+                    item.position,
+                    departmentName.get(item.department_id ?? 0),
+                    locationName.get(item.location_id ?? 0),
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </Text>
+              </Stack>
+            </Group>
+          )}
+          renderActions={(item) => (
+            <>
+              <Switch
+                size="lg"
+                checked={item.enabled}
+                onChange={(event) => toggle(item, event.currentTarget.checked)}
+                aria-label={toggleLabel(item.name, item.enabled)}
+              />
+              <ActionIcon
+                size={44}
+                variant="subtle"
+                color="red"
+                onClick={() => void remove(item)}
+                aria-label={deleteLabel(item.name)}
+              >
+                <IconTrash size={20} />
+              </ActionIcon>
+            </>
+          )}
+          empty={
+            <EmptyState
+              icon={IconUsers}
+              title={<Trans>Специалистов пока нет</Trans>}
+              description={
+                <Trans>
+                  Добавьте специалиста: имя, должность, отделение и локацию. Фото можно загрузить и
+                  без сети.
+                </Trans>
+              }
+              action={add}
+            />
+          }
+        />
+      )}
+    </Stack>
+  )
+}

@@ -1,0 +1,68 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Paper, SimpleGrid, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core'
+import { IconChevronRight, IconPlugConnected } from '@tabler/icons-react'
+import { useNavigate } from '@tanstack/react-router'
+import { useCurrentWorkspaceId } from '../../data/live.ts'
+import { INTEGRATION_KINDS, type IntegrationKind } from '../../domain/integration.ts'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { NoWorkspace } from '../records/no-workspace.tsx'
+import { RecordLoading } from '../records/record-state.tsx'
+import { IntegrationAddForm } from './integration-pages.tsx'
+import { KIND_DESCRIPTION, KIND_NAME } from './kinds.ts'
+
+/** /integrations/add: choose amoCRM or Bitrix24 (kept in `?kind=` so Back returns here), then its form. */
+export function IntegrationAddPage({ kind }: { kind: IntegrationKind | undefined }) {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const workspaceId = useCurrentWorkspaceId()
+  if (workspaceId === undefined) return <RecordLoading />
+  if (workspaceId === null) return <NoWorkspace />
+  if (kind)
+    return (
+      <IntegrationAddForm
+        kind={kind}
+        workspaceId={workspaceId}
+        onCancel={() => void navigate({ to: '/integrations/add', search: {} })}
+      />
+    )
+  return (
+    <Stack gap="lg" maw={880}>
+      <PageHeader title={t`Новая интеграция`}>
+        <Text c="dimmed">
+          <Trans>Выберите CRM, в которую будут приходить заявки.</Trans>
+        </Text>
+      </PageHeader>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {INTEGRATION_KINDS.map((option) => (
+          <UnstyledButton
+            key={option}
+            onClick={() => void navigate({ to: '/integrations/add', search: { kind: option } })}
+            aria-label={KIND_NAME[option]}
+          >
+            <Paper withBorder radius="lg" p="lg" h="100%">
+              <Stack gap="sm">
+                <ThemeIcon
+                  size={48}
+                  radius="md"
+                  variant="light"
+                  color={option === 'amo' ? 'blue' : 'cyan'}
+                >
+                  <IconPlugConnected size={26} aria-hidden />
+                </ThemeIcon>
+                <Text fw={700} fz="lg">
+                  {KIND_NAME[option]}
+                </Text>
+                <Text c="dimmed" size="sm">
+                  {t(KIND_DESCRIPTION[option])}
+                </Text>
+                <Text c="blue" fw={600} size="sm">
+                  <Trans>Выбрать</Trans> <IconChevronRight size={14} aria-hidden />
+                </Text>
+              </Stack>
+            </Paper>
+          </UnstyledButton>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  )
+}

@@ -1,0 +1,33 @@
+import { useLingui } from '@lingui/react/macro'
+import { Switch } from '@mantine/core'
+import { setRecordEnabled } from '../../data/commands.ts'
+import type { IntegrationKind } from '../../domain/integration.ts'
+import { runCommand } from '../records/run-command.ts'
+
+/** Quick enable/disable of one integration (a separate call on the server, spec §4). */
+export function IntegrationToggle({
+  kind,
+  id,
+  name,
+  enabled,
+}: {
+  kind: IntegrationKind
+  id: number
+  name: string
+  enabled: boolean
+}) {
+  const { t } = useLingui()
+  const toggle = (next: boolean) =>
+    void runCommand(
+      () => setRecordEnabled(kind, id, next),
+      next ? t`Интеграция «${name}» включена` : t`Интеграция «${name}» выключена`,
+    )
+  return (
+    <Switch
+      size="lg"
+      checked={enabled}
+      onChange={(event) => toggle(event.currentTarget.checked)}
+      aria-label={enabled ? t`Выключить ${name}` : t`Включить ${name}`}
+    />
+  )
+}

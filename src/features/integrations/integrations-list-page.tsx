@@ -1,0 +1,143 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { ActionIcon, Badge, Group, Stack, Text } from '@mantine/core'
+import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useMemo } from 'react'
+import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
+import type {
+  AmoIntegration,
+  BitrixIntegration,
+  IntegrationKind,
+} from '../../domain/integration.ts'
+import { EmptyState } from '../../ui/empty-state.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { RecordList, type SortOption } from '../../ui/record-list.tsx'
+import { NoWorkspace } from '../records/no-workspace.tsx'
+import { byName } from '../records/sorts.ts'
+import { useRefresh } from '../../sync/client.ts'
+import { ButtonLink } from '../../ui/links.tsx'
+import { IntegrationToggle } from './integration-toggle.tsx'
+import { KIND_NAME } from './kinds.ts'
+import { removeIntegration } from './remove-integration.ts'
+
+type Integration = AmoIntegration | BitrixIntegration
+
+/** Where an integration points: the amoCRM account or the Bitrix24 portal. */
+export function integrationTarget(item: Integration): string {
+  return 'subdomain' in item
+    ? `${item.subdomain}.amocrm.ru`
+    : item.portal_url.replace(/^https:\/\//, '')
+}
+
+export function StatusBadge({ enabled }: { enabled: boolean }) {
+  return enabled ? (
+    <Badge color="teal" variant="light">
+      <Trans>Включена</Trans>
+    </Badge>
+  ) : (
+    <Badge color="gray" variant="light">
+      <Trans>Выключена</Trans>
+    </Badge>
+  )
+}
+
+export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const workspaceId = useCurrentWorkspaceId()
+  useRefresh(workspaceId ? { kind, workspaceId } : null)
+  const items = useRecords(kind, workspaceId ?? null) as Integration[] | undefined
+  const marks = useSyncMarks(kind)
+  const system = KIND_NAME[kind]
+
+  const sorts = useMemo<SortOption<Integration>[]>(
+    () => [
+      { value: 'name', label: t`По названию`, compare: byName },
+      {
+        value: 'status',
+        label: t`Сначала включённые`,
+        compare: (a, b) => Number(b.enabled) - Number(a.enabled) || byName(a, b),
+      },
+    ],
+    [t],
+  )
+
+  const add = (
+    <ButtonLink
+      to="/integrations/add"
+      search={{ kind }}
+      size="md"
+      leftSection={<IconPlus size={18} />}
+    >
+      <Trans>Добавить {system}</Trans>
+    </ButtonLink>
+  )
+  const deleteLabel = (name: string) => t`Удалить ${name}`
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t`Интеграции ${system}`} actions={workspaceId ? add : null}>
+        <Text size="sm">
+          <Link to="/integrations">
+            <Trans>Все интеграции</Trans>
+          </Link>
+        </Text>
+      </PageHeader>
+      {workspaceId === null ? (
+        <NoWorkspace />
+      ) : (
+        <RecordList
+          label={t`Интеграции ${system}`}
+          items={workspaceId === undefined ? undefined : items}
+          getId={(item) => item.id}
+          searchText={(item) => `${item.name} ${integrationTarget(item)}`}
+          sorts={sorts}
+          marks={marks}
+          onOpen={(item) =>
+            void navigate({
+              to: kind === 'amo' ? '/integrations/amo/$id' : '/integrations/bitrix/$id',
+              params: { id: String(item.id) },
+            })
+          }
+          renderRow={(item) => (
+            <Stack gap={2} miw={0}>
+              <Group gap="xs" wrap="nowrap">
+                <Text fw={600} truncate="end">
+                  {item.name}
+                </Text>
+                <StatusBadge enabled={item.enabled} />
+              </Group>
+              <Text size="sm" c="dimmed" truncate="end">
+                {integrationTarget(item)}
+              </Text>
+            </Stack>
+          )}
+          renderActions={(item) => (
+            <>
+              <IntegrationToggle kind={kind} id={item.id} name={item.name} enabled={item.enabled} />
+              <ActionIcon
+                size={44}
+                variant="subtle"
+                color="red"
+                onClick={() => void removeIntegration(kind, item)}
+                aria-label={deleteLabel(item.name)}
+              >
+                <IconTrash size={20} />
+              </ActionIcon>
+            </>
+          )}
+          empty={
+            <EmptyState
+              icon={IconPlugConnected}
+              title={<Trans>Интеграций {system} пока нет</Trans>}
+              description={
+                <Trans>Подключите {system}, чтобы заявки с лендингов попадали в CRM.</Trans>
+              }
+              action={add}
+            />
+          }
+        />
+      )}
+    </Stack>
+  )
+}

@@ -1,0 +1,111 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Paper, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core'
+import { useNavigate } from '@tanstack/react-router'
+import { useCallback, useState } from 'react'
+import { setProjectType } from '../../data/commands.ts'
+import { useProject, useProjectTypes } from '../../data/live.ts'
+import { PROJECT_TYPE_IDS, type ProjectTypeId } from '../../domain/project.ts'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
+import { runCommand } from '../records/run-command.ts'
+import { useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
+import { useRefresh } from '../../sync/client.ts'
+import { projectPath, TYPE_TEXT } from './project-types.ts'
+import { TypePicture } from './type-picture.tsx'
+
+/** /project/$id/type: choose the editor; choosing sets the type and opens that editor. */
+export function ProjectTypePage({ id }: { id: number }) {
+  const { t, i18n } = useLingui()
+  const navigate = useNavigate()
+  useRefresh({ kind: 'projectTypes' })
+  useRefresh({ kind: 'project', projectId: id })
+  const project = useKeepWhileLoading(useProject(id), id)
+  const types = useProjectTypes()
+  const [choosing, setChoosing] = useState<ProjectTypeId | null>(null)
+  const follow = useCallback(
+    (next: number) =>
+      void navigate({ to: '/project/$id/type', params: { id: String(next) }, replace: true }),
+    [navigate],
+  )
+  useFollowId('projects', id, follow)
+
+  if (project === undefined) return <RecordLoading />
+  if (project === null)
+    return (
+      <RecordMissing
+        onBack={() => void navigate({ to: '/projects' })}
+        backLabel={<Trans>К проектам</Trans>}
+      />
+    )
+
+  // The server's list decides which types exist; before it first arrives, offer the two known ones.
+  const offered = (types?.length ? types.map((type) => type.id) : [...PROJECT_TYPE_IDS]).filter(
+    (type): type is ProjectTypeId => type in TYPE_TEXT,
+  )
+
+  const choose = async (type: ProjectTypeId) => {
+    if (choosing) return
+    setChoosing(type)
+    const done = await runCommand(() => setProjectType(project.id, type).then(() => true))
+    setChoosing(null)
+    if (done) void navigate({ to: projectPath({ id: project.id, type }) as never })
+  }
+
+  const name = project.name
+  return (
+    <Stack gap="lg" maw={880}>
+      <PageHeader title={t`Тип проекта`}>
+        <Text c="dimmed">
+          <Trans>
+            Выберите, каким будет проект «{name}». Тип определяет редактор и то, как страницу увидит
+            посетитель.
+          </Trans>
+        </Text>
+      </PageHeader>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {offered.map((type) => {
+          const server = types?.find((item) => item.id === type)
+          return (
+            <UnstyledButton
+              key={type}
+              onClick={() => void choose(type)}
+              aria-pressed={project.type === type}
+              disabled={choosing !== null}
+              data-testid={`type-${type}`}
+            >
+              <Paper
+                withBorder
+                radius="lg"
+                p="lg"
+                h="100%"
+                style={
+                  project.type === type
+                    ? { borderColor: 'var(--mantine-color-blue-6)', borderWidth: 2 }
+                    : undefined
+                }
+              >
+                <Stack gap="sm" align="flex-start">
+                  <TypePicture type={type} />
+                  <Text fw={700} fz="lg">
+                    {i18n._(TYPE_TEXT[type].name)}
+                  </Text>
+                  <Text c="dimmed" size="sm">
+                    {i18n._(TYPE_TEXT[type].sentence)}
+                  </Text>
+                  {server &&
+                  server.name &&
+                  i18n.locale === 'ru' &&
+                  server.name !== i18n._(TYPE_TEXT[type].name) ? (
+                    <Text size="xs" c="dimmed">
+                      {server.name}
+                    </Text>
+                  ) : null}
+                </Stack>
+              </Paper>
+            </UnstyledButton>
+          )
+        })}
+      </SimpleGrid>
+    </Stack>
+  )
+}

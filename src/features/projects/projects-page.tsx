@@ -1,0 +1,286 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core'
+import {
+  IconCheck,
+  IconCopy,
+  IconLayoutGrid,
+  IconPencil,
+  IconPlus,
+  IconTrash,
+  IconX,
+} from '@tabler/icons-react'
+import { useNavigate } from '@tanstack/react-router'
+import { useMemo, useState, type FormEvent } from 'react'
+import * as v from 'valibot'
+import { copyProject, createProject, deleteProject, renameProject } from '../../data/commands.ts'
+import { useCurrentWorkspaceId, useProjects, useSyncMarks } from '../../data/live.ts'
+import type { Project } from '../../domain/project.ts'
+import { requiredText } from '../../domain/validation.ts'
+import { confirmDelete } from '../../ui/confirm-delete.ts'
+import { EmptyState } from '../../ui/empty-state.tsx'
+import { issuesToFieldErrors } from '../../ui/field-error.ts'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { RecordList, type SortOption } from '../../ui/record-list.tsx'
+import { NoWorkspace } from '../records/no-workspace.tsx'
+import { runCommand } from '../records/run-command.ts'
+import { byName } from '../records/sorts.ts'
+import { useRefresh } from '../../sync/client.ts'
+import { projectPath, TYPE_TEXT } from './project-types.ts'
+
+const ProjectName = v.object({ name: requiredText() })
+
+/** The checked name, or its message in the user's language. */
+export function checkProjectName(name: string): { name: string } | { error: string } {
+  const parsed = v.safeParse(ProjectName, { name })
+  return parsed.success ? parsed.output : { error: issuesToFieldErrors(parsed.issues).name ?? '' }
+}
+
+function formatChange(iso: string, locale: string): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return ''
+  return new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'ru-RU', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(date)
+}
+
+export function ProjectsPage() {
+  const { t, i18n } = useLingui()
+  const navigate = useNavigate()
+  const workspaceId = useCurrentWorkspaceId()
+  useRefresh(workspaceId ? { kind: 'projects', workspaceId } : null)
+  const items = useProjects(workspaceId ?? null)
+  const marks = useSyncMarks('projects')
+  const [adding, setAdding] = useState(false)
+  const [renaming, setRenaming] = useState<number | null>(null)
+
+  const sorts = useMemo<SortOption<Project>[]>(
+    () => [
+      { value: 'name', label: t`По названию`, compare: byName },
+      {
+        value: 'changed',
+        label: t`По дате изменения`,
+        compare: (a, b) => a.updated_at.localeCompare(b.updated_at),
+      },
+    ],
+    [t],
+  )
+
+  const open = (project: Project) => void navigate({ to: projectPath(project) as never })
+
+  const copy = async (project: Project) => {
+    const name = project.name
+    await runCommand(() => copyProject(project.id), t`Создана копия проекта «${name}»`)
+  }
+
+  const remove = async (project: Project) => {
+    const name = project.name
+    const ok = await confirmDelete({
+      title: t`Удалить проект?`,
+      message: t`Проект «${name}» со всеми фонами и блоками будет удалён.`,
+    })
+    if (ok) await runCommand(() => deleteProject(project.id), t`Проект «${name}» удалён`)
+  }
+
+  const addButton = (
+    <Button size="md" leftSection={<IconPlus size={18} />} onClick={() => setAdding(true)}>
+      <Trans>Новый проект</Trans>
+    </Button>
+  )
+  const label = (verb: 'rename' | 'copy' | 'delete', name: string) =>
+    verb === 'rename'
+      ? t`Переименовать ${name}`
+      : verb === 'copy'
+        ? t`Копировать ${name}`
+        : t`Удалить ${name}`
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t`Проекты`} actions={workspaceId ? addButton : null} />
+      {adding && workspaceId ? (
+        <NewProject workspaceId={workspaceId} onClose={() => setAdding(false)} />
+      ) : null}
+      {workspaceId === null ? (
+        <NoWorkspace />
+      ) : (
+        <RecordList
+          label={t`Проекты`}
+          items={workspaceId === undefined ? undefined : items}
+          getId={(item) => item.id}
+          searchText={(item) => item.name}
+          searchPlaceholder={t`Поиск по названию`}
+          sorts={sorts}
+          marks={marks}
+          editingId={renaming}
+          onOpen={open}
+          renderRow={(item) =>
+            renaming === item.id ? (
+              <RenameField project={item} onDone={() => setRenaming(null)} />
+            ) : (
+              <Stack gap={2} miw={0}>
+                <Text fw={600} truncate="end">
+                  {item.name}
+                </Text>
+                <Group gap="xs" wrap="nowrap">
+                  {item.type === null ? (
+                    <Badge color="gray" variant="light">
+                      <Trans>Тип не выбран</Trans>
+                    </Badge>
+                  ) : (
+                    <Badge variant="light">{i18n._(TYPE_TEXT[item.type].name)}</Badge>
+                  )}
+                  <Text size="sm" c="dimmed" truncate="end">
+                    {formatChange(item.updated_at, i18n.locale)}
+                  </Text>
+                </Group>
+              </Stack>
+            )
+          }
+          renderActions={(item) =>
+            renaming === item.id ? null : (
+              <>
+                <ActionIcon
+                  size={44}
+                  variant="subtle"
+                  onClick={() => setRenaming(item.id)}
+                  aria-label={label('rename', item.name)}
+                >
+                  <IconPencil size={20} />
+                </ActionIcon>
+                <ActionIcon
+                  size={44}
+                  variant="subtle"
+                  onClick={() => void copy(item)}
+                  aria-label={label('copy', item.name)}
+                >
+                  <IconCopy size={20} />
+                </ActionIcon>
+                <ActionIcon
+                  size={44}
+                  variant="subtle"
+                  color="red"
+                  onClick={() => void remove(item)}
+                  aria-label={label('delete', item.name)}
+                >
+                  <IconTrash size={20} />
+                </ActionIcon>
+              </>
+            )
+          }
+          empty={
+            <EmptyState
+              icon={IconLayoutGrid}
+              title={<Trans>Проектов пока нет</Trans>}
+              description={
+                <Trans>
+                  Создайте проект, выберите его тип — лендинг или сторис — и соберите страницу из
+                  блоков.
+                </Trans>
+              }
+              action={addButton}
+            />
+          }
+        />
+      )}
+    </Stack>
+  )
+}
+
+function RenameField({ project, onDone }: { project: Project; onDone: () => void }) {
+  const { t } = useLingui()
+  const [name, setName] = useState(project.name)
+  const [error, setError] = useState<string>()
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    const checked = checkProjectName(name)
+    if ('error' in checked) return setError(checked.error)
+    const next = checked.name
+    if (next !== project.name)
+      await runCommand(() => renameProject(project.id, next), t`Проект переименован`)
+    onDone()
+  }
+  return (
+    <form
+      style={{ flex: 1 }}
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onDone()
+      }}
+    >
+      <Group gap="xs" wrap="nowrap" align="center">
+        <TextInput
+          flex={1}
+          size="md"
+          aria-label={t`Название проекта`}
+          value={name}
+          onChange={(event) => {
+            setName(event.currentTarget.value)
+            setError(undefined)
+          }}
+          error={error}
+          aria-invalid={Boolean(error)}
+          autoFocus
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <ActionIcon type="submit" size={42} aria-label={t`Сохранить название`}>
+          <IconCheck size={20} />
+        </ActionIcon>
+        <ActionIcon size={42} variant="default" onClick={onDone} aria-label={t`Отменить`}>
+          <IconX size={20} />
+        </ActionIcon>
+      </Group>
+    </form>
+  )
+}
+
+function NewProject({ workspaceId, onClose }: { workspaceId: number; onClose: () => void }) {
+  const { t } = useLingui()
+  const navigate = useNavigate()
+  const [name, setName] = useState('')
+  const [error, setError] = useState<string>()
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    const checked = checkProjectName(name)
+    if ('error' in checked) return setError(checked.error)
+    const id = await runCommand(() => createProject(workspaceId, checked.name), t`Проект создан`)
+    if (id === undefined) return
+    onClose()
+    void navigate({ to: '/project/$id/type', params: { id: String(id) } })
+  }
+  return (
+    <Paper withBorder radius="lg" p="md">
+      <form
+        onSubmit={(event) => void submit(event)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') onClose()
+        }}
+        noValidate
+      >
+        <Stack gap="md">
+          <TextInput
+            size="md"
+            label={t`Название нового проекта`}
+            placeholder={t`Например, Акция на чистку зубов`}
+            value={name}
+            onChange={(event) => {
+              setName(event.currentTarget.value)
+              setError(undefined)
+            }}
+            error={error}
+            aria-invalid={Boolean(error)}
+            autoFocus
+          />
+          <Group justify="flex-end">
+            <Button variant="default" size="md" onClick={onClose}>
+              <Trans>Отмена</Trans>
+            </Button>
+            <Button type="submit" size="md">
+              <Trans>Создать</Trans>
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  )
+}

@@ -1,0 +1,61 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Alert, Button, Group, Stack, Text } from '@mantine/core'
+import { IconAlertTriangle } from '@tabler/icons-react'
+import type { MirrorTable } from '../../data/types.ts'
+import { discardEntry, retryEntry, useParkedEntries, type ParkedEntry } from '../../sync/client.ts'
+import { fieldErrorText } from '../../ui/field-error.ts'
+
+/** The rejected changes of one record. */
+export function useParkedOf(table: MirrorTable, id: number): ParkedEntry[] {
+  return useParkedEntries().filter((entry) => entry.table === table && entry.recordId === id)
+}
+
+/** Field messages of rejected changes (the server's validation), ready to show under fields. */
+export function parkedFieldErrors(entries: readonly ParkedEntry[]): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const entry of entries) {
+    const fields = (entry as ParkedEntry & { fields?: Record<string, string> }).fields
+    for (const [field, message] of Object.entries(fields ?? {}))
+      if (!(field in out)) out[field] = fieldErrorText(message)
+  }
+  return out
+}
+
+/** The server refused a change of this record: its message, and a way to retry or discard it. */
+export function ParkedNotice({ entries }: { entries: readonly ParkedEntry[] }) {
+  const { t } = useLingui()
+  if (entries.length === 0) return null
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconAlertTriangle size={20} />}
+      title={t`Сервер не принял изменение`}
+      data-testid="parked-notice"
+    >
+      <Stack gap="sm">
+        {entries.map((entry) => (
+          <Stack key={entry.seq} gap={6}>
+            <Text size="sm">{entry.message}</Text>
+            <Group gap="sm">
+              <Button size="sm" variant="light" onClick={() => void retryEntry(entry.seq)}>
+                <Trans>Повторить</Trans>
+              </Button>
+              <Button
+                size="sm"
+                variant="subtle"
+                color="red"
+                onClick={() => void discardEntry(entry.seq)}
+              >
+                <Trans>Отменить изменение</Trans>
+              </Button>
+            </Group>
+          </Stack>
+        ))}
+        <Text size="xs" c="dimmed">
+          <Trans>Исправьте поля ниже и сохраните ещё раз, или отмените изменение.</Trans>
+        </Text>
+      </Stack>
+    </Alert>
+  )
+}

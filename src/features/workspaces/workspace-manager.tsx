@@ -1,0 +1,239 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
+import { IconCheck, IconPencil, IconTrash, IconX } from '@tabler/icons-react'
+import { useState, type FormEvent } from 'react'
+import * as v from 'valibot'
+import { createWorkspace, deleteWorkspace, renameWorkspace } from '../../data/commands.ts'
+import {
+  useCurrentWorkspaceId,
+  useProjects,
+  useRecords,
+  useSyncMarks,
+  useWorkspaces,
+} from '../../data/live.ts'
+import type { Workspace } from '../../domain/workspace.ts'
+import { WorkspaceInput } from '../../domain/workspace.ts'
+import { confirmDelete } from '../../ui/confirm-delete.ts'
+import { issuesToFieldErrors } from '../../ui/field-error.ts'
+import { SyncMark } from '../../ui/sync-mark.tsx'
+import { runCommand } from '../records/run-command.ts'
+import { useRefresh } from '../../sync/client.ts'
+import { deleteWorkspaceMessage, type WorkspaceContents } from './workspace-contents.ts'
+
+/** A validated workspace name, or the field's message. */
+function checkName(name: string): { name: string } | { error: string } {
+  const parsed = v.safeParse(WorkspaceInput, { name })
+  return parsed.success ? parsed.output : { error: issuesToFieldErrors(parsed.issues).name ?? '' }
+}
+
+export function WorkspaceManager({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useLingui()
+  const workspaces = useWorkspaces()
+  const marks = useSyncMarks('workspaces')
+  return (
+    <Modal opened={opened} onClose={onClose} title={t`Рабочие пространства`} size="lg" centered>
+      <Stack gap="lg">
+        <AddWorkspace />
+        <Stack gap={0}>
+          {(workspaces ?? []).map((workspace) => (
+            <WorkspaceRow key={workspace.id} workspace={workspace} mark={marks.get(workspace.id)} />
+          ))}
+          {workspaces?.length === 0 ? (
+            <Text c="dimmed">
+              <Trans>
+                Пространств пока нет. Добавьте первое — в нём будут проекты и справочники.
+              </Trans>
+            </Text>
+          ) : null}
+        </Stack>
+      </Stack>
+    </Modal>
+  )
+}
+
+function AddWorkspace() {
+  const { t } = useLingui()
+  const [name, setName] = useState('')
+  const [error, setError] = useState<string>()
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    const checked = checkName(name)
+    if ('error' in checked) return setError(checked.error)
+    const created = checked.name
+    const id = await runCommand(
+      () => createWorkspace(created),
+      t`Пространство «${created}» добавлено`,
+    )
+    if (id !== undefined) setName('')
+  }
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Group align="flex-start" gap="sm">
+        <TextInput
+          flex={1}
+          size="md"
+          label={t`Новое пространство`}
+          placeholder={t`Например, Клиника на Ленина`}
+          value={name}
+          onChange={(event) => {
+            setName(event.currentTarget.value)
+            setError(undefined)
+          }}
+          error={error}
+          aria-invalid={Boolean(error)}
+          data-autofocus
+        />
+        <Button type="submit" size="md" mt={25}>
+          <Trans>Добавить</Trans>
+        </Button>
+      </Group>
+    </form>
+  )
+}
+
+/** What a workspace holds in the mirror; undefined until every count has loaded. */
+function useContents(workspaceId: number): WorkspaceContents | undefined {
+  useRefresh({ kind: 'projects', workspaceId })
+  useRefresh({ kind: 'amo', workspaceId })
+  useRefresh({ kind: 'bitrix', workspaceId })
+  useRefresh({ kind: 'department', workspaceId })
+  useRefresh({ kind: 'location', workspaceId })
+  useRefresh({ kind: 'specialist', workspaceId })
+  const projects = useProjects(workspaceId)
+  const amo = useRecords('amo', workspaceId)
+  const bitrix = useRecords('bitrix', workspaceId)
+  const departments = useRecords('department', workspaceId)
+  const locations = useRecords('location', workspaceId)
+  const specialists = useRecords('specialist', workspaceId)
+  if (!projects || !amo || !bitrix || !departments || !locations || !specialists) return undefined
+  return {
+    projects: projects.length,
+    integrations: amo.length + bitrix.length,
+    departments: departments.length,
+    locations: locations.length,
+    specialists: specialists.length,
+  }
+}
+
+function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pending' | 'parked' }) {
+  const { t } = useLingui()
+  const contents = useContents(workspace.id)
+  const currentId = useCurrentWorkspaceId()
+  const [editing, setEditing] = useState(false)
+  const [name, setName] = useState(workspace.name)
+  const [error, setError] = useState<string>()
+  const current = workspace.id === currentId
+  const oldName = workspace.name
+
+  const rename = async (event: FormEvent) => {
+    event.preventDefault()
+    const checked = checkName(name)
+    if ('error' in checked) return setError(checked.error)
+    const next = checked.name
+    if (next !== workspace.name)
+      await runCommand(() => renameWorkspace(workspace.id, next), t`Пространство переименовано`)
+    setEditing(false)
+  }
+
+  const remove = async () => {
+    // The confirmation must say what will go: wait for the counts (a moment after opening).
+    if (!contents) return
+    const ok = await confirmDelete({
+      title: t`Удалить пространство «${oldName}»?`,
+      message: deleteWorkspaceMessage(workspace.name, contents),
+    })
+    if (ok)
+      await runCommand(() => deleteWorkspace(workspace.id), t`Пространство «${oldName}» удалено`)
+  }
+
+  return (
+    <Group
+      justify="space-between"
+      wrap="nowrap"
+      py="sm"
+      mih={64}
+      style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+      data-testid={`workspace-${workspace.id}`}
+    >
+      {editing ? (
+        <form
+          style={{ flex: 1 }}
+          onSubmit={(event) => void rename(event)}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') {
+              event.stopPropagation()
+              setEditing(false)
+              setName(workspace.name)
+            }
+          }}
+          noValidate
+        >
+          <Group gap="xs" wrap="nowrap" align="flex-start">
+            <TextInput
+              flex={1}
+              size="md"
+              aria-label={t`Название пространства`}
+              value={name}
+              onChange={(event) => {
+                setName(event.currentTarget.value)
+                setError(undefined)
+              }}
+              error={error}
+              autoFocus
+            />
+            <ActionIcon type="submit" size={42} aria-label={t`Сохранить название`}>
+              <IconCheck size={20} />
+            </ActionIcon>
+            <ActionIcon
+              size={42}
+              variant="default"
+              onClick={() => {
+                setEditing(false)
+                setName(workspace.name)
+              }}
+              aria-label={t`Отменить`}
+            >
+              <IconX size={20} />
+            </ActionIcon>
+          </Group>
+        </form>
+      ) : (
+        <>
+          <Stack gap={2} miw={0}>
+            <Group gap="xs">
+              <Text fw={600} truncate="end">
+                {workspace.name}
+              </Text>
+              {current ? (
+                <Text size="xs" c="blue">
+                  <Trans>текущее</Trans>
+                </Text>
+              ) : null}
+              <SyncMark state={mark} />
+            </Group>
+          </Stack>
+          <Group gap="xs" wrap="nowrap">
+            <ActionIcon
+              size={44}
+              variant="subtle"
+              onClick={() => setEditing(true)}
+              aria-label={t`Переименовать ${oldName}`}
+            >
+              <IconPencil size={20} />
+            </ActionIcon>
+            <ActionIcon
+              size={44}
+              variant="subtle"
+              color="red"
+              onClick={() => void remove()}
+              disabled={!contents}
+              aria-label={t`Удалить ${oldName}`}
+            >
+              <IconTrash size={20} />
+            </ActionIcon>
+          </Group>
+        </>
+      )}
+    </Group>
+  )
+}

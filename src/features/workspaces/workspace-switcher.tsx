@@ -1,0 +1,73 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { ActionIcon, Button, Group, NativeSelect } from '@mantine/core'
+import { IconFolders, IconPlus, IconSettings } from '@tabler/icons-react'
+import { lazy, Suspense, useState } from 'react'
+import { setCurrentWorkspace } from '../../data/commands.ts'
+import { useCurrentWorkspaceId, useWorkspaces } from '../../data/live.ts'
+import { runCommand } from '../records/run-command.ts'
+import { useRefresh } from '../../sync/client.ts'
+
+// The manager loads when it is opened: it is not part of the first load.
+const WorkspaceManager = lazy(() =>
+  import('./workspace-manager.tsx').then((m) => ({ default: m.WorkspaceManager })),
+)
+
+/**
+ * The top bar's workspace switcher: a native select (the platform's own picker on a tablet) and a
+ * button to manage workspaces. The choice is remembered in the mirror, so every tab and a reload
+ * keep it; every list shows the current workspace's records only.
+ */
+export function WorkspaceSwitcher() {
+  const { t } = useLingui()
+  useRefresh({ kind: 'workspaces' })
+  const workspaces = useWorkspaces()
+  const currentId = useCurrentWorkspaceId()
+  const [managing, setManaging] = useState(false)
+
+  return (
+    <>
+      {workspaces?.length === 0 ? (
+        <Button
+          size="md"
+          variant="light"
+          leftSection={<IconPlus size={18} aria-hidden />}
+          onClick={() => setManaging(true)}
+        >
+          <Trans>Создать пространство</Trans>
+        </Button>
+      ) : (
+        <Group gap={6} wrap="nowrap">
+          <NativeSelect
+            size="md"
+            w={{ base: 160, sm: 260 }}
+            leftSection={<IconFolders size={18} aria-hidden />}
+            aria-label={t`Рабочее пространство`}
+            data-testid="workspace-switcher"
+            data={(workspaces ?? []).map((workspace) => ({
+              value: String(workspace.id),
+              label: workspace.name,
+            }))}
+            value={currentId ? String(currentId) : ''}
+            onChange={(event) => {
+              const id = Number(event.currentTarget.value)
+              if (id) void runCommand(() => setCurrentWorkspace(id))
+            }}
+          />
+          <ActionIcon
+            size={42}
+            variant="default"
+            onClick={() => setManaging(true)}
+            aria-label={t`Управлять пространствами`}
+          >
+            <IconSettings size={20} />
+          </ActionIcon>
+        </Group>
+      )}
+      {managing ? (
+        <Suspense fallback={null}>
+          <WorkspaceManager opened onClose={() => setManaging(false)} />
+        </Suspense>
+      ) : null}
+    </>
+  )
+}

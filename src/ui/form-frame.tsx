@@ -1,0 +1,95 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Button, Group, Paper, Stack } from '@mantine/core'
+import { useBlocker } from '@tanstack/react-router'
+import type { FormEvent, KeyboardEvent, ReactNode } from 'react'
+import { confirmDialog } from './confirm.tsx'
+import { PageHeader } from './page-header.tsx'
+
+export interface FormFrameProps {
+  title: string
+  onSubmit: (event?: FormEvent) => void
+  /** Esc and «Отмена»: usually back to the list (the leave warning still applies). */
+  onCancel: () => void
+  /** Read when a navigation starts: unsaved edits ask before leaving. */
+  isDirty: () => boolean
+  submitting?: boolean
+  submitLabel?: ReactNode
+  /** Buttons at the start of the footer (delete, enable/disable). */
+  extraActions?: ReactNode
+  /** Above the fields: a rejected change, a replaced id. */
+  notice?: ReactNode
+  /** Next to the title. */
+  headerActions?: ReactNode
+  children: ReactNode
+}
+
+/** An open combobox or menu handles Esc itself; the form must not also cancel. */
+function escapeBelongsToPopup(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.getAttribute('aria-expanded') === 'true'
+}
+
+/**
+ * A record form page: Enter submits (Ctrl/Cmd+Enter from a multi-line field), Esc cancels, and a
+ * navigation away with unsaved edits asks first (also on reload or closing the tab).
+ */
+export function FormFrame(props: FormFrameProps) {
+  const { t } = useLingui()
+  const { isDirty } = props
+
+  useBlocker({
+    shouldBlockFn: async ({ current, next, action }) => {
+      // The page following its record to a new id (a replace within the same route) is no leave.
+      if (action === 'REPLACE' && current.routeId === next.routeId) return false
+      if (!isDirty()) return false
+      const leave = await confirmDialog({
+        title: t`Уйти без сохранения?`,
+        message: t`В форме есть несохранённые изменения. Если уйти, они пропадут.`,
+        confirmLabel: t`Уйти`,
+        cancelLabel: t`Остаться`,
+        danger: true,
+      })
+      return !leave
+    },
+    enableBeforeUnload: isDirty,
+  })
+
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === 'Escape' && !event.defaultPrevented && !escapeBelongsToPopup(event.target)) {
+      event.preventDefault()
+      props.onCancel()
+    }
+    if (
+      event.key === 'Enter' &&
+      (event.ctrlKey || event.metaKey) &&
+      event.target instanceof HTMLTextAreaElement
+    ) {
+      event.preventDefault()
+      props.onSubmit()
+    }
+  }
+
+  return (
+    <Stack gap="lg" maw={720}>
+      <PageHeader title={props.title} actions={props.headerActions} />
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+        <form onSubmit={props.onSubmit} onKeyDown={onKeyDown} noValidate>
+          <Stack gap="md">
+            {props.notice}
+            {props.children}
+            <Group justify="space-between" mt="sm" gap="sm">
+              <Group gap="sm">{props.extraActions}</Group>
+              <Group gap="sm">
+                <Button variant="default" size="md" onClick={props.onCancel}>
+                  <Trans>Отмена</Trans>
+                </Button>
+                <Button type="submit" size="md" loading={props.submitting}>
+                  {props.submitLabel ?? <Trans>Сохранить</Trans>}
+                </Button>
+              </Group>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  )
+}

@@ -1,0 +1,35 @@
+import { useLingui } from '@lingui/react/macro'
+import { Badge } from '@mantine/core'
+import { IconAlertTriangle, IconCloudUpload } from '@tabler/icons-react'
+
+export type SyncMarkState = 'pending' | 'parked'
+
+/**
+ * Says that a record's change has not reached the server yet (pending) or was rejected by it
+ * (parked). Text, not only colour, so it reads without hover and for assistive technology.
+ */
+export function SyncMark({ state }: { state: SyncMarkState | undefined }) {
+  const { t } = useLingui()
+  if (!state) return null
+  if (state === 'parked')
+    return (
+      <Badge
+        color="red"
+        variant="light"
+        leftSection={<IconAlertTriangle size={14} aria-hidden />}
+        data-sync-mark="parked"
+      >
+        {t`Не принято сервером`}
+      </Badge>
+    )
+  return (
+    <Badge
+      color="orange"
+      variant="light"
+      leftSection={<IconCloudUpload size={14} aria-hidden />}
+      data-sync-mark="pending"
+    >
+      {t`Ждёт отправки`}
+    </Badge>
+  )
+}

@@ -1,0 +1,152 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { useRouterState } from '@tanstack/react-router'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { i18n } from '../../src/app/i18n.ts'
+import {
+  createProject,
+  createRecord,
+  createWorkspace,
+  setCurrentWorkspace,
+  setProjectType,
+} from '../../src/data/commands.ts'
+import { MirrorDb, setDb } from '../../src/data/db.ts'
+import { ProjectTypePage } from '../../src/features/projects/project-type-page.tsx'
+import { ProjectsPage } from '../../src/features/projects/projects-page.tsx'
+import { WorkspaceManager } from '../../src/features/workspaces/workspace-manager.tsx'
+import { ConfirmHost } from '../../src/ui/confirm.tsx'
+import { renderInApp } from './helpers/render-app.tsx'
+
+let db: MirrorDb
+let n = 0
+beforeEach(() => {
+  n += 1
+  db = new MirrorDb(`projects-screens-${n}`)
+  setDb(db)
+  act(() => i18n.activate('ru'))
+})
+afterEach(() => {
+  document.body.innerHTML = ''
+})
+
+async function workspace() {
+  const id = await createWorkspace('Клиника')
+  await setCurrentWorkspace(id)
+  return id
+}
+
+describe('projects', () => {
+  it('starts empty with a way forward, then creates a project and asks for its type', async () => {
+    await workspace()
+    const { router } = await renderInApp(() => <ProjectsPage />, '/projects')
+    const user = userEvent.setup()
+    expect(await screen.findByText('Проектов пока нет')).toBeInTheDocument()
+    await user.click(screen.getAllByRole('button', { name: 'Новый проект' })[0]!)
+    await user.click(screen.getByRole('button', { name: 'Создать' }))
+    expect(await screen.findByText('Заполните поле')).toBeInTheDocument()
+    await user.type(screen.getByLabelText('Название нового проекта'), 'Акция{Enter}')
+    await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/project\/-\d+\/type$/))
+    expect((await db.projects.toArray()).map((p) => p.name)).toEqual(['Акция'])
+  })
+
+  it('renames in place, shows each type, and opens a project in its editor', async () => {
+    const ws = await workspace()
+    const typed = await createProject(ws, 'Сторис для весны')
+    await setProjectType(typed, 2)
+    await createProject(ws, 'Черновик')
+    const { router } = await renderInApp(() => <ProjectsPage />, '/projects')
+    const user = userEvent.setup()
+    const list = await screen.findByRole('list', { name: 'Проекты' })
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2))
+    expect(within(list).getByText('Сторис')).toBeInTheDocument()
+    expect(within(list).getByText('Тип не выбран')).toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Переименовать Черновик' }))
+    const field = screen.getByRole('textbox', { name: 'Название проекта' })
+    await user.clear(field)
+    await user.type(field, 'Лето{Enter}')
+    await waitFor(async () =>
+      expect((await db.projects.toArray()).map((p) => p.name).sort()).toEqual([
+        'Лето',
+        'Сторис для весны',
+      ]),
+    )
+
+    await user.click(await screen.findByRole('button', { name: /^Сторис для весны/ }))
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/projects/${typed}/edit/type-2`),
+    )
+  })
+
+  it('explains both types with a picture and sets the chosen one', async () => {
+    const ws = await workspace()
+    const id = await createProject(ws, 'Лендинг клиники')
+    function Page() {
+      const path = useRouterState({ select: (s) => s.location.pathname })
+      return path.endsWith('/type') ? <ProjectTypePage id={id} /> : <p>editor</p>
+    }
+    const { router } = await renderInApp(() => <Page />, `/project/${id}/type`)
+    const user = userEvent.setup()
+    const landing = await screen.findByTestId('type-1')
+    expect(within(landing).getByText('Лендинг')).toBeInTheDocument()
+    expect(within(landing).getByText(/секции-фоны идут одна под другой/)).toBeInTheDocument()
+    expect(landing.querySelector('svg')).not.toBeNull()
+    expect(screen.getByTestId('type-2').querySelector('svg')).not.toBeNull()
+    await user.click(landing)
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${id}/edit/type-1`))
+    expect((await db.projects.get(id))?.type).toBe(1)
+  })
+})
+
+describe('workspace manager', () => {
+  it('names the workspace and what it holds before deleting it', async () => {
+    const ws = await workspace()
+    await createProject(ws, 'Акция')
+    await createRecord('department', ws, { name: 'Терапия', description: '' })
+    await createRecord('amo', ws, {
+      name: 'Воронка',
+      subdomain: 'clinic',
+      client_id: 'id',
+      client_secret: 'secret',
+      redirect_uri: 'https://clinic.ru/cb',
+    })
+    await renderInApp(() => (
+      <>
+        <ConfirmHost />
+        <WorkspaceManager opened onClose={() => undefined} />
+      </>
+    ))
+    const user = userEvent.setup()
+    const remove = await screen.findByRole('button', { name: 'Удалить Клиника' })
+    await waitFor(() => expect(remove).toBeEnabled())
+    await user.click(remove)
+    const dialog = await screen.findByRole('dialog', { name: 'Удалить пространство «Клиника»?' })
+    await waitFor(() =>
+      expect(dialog).toHaveTextContent(
+        'В пространстве «Клиника»: 1 проект, 1 интеграция, 1 отделение, 0 локаций, 0 специалистов.',
+      ),
+    )
+    await user.click(within(dialog).getByRole('button', { name: 'Удалить' }))
+    await waitFor(async () => expect(await db.workspaces.count()).toBe(0))
+    expect(await db.projects.count()).toBe(0)
+  })
+
+  it('adds and renames a workspace, refusing an empty name', async () => {
+    await renderInApp(() => <WorkspaceManager opened onClose={() => undefined} />)
+    const user = userEvent.setup()
+    const name = await screen.findByLabelText('Новое пространство')
+    await user.click(screen.getByRole('button', { name: 'Добавить' }))
+    expect(await screen.findByText('Заполните поле')).toBeInTheDocument()
+    await user.type(name, 'Салон{Enter}')
+    await waitFor(async () =>
+      expect((await db.workspaces.toArray()).map((w) => w.name)).toEqual(['Салон']),
+    )
+    await user.click(await screen.findByRole('button', { name: 'Переименовать Салон' }))
+    const field = screen.getByRole('textbox', { name: 'Название пространства' })
+    await user.clear(field)
+    await user.type(field, 'Салон на Мира{Enter}')
+    await waitFor(async () =>
+      expect((await db.workspaces.toArray()).map((w) => w.name)).toEqual(['Салон на Мира']),
+    )
+  })
+})

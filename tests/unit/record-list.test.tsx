@@ -1,0 +1,137 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { i18n } from '../../src/app/i18n.ts'
+import { compareText } from '../../src/ui/list-query.ts'
+import { RecordList, type SortOption } from '../../src/ui/record-list.tsx'
+import { renderInApp } from './helpers/render-app.tsx'
+
+interface Row {
+  id: number
+  name: string
+  city: string
+}
+
+const sorts: SortOption<Row>[] = [
+  { value: 'name', label: 'По имени', compare: (a, b) => compareText(a.name, b.name) },
+  { value: 'city', label: 'По городу', compare: (a, b) => compareText(a.city, b.city) },
+]
+
+function List(props: {
+  items: Row[] | undefined
+  onOpen?: (row: Row) => void
+  marks?: Map<number, 'pending' | 'parked'>
+}) {
+  return (
+    <RecordList
+      label="Люди"
+      items={props.items}
+      getId={(row) => row.id}
+      searchText={(row) => `${row.name} ${row.city}`}
+      sorts={sorts}
+      marks={props.marks}
+      onOpen={props.onOpen}
+      renderRow={(row) => (
+        <span>
+          {row.name} — {row.city}
+        </span>
+      )}
+      empty={<div>Пусто: добавьте первого</div>}
+    />
+  )
+}
+
+const names = () =>
+  within(screen.getByRole('list', { name: 'Люди' }))
+    .getAllByRole('listitem')
+    .map((item) => item.textContent?.split(' — ')[0])
+
+beforeEach(() => act(() => i18n.activate('ru')))
+afterEach(() => {
+  document.body.innerHTML = ''
+})
+
+describe('RecordList', () => {
+  it('shows a loading state, then an empty state that says what to do', async () => {
+    const view = await renderInApp(() => <List items={undefined} />)
+    expect(screen.getByTestId('list-loading')).toHaveAttribute('aria-busy', 'true')
+    view.unmount()
+    await renderInApp(() => <List items={[]} />)
+    expect(await screen.findByText('Пусто: добавьте первого')).toBeInTheDocument()
+    expect(screen.queryByRole('list')).toBeNull()
+  })
+
+  it('sorts by name by default, by the second key on choice, and flips direction', async () => {
+    const rows = [
+      { id: 1, name: 'Вера', city: 'Омск' },
+      { id: 2, name: 'Анна', city: 'Пермь' },
+      { id: 3, name: 'Борис', city: 'Казань' },
+    ]
+    await renderInApp(() => <List items={rows} />)
+    const user = userEvent.setup()
+    await screen.findByRole('list', { name: 'Люди' })
+    expect(names()).toEqual(['Анна', 'Борис', 'Вера'])
+    await user.selectOptions(screen.getByLabelText('Сортировка'), 'city')
+    expect(names()).toEqual(['Борис', 'Вера', 'Анна'])
+    await user.click(screen.getByRole('button', { name: 'По возрастанию' }))
+    expect(names()).toEqual(['Анна', 'Вера', 'Борис'])
+  })
+
+  it('searches as you type, counts matches and offers a reset when nothing matches', async () => {
+    const rows = [
+      { id: 1, name: 'Вера', city: 'Омск' },
+      { id: 2, name: 'Анна', city: 'Пермь' },
+      { id: 3, name: 'Артём', city: 'Пермь' },
+    ]
+    await renderInApp(() => <List items={rows} />)
+    const user = userEvent.setup()
+    const search = await screen.findByRole('searchbox', { name: 'Поиск' })
+    await user.type(search, 'пермь')
+    await waitFor(() => expect(names()).toEqual(['Анна', 'Артём']))
+    expect(screen.getByText('Найдено: 2 из 3')).toBeInTheDocument()
+    await user.type(search, ' москва')
+    expect(await screen.findByText('Ничего не найдено')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Сбросить поиск' }))
+    await waitFor(() => expect(names()).toHaveLength(3))
+    expect(screen.getByText('Всего: 3')).toBeInTheDocument()
+  })
+
+  it('marks rows with unsynced or rejected changes and opens a row on tap', async () => {
+    const onOpen = vi.fn()
+    const rows = [
+      { id: -1, name: 'Новая', city: 'Омск' },
+      { id: 2, name: 'Старая', city: 'Пермь' },
+      { id: 3, name: 'Чистая', city: 'Казань' },
+    ]
+    const marks = new Map<number, 'pending' | 'parked'>([
+      [-1, 'pending'],
+      [2, 'parked'],
+    ])
+    await renderInApp(() => <List items={rows} marks={marks} onOpen={onOpen} />)
+    const user = userEvent.setup()
+    const pending = (await screen.findByText('Ждёт отправки')).closest('[role="listitem"]')
+    expect(pending).toHaveAttribute('data-record-id', '-1')
+    expect(screen.getByText('Не принято сервером').closest('[role="listitem"]')).toHaveAttribute(
+      'data-record-id',
+      '2',
+    )
+    expect(document.querySelectorAll('[data-sync-mark]')).toHaveLength(2)
+    await user.click(screen.getByRole('button', { name: /Чистая/ }))
+    expect(onOpen).toHaveBeenCalledWith(rows[2])
+  })
+
+  it('renders only the rows in view out of 10,000', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+      id: i + 1,
+      name: `Специалист ${String(i).padStart(5, '0')}`,
+      city: 'Пермь',
+    }))
+    await renderInApp(() => <List items={rows} />)
+    const list = await screen.findByRole('list', { name: 'Люди' })
+    const rendered = within(list).getAllByRole('listitem')
+    expect(rendered.length).toBeGreaterThan(5)
+    expect(rendered.length).toBeLessThan(60)
+    expect(rendered[0]).toHaveAttribute('aria-setsize', '10000')
+    expect(screen.getByText('Всего: 10000')).toBeInTheDocument()
+  })
+})
