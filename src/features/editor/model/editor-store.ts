@@ -90,11 +90,16 @@ export class EditorStore {
   private changeCounter = 0
   private listeners = new Set<() => void>()
   private state: EditorState
-  /** Measured heights (units) of text blocks, by key; the canvas fills it. */
-  measure: (key: string) => number | undefined = () => undefined
+  /** Measured heights (units) of text blocks, by key; the canvas provides it. */
+  private measure: (key: string) => number | undefined = () => undefined
 
   constructor(private options: StoreOptions) {
     this.state = this.snapshot(0)
+  }
+
+  /** The canvas tells the store how high text blocks are drawn (stored units). */
+  setMeasure(measure: ((key: string) => number | undefined) | null) {
+    this.measure = measure ?? (() => undefined)
   }
 
   // -- reading ---------------------------------------------------------------------------------
