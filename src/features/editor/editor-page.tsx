@@ -5,7 +5,6 @@ import {
   Button,
   Divider,
   Group,
-  Loader,
   Menu,
   Paper,
   ScrollArea,
@@ -31,8 +30,6 @@ import {
   IconZoomOut,
 } from '@tabler/icons-react'
 import {
-  lazy,
-  Suspense,
   useCallback,
   useEffect,
   useMemo,
@@ -46,6 +43,10 @@ import { BLOCK_TYPES, type BlockType } from '../../domain/block.ts'
 import { DEFAULT_GRID_SIZE, type Point } from '../../domain/geometry.ts'
 import type { ProjectTypeId } from '../../domain/project.ts'
 import { AddBackgroundButton, SectionList, SlideStrip } from './backgrounds-nav.tsx'
+// Pixi comes with the editor route's own chunk (the route is split lazily), never with the entry
+// (STACK trap 3). A second dynamic import here would split helpers shared with the entry into
+// extra first-load chunks (measured: +0.4 KiB gzip on /projects).
+import EditorCanvas from './canvas/editor-canvas.tsx'
 import { BlockIcon } from './block-icons.tsx'
 import type { CanvasController } from './canvas/scene-host.ts'
 import type { EditorData } from './editor-data.ts'
@@ -56,9 +57,6 @@ import { editorKindOf, FRAME_WIDTH } from './model/layout.ts'
 import { AlignTools, SelectionPanel } from './selection-panel.tsx'
 import { useAutosave, type SaveState } from './use-autosave.ts'
 import { useShortcuts } from './use-shortcuts.ts'
-
-// Pixi loads with the editor only (STACK trap 3).
-const EditorCanvas = lazy(() => import('./canvas/editor-canvas.tsx'))
 
 export interface EditorPageProps {
   data: EditorData
@@ -216,20 +214,18 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
           {data.backgrounds.length === 0 ? (
             <EmptyCanvas data={data} kind={kind} onAdded={goTo} />
           ) : (
-            <Suspense fallback={<CanvasLoading />}>
-              <EditorCanvas
-                store={store}
-                backgrounds={drawn}
-                kind={kind}
-                grid={grid}
-                resolveFileUrl={data.resolveFileUrl}
-                specialistName={specialistName}
-                onController={onController}
-                onZoomChange={setZoom}
-                onActiveBackground={onActiveBackground}
-                onContextMenu={onContextMenu}
-              />
-            </Suspense>
+            <EditorCanvas
+              store={store}
+              backgrounds={drawn}
+              kind={kind}
+              grid={grid}
+              resolveFileUrl={data.resolveFileUrl}
+              specialistName={specialistName}
+              onController={onController}
+              onZoomChange={setZoom}
+              onActiveBackground={onActiveBackground}
+              onContextMenu={onContextMenu}
+            />
           )}
           <CanvasMenu
             menu={menu}
@@ -289,17 +285,6 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
           </Paper>
         </Box>
       )}
-    </Stack>
-  )
-}
-
-function CanvasLoading() {
-  return (
-    <Stack align="center" justify="center" h="100%">
-      <Loader />
-      <Text size="sm" c="dimmed">
-        <Trans>Загружаем холст…</Trans>
-      </Text>
     </Stack>
   )
 }

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Group, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core'
-import { IconChevronDown, IconChevronUp } from '@tabler/icons-react'
+import { IconArrowDown, IconArrowUp } from '@tabler/icons-react'
 import type { LocalBlock } from './editor-data.ts'
 import { BlockIcon } from './block-icons.tsx'
 import { useBlockTypeLabel } from './inspector/block-inspector.tsx'
@@ -41,7 +41,7 @@ export function LayersPanel({
           <Trans>На этом фоне пока нет блоков.</Trans>
         </Text>
       ) : (
-        <ScrollArea.Autosize mah="100%" type="auto" offsetScrollbars>
+        <ScrollArea.Autosize mah="100%" type="auto" scrollbars="y">
           <Stack gap={2} role="list" aria-label={t`Слои`}>
             {keys.map((key, i) => {
               const block = state.blocks.get(key)!
@@ -77,7 +77,7 @@ export function LayersPanel({
                     disabled={i === 0}
                     onClick={() => store.bringForward([key])}
                   >
-                    <IconChevronUp size={18} />
+                    <IconArrowUp size={18} />
                   </ActionIcon>
                   <ActionIcon
                     variant="subtle"
@@ -86,7 +86,7 @@ export function LayersPanel({
                     disabled={i === keys.length - 1}
                     onClick={() => store.sendBackward([key])}
                   >
-                    <IconChevronDown size={18} />
+                    <IconArrowDown size={18} />
                   </ActionIcon>
                 </Group>
               )

@@ -322,14 +322,14 @@ function CardContent(props: BlockViewProps & { block: Card }) {
     () => ({
       fontFamily: 'Arial',
       fontWeight: '700',
-      fontSize: w * 0.085,
+      fontSize: w * (sub ? 0.07 : 0.085),
       fill: accent,
       align: 'center',
       wordWrap: true,
       breakWords: true,
       wordWrapWidth: Math.max(1, w - 2 * pad),
     }),
-    [w, pad, accent],
+    [w, pad, accent, sub],
   )
   const subStyle = useMemo<TextStyleOptions>(
     () => ({ fontFamily: 'Arial', fontSize: w * 0.055, fill: '#495057', align: 'center' }),
@@ -354,12 +354,12 @@ function CardContent(props: BlockViewProps & { block: Card }) {
       <pixiText
         text={title}
         style={titleStyle}
-        anchor={0.5}
+        anchor={{ x: 0.5, y: sub ? 1 : 0.5 }}
         resolution={2}
-        y={sub ? mid - h * 0.07 : mid}
+        y={sub ? mid + h * 0.02 : mid}
       />
       {sub ? (
-        <pixiText text={sub} style={subStyle} anchor={0.5} resolution={2} y={mid + h * 0.12} />
+        <pixiText text={sub} style={subStyle} anchor={{ x: 0.5, y: 0 }} resolution={2} y={mid + h * 0.06} />
       ) : null}
       <pixiText
         text={button}

@@ -1,0 +1,51 @@
+import { Trans } from '@lingui/react/macro'
+import { Anchor, Loader, Stack, Text, Title } from '@mantine/core'
+import { Link, Navigate } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
+import type { ProjectTypeId } from '../../domain/project.ts'
+import type { EditorData } from './editor-data.ts'
+import { EditorPage } from './editor-page.tsx'
+
+export interface EditorRouteProps {
+  /** From `useEditorData`: undefined while loading, null when the project is unknown. */
+  data: EditorData | null | undefined
+  type: ProjectTypeId
+  saveStatus?: ReactNode
+  onSave?: () => void
+}
+
+/** The editor route's body: loading, not found, the other editor type, or the editor. */
+export function EditorRoute({ data, type, saveStatus, onSave }: EditorRouteProps) {
+  if (data === undefined) {
+    return (
+      <Stack align="center" justify="center" mih={320}>
+        <Loader />
+      </Stack>
+    )
+  }
+  if (data === null) {
+    return (
+      <Stack align="center" justify="center" mih={320} ta="center" gap="sm">
+        <Title order={1} fz="xl">
+          <Trans>Проект не найден</Trans>
+        </Title>
+        <Text c="dimmed">
+          <Trans>Возможно, его удалили или он относится к другому рабочему пространству.</Trans>
+        </Text>
+        <Anchor component={Link} to="/projects">
+          <Trans>К списку проектов</Trans>
+        </Anchor>
+      </Stack>
+    )
+  }
+  const projectType = data.project.type
+  if (projectType !== null && projectType !== type) {
+    const id = String(data.project.id)
+    return projectType === 1 ? (
+      <Navigate to="/projects/$id/edit/type-1" params={{ id }} replace />
+    ) : (
+      <Navigate to="/projects/$id/edit/type-2" params={{ id }} replace />
+    )
+  }
+  return <EditorPage data={data} type={type} saveStatus={saveStatus} onSave={onSave} />
+}
