@@ -42,6 +42,8 @@ import { Route as AppIntegrationsAmoIndexRouteImport } from './routes/_app/integ
 import { Route as AppIntegrationsAmoIdRouteImport } from './routes/_app/integrations/amo/$id'
 import { Route as AppIntegrationsBitrixIndexRouteImport } from './routes/_app/integrations/bitrix/index'
 import { Route as AppIntegrationsBitrixIdRouteImport } from './routes/_app/integrations/bitrix/$id'
+import { Route as AppProjectsIdEditType1RouteImport } from './routes/_app/projects/$id/edit/type-1'
+import { Route as AppProjectsIdEditType2RouteImport } from './routes/_app/projects/$id/edit/type-2'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -208,6 +210,16 @@ const AppIntegrationsBitrixIdRoute = AppIntegrationsBitrixIdRouteImport.update({
   path: '/integrations/bitrix/$id',
   getParentRoute: () => AppRoute,
 } as any)
+const AppProjectsIdEditType1Route = AppProjectsIdEditType1RouteImport.update({
+  id: '/projects/$id/edit/type-1',
+  path: '/projects/$id/edit/type-1',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProjectsIdEditType2Route = AppProjectsIdEditType2RouteImport.update({
+  id: '/projects/$id/edit/type-2',
+  path: '/projects/$id/edit/type-2',
+  getParentRoute: () => AppRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -242,6 +254,8 @@ export interface FileRoutesByFullPath {
   '/integrations/bitrix/$id': typeof AppIntegrationsBitrixIdRoute
   '/integrations/amo/': typeof AppIntegrationsAmoIndexRoute
   '/integrations/bitrix/': typeof AppIntegrationsBitrixIndexRoute
+  '/projects/$id/edit/type-1': typeof AppProjectsIdEditType1Route
+  '/projects/$id/edit/type-2': typeof AppProjectsIdEditType2Route
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -276,6 +290,8 @@ export interface FileRoutesByTo {
   '/integrations/bitrix/$id': typeof AppIntegrationsBitrixIdRoute
   '/integrations/amo': typeof AppIntegrationsAmoIndexRoute
   '/integrations/bitrix': typeof AppIntegrationsBitrixIndexRoute
+  '/projects/$id/edit/type-1': typeof AppProjectsIdEditType1Route
+  '/projects/$id/edit/type-2': typeof AppProjectsIdEditType2Route
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -312,6 +328,8 @@ export interface FileRoutesById {
   '/_app/integrations/bitrix/$id': typeof AppIntegrationsBitrixIdRoute
   '/_app/integrations/amo/': typeof AppIntegrationsAmoIndexRoute
   '/_app/integrations/bitrix/': typeof AppIntegrationsBitrixIndexRoute
+  '/_app/projects/$id/edit/type-1': typeof AppProjectsIdEditType1Route
+  '/_app/projects/$id/edit/type-2': typeof AppProjectsIdEditType2Route
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -348,6 +366,8 @@ export interface FileRouteTypes {
     | '/integrations/bitrix/$id'
     | '/integrations/amo/'
     | '/integrations/bitrix/'
+    | '/projects/$id/edit/type-1'
+    | '/projects/$id/edit/type-2'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -382,6 +402,8 @@ export interface FileRouteTypes {
     | '/integrations/bitrix/$id'
     | '/integrations/amo'
     | '/integrations/bitrix'
+    | '/projects/$id/edit/type-1'
+    | '/projects/$id/edit/type-2'
   id:
     | '__root__'
     | '/'
@@ -417,6 +439,8 @@ export interface FileRouteTypes {
     | '/_app/integrations/bitrix/$id'
     | '/_app/integrations/amo/'
     | '/_app/integrations/bitrix/'
+    | '/_app/projects/$id/edit/type-1'
+    | '/_app/projects/$id/edit/type-2'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -660,6 +684,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppIntegrationsBitrixIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/projects/$id/edit/type-1': {
+      id: '/_app/projects/$id/edit/type-1'
+      path: '/projects/$id/edit/type-1'
+      fullPath: '/projects/$id/edit/type-1'
+      preLoaderRoute: typeof AppProjectsIdEditType1RouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/edit/type-2': {
+      id: '/_app/projects/$id/edit/type-2'
+      path: '/projects/$id/edit/type-2'
+      fullPath: '/projects/$id/edit/type-2'
+      preLoaderRoute: typeof AppProjectsIdEditType2RouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -712,6 +750,8 @@ interface AppRouteChildren {
   AppIntegrationsBitrixIdRoute: typeof AppIntegrationsBitrixIdRoute
   AppIntegrationsAmoIndexRoute: typeof AppIntegrationsAmoIndexRoute
   AppIntegrationsBitrixIndexRoute: typeof AppIntegrationsBitrixIndexRoute
+  AppProjectsIdEditType1Route: typeof AppProjectsIdEditType1Route
+  AppProjectsIdEditType2Route: typeof AppProjectsIdEditType2Route
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -733,6 +773,8 @@ const AppRouteChildren: AppRouteChildren = {
   AppIntegrationsBitrixIdRoute: AppIntegrationsBitrixIdRoute,
   AppIntegrationsAmoIndexRoute: AppIntegrationsAmoIndexRoute,
   AppIntegrationsBitrixIndexRoute: AppIntegrationsBitrixIndexRoute,
+  AppProjectsIdEditType1Route: AppProjectsIdEditType1Route,
+  AppProjectsIdEditType2Route: AppProjectsIdEditType2Route,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

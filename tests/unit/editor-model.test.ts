@@ -47,6 +47,13 @@ describe('defaults', () => {
     }
   })
 
+  it('makes blocks relatively larger on portrait slides', () => {
+    const wide = defaultBlock('text', 1, LANDSCAPE, 0, texts) as BlockOf<'text'>
+    const tall = defaultBlock('text', 1, PORTRAIT, 0, texts) as BlockOf<'text'>
+    expect(tall.fontSize).toBeGreaterThan(wide.fontSize)
+    expect(tall.width).toBeGreaterThan(wide.width)
+  })
+
   it('sizes buttons, images and videos by the background aspect', () => {
     const image = defaultBlock('image', 1, PORTRAIT, 0, texts) as BlockOf<'image'>
     const box = blockBox(image, PORTRAIT)
@@ -67,8 +74,9 @@ describe('defaults', () => {
     expect(estimateTextHeight('a\nb', 10, 200)).toBe(25)
     // 40 characters at 5.5 units each in 110 units: two lines.
     expect(estimateTextHeight('x'.repeat(40), 10, 110)).toBe(12.5 * 2)
-    const gift = defaultBlock('gift', 1, LANDSCAPE, 0, texts)
-    expect(blockBox(gift, LANDSCAPE).height).toBe(80 * CARD_RATIO)
+    const gift = defaultBlock('gift', 1, LANDSCAPE, 0, texts) as BlockOf<'gift'>
+    expect(blockBox(gift, LANDSCAPE).height).toBe(gift.width! * 2 * CARD_RATIO)
+    expect(blockBox({ ...gift, width: undefined }, LANDSCAPE).width).toBe(80)
   })
 })
 

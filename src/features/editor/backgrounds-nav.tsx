@@ -114,18 +114,17 @@ function Thumb({
         {number}
       </Badge>
       {count > 0 ? (
-        <Text
-          size="10px"
-          c="white"
-          bg="rgba(0,0,0,.55)"
+        <Badge
+          size="xs"
+          variant="white"
+          color="dark"
           pos="absolute"
-          bottom={0}
-          left={0}
-          right={0}
-          ta="center"
+          bottom={4}
+          right={4}
+          aria-label={t`Блоков: ${count}`}
         >
-          {t`блоков: ${count}`}
-        </Text>
+          {count}
+        </Badge>
       ) : null}
     </UnstyledButton>
   )

@@ -21,7 +21,14 @@ export function fakeEditorData(
 ): FakeEditorData {
   let nextId = -1
   const data: FakeEditorData = {
-    project: { id: 1, workspace_id: 1, name: 'Проект', type: 1, updated_at: '', ...options.project },
+    project: {
+      id: 1,
+      workspace_id: 1,
+      name: 'Проект',
+      type: 1,
+      updated_at: '',
+      ...options.project,
+    },
     backgrounds: options.backgrounds ?? [
       { id: 10, project_id: 1, image_url: '', width: 1600, height: 900, position: 0 },
     ],

@@ -359,7 +359,13 @@ function CardContent(props: BlockViewProps & { block: Card }) {
         y={sub ? mid + h * 0.02 : mid}
       />
       {sub ? (
-        <pixiText text={sub} style={subStyle} anchor={{ x: 0.5, y: 0 }} resolution={2} y={mid + h * 0.06} />
+        <pixiText
+          text={sub}
+          style={subStyle}
+          anchor={{ x: 0.5, y: 0 }}
+          resolution={2}
+          y={mid + h * 0.06}
+        />
       ) : null}
       <pixiText
         text={button}

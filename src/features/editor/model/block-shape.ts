@@ -51,13 +51,16 @@ export function defaultBlock(
   texts: DefaultTexts,
 ): LocalBlock {
   const base = { bg_id: bgId, x: 0, y: 0, zindex, rotation: 0 }
+  // Sizes are relative to the background's width, so a phone-shaped slide needs larger ones.
+  const portrait = bg.height > bg.width
+  const cardWidth = portrait ? 80 : 30
   switch (type) {
     case 'text':
       return {
         ...base,
         type,
-        width: 50,
-        fontSize: 6,
+        width: portrait ? 80 : 50,
+        fontSize: portrait ? 10 : 4,
         font: 'Arial',
         align: 'center',
         color: '#212529',
@@ -69,14 +72,14 @@ export function defaultBlock(
       return {
         ...base,
         type,
-        width: 30,
-        height: heightPercent(30, 0.25, bg),
+        width: portrait ? 60 : 20,
+        height: heightPercent(portrait ? 60 : 20, portrait ? 0.22 : 0.25, bg),
         btn_type: 'link',
         btn_type_value: '',
         name: '',
         border_width: 0,
         border_color: '#1c7ed6',
-        fontSize: 5,
+        fontSize: portrait ? 8 : 3,
         font: 'Arial',
         align: 'center',
         color: '#ffffff',
@@ -87,8 +90,8 @@ export function defaultBlock(
       return {
         ...base,
         type,
-        width: 40,
-        height: heightPercent(40, 0.75, bg),
+        width: portrait ? 80 : 40,
+        height: heightPercent(portrait ? 80 : 40, 0.75, bg),
         scaleX: 1,
         scaleY: 1,
         name: '',
@@ -98,8 +101,8 @@ export function defaultBlock(
       return {
         ...base,
         type,
-        width: 60,
-        height: heightPercent(60, 9 / 16, bg),
+        width: portrait ? 90 : 60,
+        height: heightPercent(portrait ? 90 : 60, 9 / 16, bg),
         scaleX: 1,
         scaleY: 1,
         video_url: '',
@@ -110,7 +113,7 @@ export function defaultBlock(
       return {
         ...base,
         type,
-        width: DEFAULT_CARD_WIDTH,
+        width: cardWidth,
         color: '#e64980',
         text: texts.gift,
         name: '',
@@ -122,7 +125,7 @@ export function defaultBlock(
       return {
         ...base,
         type,
-        width: DEFAULT_CARD_WIDTH,
+        width: cardWidth,
         color: '#2b8a3e',
         text,
         text_price: parsePrice(text),
@@ -133,7 +136,7 @@ export function defaultBlock(
       return {
         ...base,
         type,
-        width: DEFAULT_CARD_WIDTH,
+        width: cardWidth,
         specialist_id: null,
         date: '',
         action: texts.subscribeAction,
