@@ -431,6 +431,17 @@ describe('following the data layer', () => {
     expect(store.takeChanges().deleteIds).toEqual([321])
   })
 
+  it('recognises a synced image whose uploaded file got its server URL', () => {
+    const { store } = setup()
+    const a = store.add('image', LANDSCAPE.id)!
+    store.update(a, { image_url: 'local-file:3' })
+    store.markSaved(store.takeChanges(), [-6])
+    store.syncFromData([{ ...block(store, a) }])
+    store.syncFromData([{ ...block(store, a), id: 88, image_url: '/uploads/a.png' } as LocalBlock])
+    expect(store.getState().blocks.size).toBe(1)
+    expect(block(store, a)).toMatchObject({ id: 88, image_url: '/uploads/a.png' })
+  })
+
   it('moves blocks to the server id of a synced background', () => {
     const { store } = setup()
     store.setBackgrounds([LANDSCAPE, { ...PORTRAIT, id: -2 }])

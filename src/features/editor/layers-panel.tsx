@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Group, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core'
+import { ActionIcon, Box, Group, Stack, Text, UnstyledButton } from '@mantine/core'
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react'
 import type { LocalBlock } from './editor-data.ts'
 import { BlockIcon } from './block-icons.tsx'
@@ -41,7 +41,7 @@ export function LayersPanel({
           <Trans>На этом фоне пока нет блоков.</Trans>
         </Text>
       ) : (
-        <ScrollArea.Autosize mah="100%" type="auto" scrollbars="y">
+        <Box mih={0} style={{ overflowY: 'auto' }}>
           <Stack gap={2} role="list" aria-label={t`Слои`}>
             {keys.map((key, i) => {
               const block = state.blocks.get(key)!
@@ -92,7 +92,7 @@ export function LayersPanel({
               )
             })}
           </Stack>
-        </ScrollArea.Autosize>
+        </Box>
       )}
     </Stack>
   )

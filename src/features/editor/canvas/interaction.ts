@@ -220,6 +220,10 @@ export class CanvasInteraction {
   private onDown = (e: PointerEvent) => {
     if (e.button === 2) return
     e.preventDefault()
+    // The pointer does not move focus (default prevented): leave any inspector field by hand so
+    // its draft gives way to what the canvas is about to change.
+    const focused = document.activeElement
+    if (focused instanceof HTMLElement && isTyping(focused)) focused.blur()
     this.el.setPointerCapture?.(e.pointerId)
     const p = this.point(e)
     this.pointers.set(e.pointerId, { p, type: e.pointerType })

@@ -703,7 +703,14 @@ function sameBlock(a: LocalBlock, b: LocalBlock): boolean {
   return ka.every((k) => Object.is(a[k], (b as Record<string, unknown>)[k]))
 }
 
-/** Same block apart from its id (a local block and its synced copy). */
+/** Fields the data layer may rewrite when a block syncs (uploaded files get their server URL). */
+const SYNC_REWRITTEN = new Set(['id', 'image_url', 'video_src'])
+
+/** Same block apart from what syncing changes (a local block and its synced copy). */
 function sameContent(a: LocalBlock, b: LocalBlock): boolean {
-  return sameBlock(withoutId(a), withoutId(b))
+  const ra = a as Record<string, unknown>
+  const rb = b as Record<string, unknown>
+  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)])
+  for (const key of keys) if (!SYNC_REWRITTEN.has(key) && !Object.is(ra[key], rb[key])) return false
+  return true
 }
