@@ -463,9 +463,24 @@ function CanvasMenu({
     onClose()
   }
   return (
-    <Menu opened={menu !== null} onClose={onClose} position="bottom-start" withinPortal shadow="md">
+    <Menu
+      opened={menu !== null}
+      onClose={onClose}
+      position="bottom-start"
+      withinPortal
+      shadow="md"
+      // A long press ends with touch and mouse events of its own; only a new press outside closes.
+      clickOutsideEvents={['pointerdown']}
+    >
       <Menu.Target>
-        <Box pos="absolute" left={menu?.point.x ?? 0} top={menu?.point.y ?? 0} w={1} h={1} />
+        <Box
+          pos="absolute"
+          left={menu?.point.x ?? 0}
+          top={menu?.point.y ?? 0}
+          w={1}
+          h={1}
+          style={{ pointerEvents: 'none' }}
+        />
       </Menu.Target>
       <Menu.Dropdown>
         {hasSelection ? (
