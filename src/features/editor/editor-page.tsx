@@ -6,6 +6,7 @@ import {
   Divider,
   Group,
   Menu,
+  NativeSelect,
   Paper,
   ScrollArea,
   Stack,
@@ -57,6 +58,9 @@ import { editorKindOf, FRAME_WIDTH } from './model/layout.ts'
 import { AlignTools, SelectionPanel } from './selection-panel.tsx'
 import { useAutosave, type SaveState } from './use-autosave.ts'
 import { useShortcuts } from './use-shortcuts.ts'
+
+/** Grid steps offered, in screen px at 100% zoom (spec §9: 20 by default). */
+const GRID_SIZES = [5, 10, 20, 40, 50] as const
 
 export interface EditorPageProps {
   data: EditorData
@@ -190,6 +194,8 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
         controller={controller}
         grid={grid.enabled}
         onGrid={(enabled) => setGrid((g) => ({ ...g, enabled }))}
+        gridSize={grid.size}
+        onGridSize={(size) => setGrid((g) => ({ ...g, size }))}
         status={saveStatus ?? <SaveStatusText status={status} />}
         onSave={() => {
           void saveNow().then(() => onSave?.())
@@ -353,6 +359,8 @@ function Toolbar(props: {
   controller: RefObject<CanvasController | null>
   grid: boolean
   onGrid: (enabled: boolean) => void
+  gridSize: number
+  onGridSize: (size: number) => void
   status: ReactNode
   onSave: () => void
 }) {
@@ -433,6 +441,15 @@ function Toolbar(props: {
             label={t`Сетка`}
             checked={props.grid}
             onChange={(e) => props.onGrid(e.currentTarget.checked)}
+          />
+          <NativeSelect
+            aria-label={t`Шаг сетки`}
+            size="xs"
+            w={72}
+            disabled={!props.grid}
+            value={String(props.gridSize)}
+            onChange={(e) => props.onGridSize(Number(e.currentTarget.value))}
+            data={GRID_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
           />
           <Divider orientation="vertical" />
           {props.status}

@@ -66,6 +66,8 @@ function EditorCanvas(props: EditorCanvasProps) {
     <div
       ref={hostRef}
       data-testid="editor-canvas"
+      role="application"
+      aria-label={t`Холст редактора`}
       style={{
         position: 'absolute',
         inset: 0,
