@@ -21,5 +21,5 @@ const ICONS = {
 
 export function BlockIcon({ type, size = 18 }: { type: BlockType; size?: number }) {
   const Icon = ICONS[type]
-  return <Icon size={size} stroke={1.7} aria-hidden />
+  return <Icon size={size} stroke={1.7} aria-hidden style={{ flexShrink: 0 }} />
 }

@@ -1,3 +1,4 @@
+import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import {
   ActionIcon,

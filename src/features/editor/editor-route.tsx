@@ -1,3 +1,4 @@
+import './editor-messages.ts'
 import { Trans } from '@lingui/react/macro'
 import { Anchor, Loader, Stack, Text, Title } from '@mantine/core'
 import { Link, Navigate } from '@tanstack/react-router'

@@ -1,3 +1,4 @@
+import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Box, Group, Stack, Text, UnstyledButton } from '@mantine/core'
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react'

@@ -1,3 +1,4 @@
+import './editor-messages.ts'
 import { t } from '@lingui/core/macro'
 import type { Size } from '../../domain/geometry.ts'
 

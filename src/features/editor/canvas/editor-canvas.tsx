@@ -1,3 +1,4 @@
+import '../editor-messages.ts'
 import { useLingui } from '@lingui/react/macro'
 import { Application, extend, useApplication } from '@pixi/react'
 import { Container, Graphics, Sprite, Text, type Application as PixiApp } from 'pixi.js'

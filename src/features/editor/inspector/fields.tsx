@@ -1,3 +1,4 @@
+import '../editor-messages.ts'
 import { useLingui } from '@lingui/react/macro'
 import {
   Checkbox,
