@@ -183,7 +183,11 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
   }
 
   return (
-    <Stack gap="xs" h="calc(100dvh - 60px - 2 * var(--app-shell-padding, 16px))" mih={480}>
+    <Stack
+      gap="xs"
+      h="calc(100dvh - var(--app-shell-header-height, 60px) - 2 * var(--app-shell-padding, 16px))"
+      mih={480}
+    >
       <Toolbar
         title={data.project.name}
         store={store}

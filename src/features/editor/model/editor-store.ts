@@ -330,7 +330,7 @@ export class EditorStore {
   update(key: string, patch: Patch, tag?: string) {
     const block = this.blocks.get(key)
     if (!block) return
-    const next = { ...block, ...patch } as LocalBlock
+    const next = { ...block, ...roundPatch(patch) } as LocalBlock
     if (sameBlock(block, next)) return
     this.commit(new Map([[key, next]]), { tag: tag ? `update:${key}:${tag}` : undefined })
   }
