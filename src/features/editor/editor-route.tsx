@@ -13,10 +13,13 @@ export interface EditorRouteProps {
   type: ProjectTypeId
   saveStatus?: ReactNode
   onSave?: () => void
+  /** The server id that replaced this project's local id, once it synced. */
+  movedTo?: number | null
 }
 
 /** The editor route's body: loading, not found, the other editor type, or the editor. */
-export function EditorRoute({ data, type, saveStatus, onSave }: EditorRouteProps) {
+export function EditorRoute({ data, type, saveStatus, onSave, movedTo }: EditorRouteProps) {
+  if (movedTo !== undefined && movedTo !== null) return <ToEditor id={movedTo} type={type} />
   if (data === undefined) {
     return (
       <Stack align="center" justify="center" mih={320}>
@@ -40,13 +43,17 @@ export function EditorRoute({ data, type, saveStatus, onSave }: EditorRouteProps
     )
   }
   const projectType = data.project.type
-  if (projectType !== null && projectType !== type) {
-    const id = String(data.project.id)
-    return projectType === 1 ? (
-      <Navigate to="/projects/$id/edit/type-1" params={{ id }} replace />
-    ) : (
-      <Navigate to="/projects/$id/edit/type-2" params={{ id }} replace />
-    )
-  }
+  if (projectType !== null && projectType !== type)
+    return <ToEditor id={data.project.id} type={projectType} />
   return <EditorPage data={data} type={type} saveStatus={saveStatus} onSave={onSave} />
+}
+
+/** Replaces the address with the editor of project `id` of `type`. */
+function ToEditor({ id, type }: { id: number; type: ProjectTypeId }) {
+  const params = { id: String(id) }
+  return type === 1 ? (
+    <Navigate to="/projects/$id/edit/type-1" params={params} replace />
+  ) : (
+    <Navigate to="/projects/$id/edit/type-2" params={params} replace />
+  )
 }

@@ -4,6 +4,7 @@ import {
   useBackgrounds,
   useBlocksOfProject,
   useFileUrl,
+  useIdRedirect,
   useProject,
   useRecords,
 } from '../../data/live.ts'
@@ -47,6 +48,14 @@ export function useEditorData(projectId: number): EditorData | null | undefined 
       resolveFileUrl,
     }
   }, [project, backgrounds, blocks, specialists, addBg, resolveFileUrl])
+}
+
+/**
+ * A project created offline has a local id until it syncs; then the editor's address must follow
+ * it to the server id (null while there is nothing to follow).
+ */
+export function useProjectIdRedirect(projectId: number): number | null {
+  return useIdRedirect('projects', projectId)
 }
 
 const LOCAL_FILE = 'local-file:'
