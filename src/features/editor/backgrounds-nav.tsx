@@ -104,8 +104,8 @@ function Thumb({
       <Box
         w={width}
         h={Math.min(height, 160)}
-        bg="gray.1"
         style={{
+          backgroundColor: 'var(--mantine-color-gray-1)',
           backgroundImage: bg.image_url ? `url("${resolveFileUrl(bg.image_url)}")` : undefined,
           backgroundSize: 'cover',
           backgroundPosition: 'center',

@@ -296,13 +296,26 @@ function cardTexts(
   }
 }
 
-/** Gift, price and subscribe blocks: a card with a title and a button. */
+/** Dark text on light colours, white on dark ones (relative luminance). */
+export function contrastText(hex: string): string {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})/i.exec(hex)
+  if (!m) return '#212529'
+  const h = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join('') : m[1]!
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(h.slice(i, i + 2), 16) / 255
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+  }) as [number, number, number]
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 ? '#212529' : '#ffffff'
+}
+
+/** Gift, price and subscribe blocks: a card in the block's colour with a title and a button. */
 function CardContent(props: BlockViewProps & { block: Card }) {
   const { block, frameWidth } = props
   const unit = unitPx(frameWidth)
   const w = widthUnits(block) * unit
   const h = w * CARD_RATIO
-  const accent = cssColor('color' in block ? block.color : '', CARD_COLORS[block.type])!
+  const fill = cssColor('color' in block ? block.color : '', CARD_COLORS[block.type])!
+  const ink = contrastText(fill)
   const { title, sub, button } = cardTexts(block, props)
   const pad = w * 0.06
   const buttonH = h * 0.26
@@ -310,40 +323,44 @@ function CardContent(props: BlockViewProps & { block: Card }) {
     (g: Graphics) => {
       g.clear()
       const r = w * 0.04
-      g.roundRect(-w / 2, -h / 2, w, h, r).fill({ color: 0xffffff })
-      g.roundRect(-w / 2, -h / 2, w, h, r).stroke({ width: Math.max(1, w * 0.008), color: accent })
+      g.roundRect(-w / 2, -h / 2, w, h, r).fill({ color: fill })
+      g.roundRect(-w / 2, -h / 2, w, h, r).stroke({
+        width: Math.max(1, w * 0.006),
+        color: 0x000000,
+        alpha: 0.15,
+      })
       g.roundRect(-w / 2 + pad, h / 2 - pad - buttonH, w - 2 * pad, buttonH, buttonH / 2).fill({
-        color: accent,
+        color: ink,
       })
     },
-    [w, h, accent, pad, buttonH],
+    [w, h, fill, ink, pad, buttonH],
   )
   const titleStyle = useMemo<TextStyleOptions>(
     () => ({
       fontFamily: 'Arial',
       fontWeight: '700',
       fontSize: w * (sub ? 0.07 : 0.085),
-      fill: accent,
+      fill: ink,
       align: 'center',
       wordWrap: true,
       breakWords: true,
       wordWrapWidth: Math.max(1, w - 2 * pad),
     }),
-    [w, pad, accent, sub],
+    [w, pad, ink, sub],
   )
   const subStyle = useMemo<TextStyleOptions>(
-    () => ({ fontFamily: 'Arial', fontSize: w * 0.055, fill: '#495057', align: 'center' }),
-    [w],
+    () => ({ fontFamily: 'Arial', fontSize: w * 0.055, fill: ink, align: 'center' }),
+    [w, ink],
   )
   const buttonStyle = useMemo<TextStyleOptions>(
     () => ({
       fontFamily: 'Arial',
       fontWeight: '600',
       fontSize: w * 0.06,
-      fill: '#ffffff',
+      fill: fill,
       align: 'center',
     }),
-    [w],
+    [w, fill],
   )
   const bodyTop = -h / 2 + pad
   const bodyBottom = h / 2 - pad - buttonH

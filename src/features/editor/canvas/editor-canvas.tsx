@@ -2,6 +2,9 @@ import '../editor-messages.ts'
 import { useLingui } from '@lingui/react/macro'
 import { Application, extend, useApplication } from '@pixi/react'
 import { Container, Graphics, Sprite, Text, type Application as PixiApp } from 'pixi.js'
+// The app's Content-Security-Policy has no 'unsafe-eval'; Pixi then needs its eval-free shaders
+// and uniform uploads, or the stage never starts.
+import 'pixi.js/unsafe-eval'
 import {
   memo,
   useCallback,

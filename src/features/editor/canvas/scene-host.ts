@@ -123,15 +123,23 @@ export class SceneHost implements InteractionHost, CanvasController {
       this.lastZoom = this.view.zoom
       this.callbacks?.onZoomChange(this.view.zoom)
     }
-    // In a landing, the section in the middle of the screen is the one being edited.
+    // In a landing, the section showing most on screen (the upper one on a tie) is being edited.
     if (this.kind === 'landing' && this.app) {
       const size = this.screenSize()
-      const centre = screenToWorld({ x: size.width / 2, y: size.height / 2 }, this.view)
+      const top = screenToWorld({ x: 0, y: 0 }, this.view).y
+      const bottom = screenToWorld({ x: 0, y: size.height }, this.view).y
+      let best: number | null = null
+      let bestShown = 0
       for (const [id, f] of this.framesNow) {
-        if (centre.y >= f.top && centre.y <= f.top + f.height && this.lastActive !== id) {
-          this.lastActive = id
-          this.callbacks?.onActiveBackground(id)
+        const shown = Math.min(bottom, f.top + f.height) - Math.max(top, f.top)
+        if (shown > bestShown + 1e-6) {
+          best = id
+          bestShown = shown
         }
+      }
+      if (best !== null && best !== this.lastActive) {
+        this.lastActive = best
+        this.callbacks?.onActiveBackground(best)
       }
     }
   }
