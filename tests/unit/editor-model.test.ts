@@ -418,6 +418,36 @@ describe('following the data layer', () => {
     expect(store.getState().blocks.has(a)).toBe(true)
   })
 
+  it('does not double a new block the mirror shows before its save resolves', () => {
+    const { store } = setup()
+    const a = store.add('price', LANDSCAPE.id)!
+    const batch = store.takeChanges()
+    store.syncFromData([{ ...block(store, a), id: -4 } as LocalBlock])
+    expect(store.getState().blocks.size).toBe(1)
+    store.markSaved(batch, [-4])
+    expect(store.getState().blocks.size).toBe(1)
+    expect(block(store, a).id).toBe(-4)
+  })
+
+  it('keeps the server id when the mirror re-keyed the block before its save resolved', () => {
+    const { store } = setup()
+    const a = store.add('price', LANDSCAPE.id)!
+    const batch = store.takeChanges()
+    store.syncFromData([{ ...block(store, a), id: 13 } as LocalBlock])
+    store.markSaved(batch, [-4])
+    expect(store.getState().blocks.size).toBe(1)
+    expect(block(store, a).id).toBe(13)
+    store.setGeometry([{ key: a, patch: { x: 5 } }])
+    expect(store.takeChanges().blocks).toEqual([expect.objectContaining({ id: 13, x: 5 })])
+  })
+
+  it('still adds an identical block someone else made when none of ours is on its way', () => {
+    const { store } = setup()
+    const a = store.add('price', LANDSCAPE.id)!
+    store.syncFromData([{ ...block(store, a), id: 50 } as LocalBlock])
+    expect(store.getState().blocks.size).toBe(2)
+  })
+
   it('follows a local id replaced by the server id', () => {
     const { store } = setup()
     const a = store.add('text', LANDSCAPE.id)!

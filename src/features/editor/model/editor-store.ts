@@ -86,6 +86,8 @@ export class EditorStore {
   private seenIds = new Set<number>()
   private backgrounds = new Map<number, Size & { position: number }>()
   private clipboard: { blocks: LocalBlock[]; from: number | null; pastes: number } | null = null
+  /** Blocks without an id whose first save is on its way (the mirror may show them first). */
+  private inFlight = new Set<string>()
   private counter = 0
   private changeCounter = 0
   private listeners = new Set<() => void>()
@@ -214,7 +216,17 @@ export class EditorStore {
       changed = true
     }
     for (const block of unknown) {
-      this.blocks.set(this.newKey(), block)
+      // The mirror can show a block before its save resolves here: that is ours, not a new one.
+      const ours = [...this.inFlight].find((key) => {
+        const mine = this.blocks.get(key)
+        return mine !== undefined && mine.id === undefined && sameContent(mine, block)
+      })
+      if (ours !== undefined) {
+        this.inFlight.delete(ours)
+        this.assignId(ours, undefined, block.id!)
+      } else {
+        this.blocks.set(this.newKey(), block)
+      }
       changed = true
     }
     for (const id of present) this.seenIds.add(id)
@@ -233,6 +245,7 @@ export class EditorStore {
       keys.push(key)
       blocks.push(block)
       versions.set(key, version)
+      if (block.id === undefined) this.inFlight.add(key)
     }
     return { keys, blocks, deleteIds: [...this.pendingDeletes], versions }
   }
@@ -242,12 +255,14 @@ export class EditorStore {
     batch.keys.forEach((key, i) => {
       const id = ids[i]
       const block = this.blocks.get(key)
+      this.inFlight.delete(key)
       if (id !== undefined) {
         const previous = batch.blocks[i]!.id
         if (!block) {
           // Deleted while the save was on its way: the new id must go too.
           if (previous === undefined) this.pendingDeletes.add(id)
-        } else if (block.id !== id) {
+        } else if (block.id === previous && previous !== id) {
+          // (A block the mirror already showed under its id keeps that one: it may be newer.)
           this.assignId(key, block.id, id)
         }
       }
