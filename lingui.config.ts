@@ -9,6 +9,12 @@ export default defineConfig({
     {
       path: '<rootDir>/src/locales/{locale}/messages',
       include: ['<rootDir>/src'],
+      exclude: ['**/node_modules/**', '**/*.test.*', '<rootDir>/src/features/editor/**'],
+    },
+    // The editor's words load with the editor route, not with the first page (bundle budget).
+    {
+      path: '<rootDir>/src/locales/{locale}/editor',
+      include: ['<rootDir>/src/features/editor'],
       exclude: ['**/node_modules/**', '**/*.test.*'],
     },
   ],

@@ -13,6 +13,9 @@ export default defineConfig({
   plugins: [react(), babel({ presets: [linguiMacro] }), lingui()],
   test: {
     globals: true,
+    // @pixi/react imports 'react-reconciler/constants' without an extension, which Node's ESM
+    // resolver refuses; letting Vite transform it resolves the path (tests that load the route tree).
+    server: { deps: { inline: [/@pixi[\\/]react/] } },
     projects: [
       {
         extends: true,

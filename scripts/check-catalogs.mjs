@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Fails when a message of the English catalog has no translation (run after `lingui extract`).
-// Usage: node scripts/check-catalogs.mjs [path/to/messages.po ...]
+// Usage: node scripts/check-catalogs.mjs [path/to/catalog.po ...]
 import { readFileSync } from 'node:fs'
 
 const files = process.argv.slice(2)
-if (files.length === 0) files.push('src/locales/en/messages.po')
+// Every English catalog: the app's and the editor's (loaded with the editor route).
+if (files.length === 0) files.push('src/locales/en/messages.po', 'src/locales/en/editor.po')
 
 /** Reads a PO string value that may continue over several quoted lines. */
 function unquote(lines) {

@@ -43,6 +43,8 @@ import { Route as AppIntegrationsAmoIdRouteImport } from './routes/_app/integrat
 import { Route as AppIntegrationsBitrixIndexRouteImport } from './routes/_app/integrations/bitrix/index'
 import { Route as AppIntegrationsBitrixIdRouteImport } from './routes/_app/integrations/bitrix/$id'
 import { Route as AppProjectIdTypeRouteImport } from './routes/_app/project/$id/type'
+import { Route as AppProjectsIdEditType1RouteImport } from './routes/_app/projects/$id/edit/type-1'
+import { Route as AppProjectsIdEditType2RouteImport } from './routes/_app/projects/$id/edit/type-2'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -214,6 +216,16 @@ const AppProjectIdTypeRoute = AppProjectIdTypeRouteImport.update({
   path: '/project/$id/type',
   getParentRoute: () => AppRoute,
 } as any)
+const AppProjectsIdEditType1Route = AppProjectsIdEditType1RouteImport.update({
+  id: '/projects/$id/edit/type-1',
+  path: '/projects/$id/edit/type-1',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppProjectsIdEditType2Route = AppProjectsIdEditType2RouteImport.update({
+  id: '/projects/$id/edit/type-2',
+  path: '/projects/$id/edit/type-2',
+  getParentRoute: () => AppRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -249,6 +261,8 @@ export interface FileRoutesByFullPath {
   '/project/$id/type': typeof AppProjectIdTypeRoute
   '/integrations/amo/': typeof AppIntegrationsAmoIndexRoute
   '/integrations/bitrix/': typeof AppIntegrationsBitrixIndexRoute
+  '/projects/$id/edit/type-1': typeof AppProjectsIdEditType1Route
+  '/projects/$id/edit/type-2': typeof AppProjectsIdEditType2Route
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -284,6 +298,8 @@ export interface FileRoutesByTo {
   '/project/$id/type': typeof AppProjectIdTypeRoute
   '/integrations/amo': typeof AppIntegrationsAmoIndexRoute
   '/integrations/bitrix': typeof AppIntegrationsBitrixIndexRoute
+  '/projects/$id/edit/type-1': typeof AppProjectsIdEditType1Route
+  '/projects/$id/edit/type-2': typeof AppProjectsIdEditType2Route
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -321,6 +337,8 @@ export interface FileRoutesById {
   '/_app/project/$id/type': typeof AppProjectIdTypeRoute
   '/_app/integrations/amo/': typeof AppIntegrationsAmoIndexRoute
   '/_app/integrations/bitrix/': typeof AppIntegrationsBitrixIndexRoute
+  '/_app/projects/$id/edit/type-1': typeof AppProjectsIdEditType1Route
+  '/_app/projects/$id/edit/type-2': typeof AppProjectsIdEditType2Route
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -358,6 +376,8 @@ export interface FileRouteTypes {
     | '/project/$id/type'
     | '/integrations/amo/'
     | '/integrations/bitrix/'
+    | '/projects/$id/edit/type-1'
+    | '/projects/$id/edit/type-2'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -393,6 +413,8 @@ export interface FileRouteTypes {
     | '/project/$id/type'
     | '/integrations/amo'
     | '/integrations/bitrix'
+    | '/projects/$id/edit/type-1'
+    | '/projects/$id/edit/type-2'
   id:
     | '__root__'
     | '/'
@@ -429,6 +451,8 @@ export interface FileRouteTypes {
     | '/_app/project/$id/type'
     | '/_app/integrations/amo/'
     | '/_app/integrations/bitrix/'
+    | '/_app/projects/$id/edit/type-1'
+    | '/_app/projects/$id/edit/type-2'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -679,6 +703,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppProjectIdTypeRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/projects/$id/edit/type-1': {
+      id: '/_app/projects/$id/edit/type-1'
+      path: '/projects/$id/edit/type-1'
+      fullPath: '/projects/$id/edit/type-1'
+      preLoaderRoute: typeof AppProjectsIdEditType1RouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/projects/$id/edit/type-2': {
+      id: '/_app/projects/$id/edit/type-2'
+      path: '/projects/$id/edit/type-2'
+      fullPath: '/projects/$id/edit/type-2'
+      preLoaderRoute: typeof AppProjectsIdEditType2RouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -732,6 +770,8 @@ interface AppRouteChildren {
   AppProjectIdTypeRoute: typeof AppProjectIdTypeRoute
   AppIntegrationsAmoIndexRoute: typeof AppIntegrationsAmoIndexRoute
   AppIntegrationsBitrixIndexRoute: typeof AppIntegrationsBitrixIndexRoute
+  AppProjectsIdEditType1Route: typeof AppProjectsIdEditType1Route
+  AppProjectsIdEditType2Route: typeof AppProjectsIdEditType2Route
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -754,6 +794,8 @@ const AppRouteChildren: AppRouteChildren = {
   AppProjectIdTypeRoute: AppProjectIdTypeRoute,
   AppIntegrationsAmoIndexRoute: AppIntegrationsAmoIndexRoute,
   AppIntegrationsBitrixIndexRoute: AppIntegrationsBitrixIndexRoute,
+  AppProjectsIdEditType1Route: AppProjectsIdEditType1Route,
+  AppProjectsIdEditType2Route: AppProjectsIdEditType2Route,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -1,0 +1,205 @@
+import './editor-messages.ts'
+import { Trans, useLingui } from '@lingui/react/macro'
+import {
+  Badge,
+  Box,
+  Button,
+  FileButton,
+  Group,
+  ScrollArea,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core'
+import { IconPhotoPlus, IconPlus } from '@tabler/icons-react'
+import { useState } from 'react'
+import type { Background } from '../../domain/project.ts'
+import { errorMessage } from '../../ui/field-error.ts'
+import { notifyError } from '../../ui/notify.tsx'
+import type { EditorData } from './editor-data.ts'
+import type { EditorKind } from './model/layout.ts'
+import { checkUpload, IMAGE_TYPES, readImageSize } from './upload.ts'
+
+/** Picks an image, checks it, reads its natural size and adds it as a background. */
+export function AddBackgroundButton({
+  addBackground,
+  onAdded,
+  compact,
+  label,
+}: {
+  addBackground: EditorData['addBackground']
+  onAdded: (bgId: number) => void
+  compact?: boolean
+  label: string
+}) {
+  const [busy, setBusy] = useState(false)
+  const pick = (file: File | null) => {
+    if (!file) return
+    const problem = checkUpload(file, IMAGE_TYPES, 'image')
+    if (problem) {
+      notifyError(problem)
+      return
+    }
+    setBusy(true)
+    readImageSize(file)
+      .then((size) => addBackground(file, size))
+      .then(onAdded)
+      .catch((e: unknown) => notifyError(errorMessage(e)))
+      .finally(() => setBusy(false))
+  }
+  return (
+    <FileButton onChange={pick} accept={IMAGE_TYPES.join(',')}>
+      {(props) => (
+        <Button
+          {...props}
+          loading={busy}
+          variant={compact ? 'default' : 'filled'}
+          leftSection={compact ? <IconPlus size={18} /> : <IconPhotoPlus size={18} />}
+        >
+          {label}
+        </Button>
+      )}
+    </FileButton>
+  )
+}
+
+function Thumb({
+  bg,
+  index,
+  active,
+  count,
+  resolveFileUrl,
+  kind,
+  onClick,
+}: {
+  bg: Background
+  index: number
+  active: boolean
+  count: number
+  resolveFileUrl: (url: string) => string
+  kind: EditorKind
+  onClick: () => void
+}) {
+  const { t } = useLingui()
+  const number = index + 1
+  const label = kind === 'stories' ? t`Слайд ${number}` : t`Секция ${number}`
+  const width = kind === 'stories' ? 54 : 120
+  const height = kind === 'stories' ? 96 : (120 * bg.height) / Math.max(1, bg.width)
+  return (
+    <UnstyledButton
+      onClick={onClick}
+      aria-label={label}
+      aria-current={active ? 'true' : undefined}
+      style={{
+        borderRadius: 8,
+        outline: active
+          ? '3px solid var(--mantine-color-blue-6)'
+          : '1px solid var(--mantine-color-gray-4)',
+        outlineOffset: active ? 1 : 0,
+        overflow: 'hidden',
+        flex: 'none',
+        position: 'relative',
+      }}
+    >
+      <Box
+        w={width}
+        h={Math.min(height, 160)}
+        style={{
+          backgroundColor: 'var(--mantine-color-gray-1)',
+          backgroundImage: bg.image_url ? `url("${resolveFileUrl(bg.image_url)}")` : undefined,
+          backgroundSize: 'cover',
+          backgroundPosition: 'center',
+        }}
+      />
+      <Badge size="xs" variant="filled" color="dark" pos="absolute" top={4} left={4}>
+        {number}
+      </Badge>
+      {count > 0 ? (
+        <Badge
+          size="xs"
+          variant="white"
+          color="dark"
+          pos="absolute"
+          bottom={4}
+          right={4}
+          aria-label={t`Блоков: ${count}`}
+        >
+          {count}
+        </Badge>
+      ) : null}
+    </UnstyledButton>
+  )
+}
+
+export interface BackgroundsNavProps {
+  kind: EditorKind
+  backgrounds: Background[]
+  activeBgId: number | null
+  blockCounts: Map<number, number>
+  resolveFileUrl: (url: string) => string
+  addBackground: EditorData['addBackground']
+  onSelect: (bgId: number) => void
+}
+
+/** Stories: a strip of slides along the bottom. */
+export function SlideStrip(props: BackgroundsNavProps) {
+  const { t } = useLingui()
+  return (
+    <ScrollArea type="auto" scrollbarSize={8} offsetScrollbars>
+      <Group gap="sm" wrap="nowrap" p={4} role="list" aria-label={t`Слайды`}>
+        {props.backgrounds.map((bg, i) => (
+          <div role="listitem" key={bg.id}>
+            <Thumb
+              bg={bg}
+              index={i}
+              kind="stories"
+              active={bg.id === props.activeBgId}
+              count={props.blockCounts.get(bg.id) ?? 0}
+              resolveFileUrl={props.resolveFileUrl}
+              onClick={() => props.onSelect(bg.id)}
+            />
+          </div>
+        ))}
+        <AddBackgroundButton
+          compact
+          addBackground={props.addBackground}
+          onAdded={props.onSelect}
+          label={t`Слайд`}
+        />
+      </Group>
+    </ScrollArea>
+  )
+}
+
+/** Landing: the sections, top to bottom. */
+export function SectionList(props: BackgroundsNavProps) {
+  const { t } = useLingui()
+  return (
+    <Stack gap={6}>
+      <Text size="xs" fw={700} tt="uppercase" c="dimmed">
+        <Trans>Секции</Trans>
+      </Text>
+      <Stack gap={8} role="list" aria-label={t`Секции`}>
+        {props.backgrounds.map((bg, i) => (
+          <div role="listitem" key={bg.id}>
+            <Thumb
+              bg={bg}
+              index={i}
+              kind="landing"
+              active={bg.id === props.activeBgId}
+              count={props.blockCounts.get(bg.id) ?? 0}
+              resolveFileUrl={props.resolveFileUrl}
+              onClick={() => props.onSelect(bg.id)}
+            />
+          </div>
+        ))}
+      </Stack>
+      <AddBackgroundButton
+        compact
+        addBackground={props.addBackground}
+        onAdded={props.onSelect}
+        label={t`Секция`}
+      />
+    </Stack>
+  )
+}

@@ -1,0 +1,237 @@
+import '../editor-messages.ts'
+import { useLingui } from '@lingui/react/macro'
+import { Application, extend, useApplication } from '@pixi/react'
+import { Container, Graphics, Sprite, Text, type Application as PixiApp } from 'pixi.js'
+// The app's Content-Security-Policy has no 'unsafe-eval'; Pixi then needs its eval-free shaders
+// and uniform uploads, or the stage never starts.
+import 'pixi.js/unsafe-eval'
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+  type RefObject,
+} from 'react'
+import type { Point, Rect } from '../../../domain/geometry.ts'
+import type { Background } from '../../../domain/project.ts'
+import { sortedKeys, type EditorStore } from '../model/editor-store.ts'
+import { layoutFrames, type EditorKind } from '../model/layout.ts'
+import { BlockView, type CanvasLabels } from './block-view.tsx'
+import { CanvasInteraction } from './interaction.ts'
+import { SceneHost, type CanvasController } from './scene-host.ts'
+import { useTexture } from './textures.ts'
+
+export type { CanvasController }
+
+extend({ Container, Graphics, Sprite, Text })
+
+export interface EditorCanvasProps {
+  store: EditorStore
+  /** The backgrounds drawn: all sections (landing) or the current slide (stories). */
+  backgrounds: Background[]
+  kind: EditorKind
+  grid: { enabled: boolean; size: number }
+  resolveFileUrl: (url: string) => string
+  specialistName: (id: number | null) => string | null
+  /** Receives the canvas's controls once the stage is ready (null when it goes). */
+  onController: (controller: CanvasController | null) => void
+  onZoomChange: (zoom: number) => void
+  onActiveBackground: (bgId: number) => void
+  onContextMenu: (point: Point, key: string | null) => void
+}
+
+const GRID_COLOR = 0x228be6
+
+/** The Pixi stage of the editor (loaded lazily: Pixi stays out of the entry chunk). */
+function EditorCanvas(props: EditorCanvasProps) {
+  const hostRef = useRef<HTMLDivElement>(null)
+  const { t } = useLingui()
+  const labels = useMemo<CanvasLabels>(
+    () => ({
+      image: t`Изображение`,
+      imageFailed: t`Не удалось загрузить изображение`,
+      video: t`Видео`,
+      giftButton: t`Получить подарок`,
+      noSpecialist: t`Специалист не выбран`,
+      noDate: t`Дата не выбрана`,
+      buy: t`Купить`,
+    }),
+    [t],
+  )
+  const onInit = useCallback((app: PixiApp) => {
+    // Browser checks read which renderer runs (WebGL is expected).
+    if (hostRef.current) hostRef.current.dataset.renderer = app.renderer.name
+  }, [])
+  return (
+    <div
+      ref={hostRef}
+      data-testid="editor-canvas"
+      role="application"
+      aria-label={t`Холст редактора`}
+      style={{
+        position: 'absolute',
+        inset: 0,
+        touchAction: 'none',
+        userSelect: 'none',
+        overflow: 'hidden',
+      }}
+    >
+      <Application
+        resizeTo={hostRef}
+        background="#dee2e6"
+        antialias
+        autoDensity
+        resolution={Math.min(2, window.devicePixelRatio || 1)}
+        preference="webgl"
+        onInit={onInit}
+      >
+        <Scene {...props} labels={labels} hostRef={hostRef} />
+      </Application>
+    </div>
+  )
+}
+
+export default memo(EditorCanvas)
+
+function Scene(
+  props: EditorCanvasProps & { labels: CanvasLabels; hostRef: RefObject<HTMLDivElement | null> },
+) {
+  const { store, backgrounds, kind, grid, onController, hostRef } = props
+  const { app, isInitialised } = useApplication()
+  const state = useSyncExternalStore(store.subscribe, store.getState)
+  const frames = useMemo(() => layoutFrames(backgrounds, kind), [backgrounds, kind])
+  const [host] = useState(() => new SceneHost(store))
+  const { onZoomChange, onActiveBackground, onContextMenu } = props
+
+  useEffect(() => {
+    host.update({
+      frames,
+      grid,
+      kind,
+      callbacks: { onZoomChange, onActiveBackground, onContextMenu },
+    })
+  }, [host, frames, grid, kind, onZoomChange, onActiveBackground, onContextMenu])
+
+  // Text heights feed the store's geometry (marquee, align).
+  useEffect(() => {
+    store.setMeasure(host.measureUnits)
+    return () => store.setMeasure(null)
+  }, [store, host])
+
+  useEffect(() => {
+    const el = hostRef.current
+    if (!el || !isInitialised) return
+    host.attachApp(app, el)
+    const interaction = new CanvasInteraction(el, host)
+    host.setOverlaySource(() => interaction.overlayState)
+    const detach = interaction.attach()
+    onController(host)
+    return () => {
+      detach()
+      onController(null)
+      host.attachApp(null, null)
+    }
+  }, [host, hostRef, isInitialised, app, onController])
+
+  const worldRef = useCallback((c: Container | null) => host.setWorld(c), [host])
+  const overlayRef = useCallback((g: Graphics | null) => host.setOverlay(g), [host])
+
+  // Fit once the stage exists, and whenever the slide of a story changes.
+  const fitKey =
+    kind === 'stories' ? backgrounds.map((b) => b.id).join(',') : backgrounds.length > 0
+  useEffect(() => {
+    if (isInitialised) host.fit()
+  }, [host, isInitialised, fitKey])
+
+  // Selection outlines and handles follow the store.
+  useEffect(() => {
+    host.redrawOverlay()
+  }, [state, frames, grid, host])
+
+  return (
+    <>
+      <pixiContainer ref={worldRef}>
+        {backgrounds.map((bg) => {
+          const frame = frames.get(bg.id)!
+          return (
+            <BackgroundView
+              key={bg.id}
+              bg={bg}
+              frame={frame}
+              grid={grid}
+              resolveFileUrl={props.resolveFileUrl}
+            >
+              {sortedKeys(state.blocks, bg.id).map((key) => (
+                <BlockView
+                  key={key}
+                  blockKey={key}
+                  block={state.blocks.get(key)!}
+                  frameWidth={frame.width}
+                  frameHeight={frame.height}
+                  labels={props.labels}
+                  resolveFileUrl={props.resolveFileUrl}
+                  specialistName={props.specialistName}
+                  register={host.register}
+                  onMeasured={host.onMeasured}
+                />
+              ))}
+            </BackgroundView>
+          )
+        })}
+      </pixiContainer>
+      <pixiGraphics ref={overlayRef} draw={noop} />
+    </>
+  )
+}
+
+const noop = () => undefined
+
+function BackgroundView({
+  bg,
+  frame,
+  grid,
+  resolveFileUrl,
+  children,
+}: {
+  bg: Background
+  frame: Rect
+  grid: { enabled: boolean; size: number }
+  resolveFileUrl: (url: string) => string
+  children: ReactNode
+}) {
+  const texture = useTexture(bg.image_url ? resolveFileUrl(bg.image_url) : '')
+  const drawBase = useCallback(
+    (g: Graphics) => {
+      g.clear()
+      g.rect(-1, -1, frame.width + 2, frame.height + 2).fill({ color: 0x000000, alpha: 0.12 })
+      g.rect(0, 0, frame.width, frame.height).fill({ color: 0xffffff })
+    },
+    [frame.width, frame.height],
+  )
+  const drawGrid = useCallback(
+    (g: Graphics) => {
+      g.clear()
+      if (!grid.enabled || grid.size <= 0) return
+      for (let x = grid.size; x < frame.width; x += grid.size)
+        g.moveTo(x, 0).lineTo(x, frame.height)
+      for (let y = grid.size; y < frame.height; y += grid.size)
+        g.moveTo(0, y).lineTo(frame.width, y)
+      g.stroke({ width: 1, color: GRID_COLOR, alpha: 0.18, pixelLine: true })
+    },
+    [grid.enabled, grid.size, frame.width, frame.height],
+  )
+  return (
+    <pixiContainer x={frame.left} y={frame.top} label={`bg-${bg.id}`}>
+      <pixiGraphics draw={drawBase} />
+      {texture.status === 'ready' ? (
+        <pixiSprite texture={texture.texture} width={frame.width} height={frame.height} />
+      ) : null}
+      <pixiGraphics draw={drawGrid} />
+      {children}
+    </pixiContainer>
+  )
+}

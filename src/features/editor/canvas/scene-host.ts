@@ -1,0 +1,252 @@
+import type { Application, Container, Graphics } from 'pixi.js'
+import {
+  boxCorners,
+  clampZoom,
+  handlePoint,
+  screenToWorld,
+  worldToScreen,
+  zoomAt,
+  type Point,
+  type Rect,
+  type Viewport,
+} from '../../../domain/geometry.ts'
+import type { EditorStore } from '../model/editor-store.ts'
+import type { EditorKind } from '../model/layout.ts'
+import {
+  handlesOf,
+  rotateHandlePoint,
+  toScreenBox,
+  worldBox,
+  type InteractionHost,
+  type OverlayState,
+} from './interaction.ts'
+
+/** What the page can ask of the canvas (zoom buttons, going to a background). */
+export interface CanvasController {
+  zoomBy(factor: number): void
+  setZoom(zoom: number): void
+  fit(): void
+  reveal(bgId: number): void
+}
+
+export interface SceneCallbacks {
+  onZoomChange: (zoom: number) => void
+  onActiveBackground: (bgId: number) => void
+  onContextMenu: (point: Point, key: string | null) => void
+}
+
+const SELECTION = 0x228be6
+const GUIDE = 0xf03e3e
+const MARGIN = 40
+const emptyOverlay: OverlayState = { previews: new Map(), guides: [], marquee: null }
+
+/**
+ * The canvas's mutable side, outside React: the viewport, the display objects by block key, measured
+ * text heights and the overlay. React renders the scene; this object moves it between renders.
+ */
+export class SceneHost implements InteractionHost, CanvasController {
+  view: Viewport = { zoom: 1, panX: 0, panY: 0 }
+  containers = new Map<string, Container>()
+  measuredPx = new Map<string, number>()
+  private overlayState: () => OverlayState = () => emptyOverlay
+  private app: Application | null = null
+  private world: Container | null = null
+  private overlay: Graphics | null = null
+  private element: HTMLElement | null = null
+  private framesNow = new Map<number, Rect>()
+  private gridNow = { enabled: true, size: 20 }
+  private kind: EditorKind = 'landing'
+  private callbacks: SceneCallbacks | null = null
+  private lastActive: number | null = null
+  private lastZoom = 0
+
+  constructor(readonly store: EditorStore) {}
+
+  /** Latest props from React. */
+  update(next: {
+    frames: Map<number, Rect>
+    grid: { enabled: boolean; size: number }
+    kind: EditorKind
+    callbacks: SceneCallbacks
+  }) {
+    this.framesNow = next.frames
+    this.gridNow = next.grid
+    this.kind = next.kind
+    this.callbacks = next.callbacks
+  }
+
+  attachApp(app: Application | null, element: HTMLElement | null) {
+    this.app = app
+    this.element = element
+  }
+  setOverlaySource(source: () => OverlayState) {
+    this.overlayState = source
+  }
+  setWorld = (c: Container | null) => {
+    this.world = c
+    if (c) this.applyView()
+  }
+  setOverlay = (g: Graphics | null) => {
+    this.overlay = g
+  }
+  register = (key: string, c: Container | null) => {
+    if (c) this.containers.set(key, c)
+    else this.containers.delete(key)
+  }
+  onMeasured = (key: string, px: number) => {
+    this.measuredPx.set(key, px)
+  }
+  /** Text heights in stored units, for the store's geometry. */
+  measureUnits = (key: string): number | undefined => {
+    const block = this.store.get(key)
+    const frame = block && this.framesNow.get(block.bg_id)
+    const px = this.measuredPx.get(key)
+    return frame && px !== undefined ? px / (frame.width / 200) : undefined
+  }
+
+  frames = () => this.framesNow
+  grid = () => this.gridNow
+
+  private screenSize(): { width: number; height: number } {
+    return this.app
+      ? { width: this.app.screen.width, height: this.app.screen.height }
+      : { width: 0, height: 0 }
+  }
+
+  applyView() {
+    if (this.world) {
+      this.world.scale.set(this.view.zoom)
+      this.world.position.set(this.view.panX, this.view.panY)
+    }
+    this.drawOverlay(this.overlayState())
+    if (Math.abs(this.view.zoom - this.lastZoom) > 1e-4) {
+      this.lastZoom = this.view.zoom
+      this.callbacks?.onZoomChange(this.view.zoom)
+    }
+    // In a landing, the section showing most on screen (the upper one on a tie) is being edited.
+    if (this.kind === 'landing' && this.app) {
+      const size = this.screenSize()
+      const top = screenToWorld({ x: 0, y: 0 }, this.view).y
+      const bottom = screenToWorld({ x: 0, y: size.height }, this.view).y
+      let best: number | null = null
+      let bestShown = 0
+      for (const [id, f] of this.framesNow) {
+        const shown = Math.min(bottom, f.top + f.height) - Math.max(top, f.top)
+        if (shown > bestShown + 1e-6) {
+          best = id
+          bestShown = shown
+        }
+      }
+      if (best !== null && best !== this.lastActive) {
+        this.lastActive = best
+        this.callbacks?.onActiveBackground(best)
+      }
+    }
+  }
+
+  onContextMenu(point: Point, key: string | null) {
+    this.callbacks?.onContextMenu(point, key)
+  }
+
+  onActiveBackground(bgId: number) {
+    this.lastActive = bgId
+    this.callbacks?.onActiveBackground(bgId)
+  }
+
+  setCursor(cursor: string) {
+    if (this.element) this.element.style.cursor = cursor
+  }
+
+  // -- controller ------------------------------------------------------------------------------
+
+  fit = () => {
+    const all = [...this.framesNow.values()]
+    const { width: sw, height: sh } = this.screenSize()
+    if (all.length === 0 || sw === 0) return
+    const first = all[0]!
+    const zoom =
+      this.kind === 'landing'
+        ? clampZoom((sw - 2 * MARGIN) / first.width)
+        : clampZoom(Math.min((sw - 2 * MARGIN) / first.width, (sh - 2 * MARGIN) / first.height))
+    this.view.zoom = zoom
+    this.view.panX = (sw - first.width * zoom) / 2 - first.left * zoom
+    this.view.panY =
+      this.kind === 'landing' ? MARGIN - first.top * zoom : (sh - first.height * zoom) / 2
+    this.applyView()
+  }
+
+  zoomBy = (factor: number) => this.setZoom(this.view.zoom * factor)
+
+  setZoom = (zoom: number) => {
+    const { width, height } = this.screenSize()
+    Object.assign(this.view, zoomAt(this.view, zoom, { x: width / 2, y: height / 2 }))
+    this.applyView()
+  }
+
+  reveal = (bgId: number) => {
+    const f = this.framesNow.get(bgId)
+    if (!f) return
+    const top = worldToScreen({ x: f.left, y: f.top }, this.view)
+    this.view.panY += MARGIN - top.y
+    this.applyView()
+  }
+
+  // -- overlay ---------------------------------------------------------------------------------
+
+  /** Selection outlines, handles, guides and the marquee, in screen px (crisp at any zoom). */
+  drawOverlay(overlay: OverlayState) {
+    const g = this.overlay
+    if (!g || g.destroyed) return
+    g.clear()
+    const view = this.view
+    const { selection } = this.store.getState()
+    for (const key of selection) {
+      const box = overlay.previews.get(key) ?? worldBox(this, key)
+      if (!box) continue
+      const corners = boxCorners(toScreenBox(box, view))
+      g.poly(corners.flatMap((p) => [p.x, p.y])).stroke({ width: 1.5, color: SELECTION })
+    }
+    if (selection.length === 1) {
+      const key = selection[0]!
+      const block = this.store.get(key)
+      const box = overlay.previews.get(key) ?? worldBox(this, key)
+      if (block && box) {
+        const screen = toScreenBox(box, view)
+        const top = handlePoint(screen, 'n')
+        const rotate = rotateHandlePoint(screen)
+        g.moveTo(top.x, top.y).lineTo(rotate.x, rotate.y).stroke({ width: 1.5, color: SELECTION })
+        g.circle(rotate.x, rotate.y, 7)
+          .fill({ color: 0xffffff })
+          .stroke({ width: 1.5, color: SELECTION })
+        for (const handle of handlesOf(block)) {
+          const p = handlePoint(screen, handle)
+          g.rect(p.x - 6, p.y - 6, 12, 12)
+            .fill({ color: 0xffffff })
+            .stroke({ width: 1.5, color: SELECTION })
+        }
+      }
+    }
+    for (const guide of overlay.guides) {
+      const vertical = guide.axis === 'v'
+      const a = worldToScreen(
+        vertical ? { x: guide.pos, y: guide.from } : { x: guide.from, y: guide.pos },
+        view,
+      )
+      const b = worldToScreen(
+        vertical ? { x: guide.pos, y: guide.to } : { x: guide.to, y: guide.pos },
+        view,
+      )
+      g.moveTo(a.x, a.y).lineTo(b.x, b.y).stroke({ width: 1, color: GUIDE })
+    }
+    if (overlay.marquee) {
+      const m = overlay.marquee
+      g.rect(m.left, m.top, m.width, m.height)
+        .fill({ color: SELECTION, alpha: 0.08 })
+        .stroke({ width: 1, color: SELECTION })
+    }
+  }
+
+  redrawOverlay() {
+    this.drawOverlay(this.overlayState())
+  }
+}

@@ -1,0 +1,111 @@
+import { Texture } from 'pixi.js'
+import { useEffect, useState } from 'react'
+
+/**
+ * Textures for images, backgrounds and video posters, shared by URL and counted: the last user
+ * destroys the texture, so opening and closing the editor does not grow GPU or heap memory.
+ */
+interface Entry {
+  users: number
+  promise: Promise<Texture>
+  texture: Texture | null
+}
+
+const cache = new Map<string, Entry>()
+
+function loadImage(url: string): Promise<HTMLImageElement> {
+  return new Promise((resolve, reject) => {
+    const img = new Image()
+    if (/^https?:/.test(url)) img.crossOrigin = 'anonymous'
+    img.onload = () => resolve(img)
+    img.onerror = () => reject(new Error('image'))
+    img.src = url
+  })
+}
+
+/** The first frame of a video, drawn on a canvas (the editor shows a still, not the playing video). */
+function loadVideoPoster(url: string): Promise<HTMLCanvasElement> {
+  return new Promise((resolve, reject) => {
+    const video = document.createElement('video')
+    video.muted = true
+    video.preload = 'auto'
+    video.playsInline = true
+    if (/^https?:/.test(url)) video.crossOrigin = 'anonymous'
+    const fail = () => {
+      video.removeAttribute('src')
+      reject(new Error('video'))
+    }
+    video.onerror = fail
+    video.onloadeddata = () => {
+      video.currentTime = Math.min(0.5, (video.duration || 1) / 2)
+    }
+    video.onseeked = () => {
+      const canvas = document.createElement('canvas')
+      canvas.width = video.videoWidth || 320
+      canvas.height = video.videoHeight || 180
+      try {
+        canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height)
+        resolve(canvas)
+      } catch {
+        fail()
+      }
+      video.removeAttribute('src')
+      video.load()
+    }
+    video.src = url
+  })
+}
+
+function acquire(key: string, load: () => Promise<HTMLImageElement | HTMLCanvasElement>): Entry {
+  let entry = cache.get(key)
+  if (!entry) {
+    const created: Entry = { users: 0, texture: null, promise: Promise.resolve(Texture.EMPTY) }
+    created.promise = load().then((source) => {
+      created.texture = Texture.from(source, true)
+      return created.texture
+    })
+    entry = created
+    cache.set(key, entry)
+  }
+  entry.users += 1
+  return entry
+}
+
+function release(key: string) {
+  const entry = cache.get(key)
+  if (!entry) return
+  entry.users -= 1
+  if (entry.users > 0) return
+  cache.delete(key)
+  entry.promise.then((texture) => texture.destroy(true)).catch(() => undefined)
+}
+
+export type TextureState =
+  | { status: 'none' }
+  | { status: 'loading' }
+  | { status: 'error' }
+  | { status: 'ready'; texture: Texture }
+
+/** The texture of an image (or, with `video`, of a video's first frame); 'none' for an empty URL. */
+export function useTexture(url: string, kind: 'image' | 'video' = 'image'): TextureState {
+  const [state, setState] = useState<{ url: string; state: TextureState }>({
+    url: '',
+    state: { status: 'none' },
+  })
+  useEffect(() => {
+    if (!url) return
+    const key = `${kind}:${url}`
+    const entry = acquire(key, () => (kind === 'video' ? loadVideoPoster(url) : loadImage(url)))
+    let live = true
+    entry.promise.then(
+      (texture) => live && setState({ url, state: { status: 'ready', texture } }),
+      () => live && setState({ url, state: { status: 'error' } }),
+    )
+    return () => {
+      live = false
+      release(key)
+    }
+  }, [url, kind])
+  if (!url) return { status: 'none' }
+  return state.url === url ? state.state : { status: 'loading' }
+}

@@ -1,0 +1,30 @@
+import type { Block } from '../../domain/block.ts'
+import type { Specialist } from '../../domain/directory.ts'
+import type { Size } from '../../domain/geometry.ts'
+import type { Background, Project } from '../../domain/project.ts'
+
+/** A block as the mirror holds it: `id` absent before the first save, negative until it syncs. */
+export type LocalBlock = Block
+
+/**
+ * Everything the editor reads and writes, and nothing more: the one seam between the editor and
+ * storage. The route fills it from the data layer (use-editor-data.ts); tests pass a double.
+ */
+export interface EditorData {
+  project: Project
+  /** The project's backgrounds, by position. */
+  backgrounds: Background[]
+  /** Blocks of all the project's backgrounds. */
+  blocks: LocalBlock[]
+  /** Specialists of the project's workspace, for subscribe blocks. */
+  specialists: Specialist[]
+  /** Upserts blocks (no id → new); resolves with their ids in the same order. */
+  saveBlocks(blocks: LocalBlock[]): Promise<number[]>
+  deleteBlocks(ids: number[]): Promise<void>
+  /** Adds a background image with its natural size; resolves with the new background's id. */
+  addBackground(file: Blob, size: Size): Promise<number>
+  /** Stores a file for upload; resolves with a URL usable at once. */
+  uploadFile(file: Blob): Promise<string>
+  /** A URL the browser can load (local uploads resolve to object URLs). */
+  resolveFileUrl(url: string): string
+}

@@ -1,0 +1,59 @@
+import './editor-messages.ts'
+import { Trans } from '@lingui/react/macro'
+import { Anchor, Loader, Stack, Text, Title } from '@mantine/core'
+import { Link, Navigate } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
+import type { ProjectTypeId } from '../../domain/project.ts'
+import type { EditorData } from './editor-data.ts'
+import { EditorPage } from './editor-page.tsx'
+
+export interface EditorRouteProps {
+  /** From `useEditorData`: undefined while loading, null when the project is unknown. */
+  data: EditorData | null | undefined
+  type: ProjectTypeId
+  saveStatus?: ReactNode
+  onSave?: () => void
+  /** The server id that replaced this project's local id, once it synced. */
+  movedTo?: number | null
+}
+
+/** The editor route's body: loading, not found, the other editor type, or the editor. */
+export function EditorRoute({ data, type, saveStatus, onSave, movedTo }: EditorRouteProps) {
+  if (movedTo !== undefined && movedTo !== null) return <ToEditor id={movedTo} type={type} />
+  if (data === undefined) {
+    return (
+      <Stack align="center" justify="center" mih={320}>
+        <Loader />
+      </Stack>
+    )
+  }
+  if (data === null) {
+    return (
+      <Stack align="center" justify="center" mih={320} ta="center" gap="sm">
+        <Title order={1} fz="xl">
+          <Trans>Проект не найден</Trans>
+        </Title>
+        <Text c="dimmed">
+          <Trans>Возможно, его удалили или он относится к другому рабочему пространству.</Trans>
+        </Text>
+        <Anchor component={Link} to="/projects">
+          <Trans>К списку проектов</Trans>
+        </Anchor>
+      </Stack>
+    )
+  }
+  const projectType = data.project.type
+  if (projectType !== null && projectType !== type)
+    return <ToEditor id={data.project.id} type={projectType} />
+  return <EditorPage data={data} type={type} saveStatus={saveStatus} onSave={onSave} />
+}
+
+/** Replaces the address with the editor of project `id` of `type`. */
+function ToEditor({ id, type }: { id: number; type: ProjectTypeId }) {
+  const params = { id: String(id) }
+  return type === 1 ? (
+    <Navigate to="/projects/$id/edit/type-1" params={params} replace />
+  ) : (
+    <Navigate to="/projects/$id/edit/type-2" params={params} replace />
+  )
+}

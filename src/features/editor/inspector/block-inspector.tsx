@@ -1,0 +1,518 @@
+import '../editor-messages.ts'
+import { Trans, useLingui } from '@lingui/react/macro'
+import {
+  Button,
+  FileButton,
+  Group,
+  Image,
+  SegmentedControl,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core'
+import { IconUpload, IconX } from '@tabler/icons-react'
+import { useState } from 'react'
+import * as v from 'valibot'
+import type { BlockOf, BlockType } from '../../../domain/block.ts'
+import type { Specialist } from '../../../domain/directory.ts'
+import { formatPrice } from '../../../domain/format.ts'
+import { halfHeightUnits, roundStored, type Size } from '../../../domain/geometry.ts'
+import { parsePrice } from '../../../domain/price.ts'
+import type { Background } from '../../../domain/project.ts'
+import { FieldCode, optionalWebUrl } from '../../../domain/validation.ts'
+import { errorMessage, fieldErrorText } from '../../../ui/field-error.ts'
+import type { LocalBlock } from '../editor-data.ts'
+import { FONTS } from '../model/block-shape.ts'
+import { checkUpload, IMAGE_TYPES, readImageSize, VIDEO_TYPES } from '../upload.ts'
+import {
+  AlignField,
+  ChoiceField,
+  ColorField,
+  NumberField,
+  Row,
+  Section,
+  TextField,
+  type FieldContext,
+} from './fields.tsx'
+
+/** An address hint, not text: the same in every language. */
+const URL_HINT = ['https', '//'].join(':')
+
+export interface BlockInspectorProps {
+  block: LocalBlock
+  /** The size of the block's background (image uploads keep their aspect in it). */
+  background: Size | undefined
+  backgrounds: Background[]
+  specialists: Specialist[]
+  onChange: (patch: Record<string, unknown>, tag: string) => void
+  uploadFile: (file: Blob) => Promise<string>
+  resolveFileUrl: (url: string) => string
+}
+
+export function useBlockTypeLabel(): (type: BlockType) => string {
+  const { t } = useLingui()
+  return (type) => {
+    switch (type) {
+      case 'text':
+        return t`Текст`
+      case 'button':
+        return t`Кнопка`
+      case 'image':
+        return t`Изображение`
+      case 'video':
+        return t`Видео`
+      case 'gift':
+        return t`Подарок`
+      case 'price':
+        return t`Цена`
+      case 'subscribe':
+        return t`Запись`
+    }
+  }
+}
+
+/** Every field of spec §3 for the selected block's type. */
+export function BlockInspector(props: BlockInspectorProps) {
+  const { t } = useLingui()
+  const typeLabel = useBlockTypeLabel()
+  const ctx: FieldContext = { block: props.block, commit: props.onChange }
+  return (
+    <Stack gap="lg">
+      <Title order={3} fz="lg">
+        {typeLabel(props.block.type)}
+      </Title>
+      <TypeFields {...props} ctx={ctx} />
+      <Section title={t`Положение`}>
+        <Row>
+          <NumberField ctx={ctx} field="x" label={t`X`} />
+          <NumberField ctx={ctx} field="y" label={t`Y`} />
+        </Row>
+        <NumberField ctx={ctx} field="rotation" label={t`Поворот`} suffix="°" />
+        <Text size="xs" c="dimmed">
+          <Trans>X и Y — смещение центра блока от центра фона; ширина фона — 200 единиц.</Trans>
+        </Text>
+      </Section>
+    </Stack>
+  )
+}
+
+function TypeFields(props: BlockInspectorProps & { ctx: FieldContext }) {
+  const { block } = props
+  switch (block.type) {
+    case 'text':
+      return <TextFields {...props} />
+    case 'button':
+      return <ButtonFields {...props} />
+    case 'image':
+      return <ImageFields {...props} block={block} />
+    case 'video':
+      return <VideoFields {...props} block={block} />
+    case 'gift':
+      return <GiftFields {...props} />
+    case 'price':
+      return <PriceFields {...props} />
+    case 'subscribe':
+      return <SubscribeFields {...props} />
+  }
+}
+
+function useFontOptions() {
+  return FONTS.map((font) => ({ value: font, label: font }))
+}
+
+function TextFields({ ctx }: { ctx: FieldContext }) {
+  const { t } = useLingui()
+  const fonts = useFontOptions()
+  return (
+    <>
+      <Section title={t`Содержимое`}>
+        <TextField ctx={ctx} field="text" label={t`Текст`} multiline />
+        <TextField
+          ctx={ctx}
+          field="name"
+          label={t`Название`}
+          description={t`Видно только в редакторе`}
+        />
+      </Section>
+      <Section title={t`Оформление`}>
+        <Row>
+          <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
+          <NumberField ctx={ctx} field="fontSize" label={t`Размер шрифта`} />
+        </Row>
+        <ChoiceField ctx={ctx} field="font" label={t`Шрифт`} options={fonts} />
+        <AlignField ctx={ctx} />
+        <ColorField ctx={ctx} field="color" label={t`Цвет текста`} />
+        <ColorField ctx={ctx} field="background" label={t`Фон`} allowTransparent />
+      </Section>
+    </>
+  )
+}
+
+function ButtonFields({ ctx, backgrounds }: { ctx: FieldContext; backgrounds: Background[] }) {
+  const { t } = useLingui()
+  const fonts = useFontOptions()
+  const block = ctx.block as BlockOf<'button'>
+  const targets = backgrounds.map((bg, i) => {
+    const number = i + 1
+    return { value: String(bg.id), label: t`Фон ${number}` }
+  })
+  const checkLink = (value: string) => {
+    const result = v.safeParse(optionalWebUrl, value)
+    return result.success
+      ? null
+      : fieldErrorText(result.issues[0].message, result.issues[0].requirement)
+  }
+  return (
+    <>
+      <Section title={t`Содержимое`}>
+        <TextField ctx={ctx} field="text" label={t`Текст кнопки`} />
+        <TextField
+          ctx={ctx}
+          field="name"
+          label={t`Название`}
+          description={t`Видно только в редакторе`}
+        />
+      </Section>
+      <Section title={t`Действие`}>
+        <SegmentedControl
+          fullWidth
+          aria-label={t`Действие кнопки`}
+          value={block.btn_type}
+          onChange={(next) => ctx.commit({ btn_type: next, btn_type_value: '' }, 'btn_type')}
+          data={[
+            { value: 'link', label: t`Ссылка` },
+            { value: 'target', label: t`Переход к фону` },
+          ]}
+        />
+        {block.btn_type === 'link' ? (
+          <TextField
+            key="link"
+            ctx={ctx}
+            field="btn_type_value"
+            label={t`Адрес ссылки`}
+            placeholder={URL_HINT}
+            type="url"
+            validate={checkLink}
+          />
+        ) : (
+          <ChoiceField
+            key="target"
+            ctx={ctx}
+            field="btn_type_value"
+            label={t`Фон, к которому перейти`}
+            options={[{ value: '', label: t`Не выбран` }, ...targets]}
+          />
+        )}
+      </Section>
+      <Section title={t`Оформление`}>
+        <Row>
+          <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
+          <NumberField ctx={ctx} field="height" label={t`Высота`} suffix="%" />
+        </Row>
+        <Row>
+          <NumberField ctx={ctx} field="fontSize" label={t`Размер шрифта`} />
+          <NumberField ctx={ctx} field="border_width" label={t`Толщина рамки`} />
+        </Row>
+        <ChoiceField ctx={ctx} field="font" label={t`Шрифт`} options={fonts} />
+        <AlignField ctx={ctx} />
+        <ColorField ctx={ctx} field="color" label={t`Цвет текста`} />
+        <ColorField ctx={ctx} field="background" label={t`Цвет кнопки`} allowTransparent />
+        <ColorField ctx={ctx} field="border_color" label={t`Цвет рамки`} />
+      </Section>
+    </>
+  )
+}
+
+/** Upload with the checks and a busy state; reports failures in Russian under the button. */
+function UploadButton(props: {
+  accept: readonly string[]
+  label: string
+  kind: 'image' | 'video'
+  onFile: (file: File) => Promise<void>
+}) {
+  const { t } = useLingui()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const pick = (file: File | null) => {
+    if (!file) return
+    const problem = checkUpload(file, props.accept, props.kind)
+    if (problem) {
+      setError(problem)
+      return
+    }
+    setError(null)
+    setBusy(true)
+    props
+      .onFile(file)
+      .catch((e: unknown) => setError(errorMessage(e)))
+      .finally(() => setBusy(false))
+  }
+  return (
+    <Stack gap={4}>
+      <FileButton onChange={pick} accept={props.accept.join(',')}>
+        {(buttonProps) => (
+          <Button
+            {...buttonProps}
+            variant="light"
+            leftSection={<IconUpload size={18} />}
+            loading={busy}
+          >
+            {props.label}
+          </Button>
+        )}
+      </FileButton>
+      {error ? (
+        <Text size="sm" c="red" role="alert">
+          {error}
+        </Text>
+      ) : null}
+      {busy ? <Text size="xs" c="dimmed">{t`Загрузка…`}</Text> : null}
+    </Stack>
+  )
+}
+
+function MediaSize({ ctx }: { ctx: FieldContext }) {
+  const { t } = useLingui()
+  return (
+    <>
+      <Row>
+        <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
+        <NumberField ctx={ctx} field="height" label={t`Высота`} suffix="%" />
+      </Row>
+      <Row>
+        <NumberField ctx={ctx} field="scaleX" label={t`Масштаб по X`} />
+        <NumberField ctx={ctx} field="scaleY" label={t`Масштаб по Y`} />
+      </Row>
+    </>
+  )
+}
+
+function ImageFields(props: BlockInspectorProps & { ctx: FieldContext; block: BlockOf<'image'> }) {
+  const { t } = useLingui()
+  const { ctx, block } = props
+  const onFile = async (file: File) => {
+    const size = await readImageSize(file)
+    const url = await props.uploadFile(file)
+    const patch: Record<string, unknown> = { image_url: url }
+    if (props.background && size.width > 0) {
+      // Keep the picture's own proportions at the block's width.
+      const heightUnits = (block.width * 2 * size.height) / size.width
+      patch.height = roundStored((heightUnits / (2 * halfHeightUnits(props.background))) * 100)
+      patch.scaleX = 1
+      patch.scaleY = 1
+    }
+    ctx.commit(patch, 'image_url')
+  }
+  return (
+    <>
+      <Section title={t`Изображение`}>
+        {block.image_url ? (
+          <Image
+            src={props.resolveFileUrl(block.image_url)}
+            alt={t`Загруженное изображение`}
+            radius="sm"
+            mah={140}
+            fit="contain"
+          />
+        ) : (
+          <Text size="sm" c="dimmed">{t`Изображение ещё не загружено`}</Text>
+        )}
+        <UploadButton
+          accept={IMAGE_TYPES}
+          kind="image"
+          label={t`Загрузить изображение`}
+          onFile={onFile}
+        />
+        <TextField
+          ctx={ctx}
+          field="name"
+          label={t`Название`}
+          description={t`Видно только в редакторе`}
+        />
+      </Section>
+      <Section title={t`Размер`}>
+        <MediaSize ctx={ctx} />
+      </Section>
+    </>
+  )
+}
+
+function VideoFields(props: BlockInspectorProps & { ctx: FieldContext; block: BlockOf<'video'> }) {
+  const { t } = useLingui()
+  const { ctx, block } = props
+  const [source, setSource] = useState<'url' | 'file'>(block.video_src ? 'file' : 'url')
+  const onFile = async (file: File) => {
+    const url = await props.uploadFile(file)
+    ctx.commit({ video_src: url }, 'video_src')
+  }
+  return (
+    <>
+      <Section title={t`Видео`}>
+        <SegmentedControl
+          fullWidth
+          aria-label={t`Источник видео`}
+          value={source}
+          onChange={(next) => setSource(next as 'url' | 'file')}
+          data={[
+            { value: 'url', label: t`По ссылке` },
+            { value: 'file', label: t`Файл` },
+          ]}
+        />
+        {source === 'url' ? (
+          <TextField
+            ctx={ctx}
+            field="video_url"
+            label={t`Ссылка на видео`}
+            placeholder={URL_HINT}
+            type="url"
+          />
+        ) : (
+          <>
+            {block.video_src ? (
+              <Group gap="xs" wrap="nowrap">
+                <Text size="sm" truncate="end" flex={1}>
+                  {block.video_src}
+                </Text>
+                <Button
+                  variant="subtle"
+                  color="red"
+                  size="compact-sm"
+                  leftSection={<IconX size={14} />}
+                  onClick={() => ctx.commit({ video_src: '' }, 'video_src')}
+                >
+                  <Trans>Убрать</Trans>
+                </Button>
+              </Group>
+            ) : (
+              <Text size="sm" c="dimmed">{t`Файл не выбран`}</Text>
+            )}
+            <UploadButton
+              accept={VIDEO_TYPES}
+              kind="video"
+              label={t`Загрузить видео`}
+              onFile={onFile}
+            />
+          </>
+        )}
+        <TextField
+          ctx={ctx}
+          field="name"
+          label={t`Название`}
+          description={t`Видно только в редакторе`}
+        />
+      </Section>
+      <Section title={t`Размер`}>
+        <MediaSize ctx={ctx} />
+      </Section>
+    </>
+  )
+}
+
+function GiftFields({ ctx }: { ctx: FieldContext }) {
+  const { t } = useLingui()
+  return (
+    <>
+      <Section title={t`Содержимое`}>
+        <TextField ctx={ctx} field="text" label={t`Текст`} multiline />
+        <TextField
+          ctx={ctx}
+          field="name"
+          label={t`Название`}
+          description={t`Видно только в редакторе`}
+        />
+        <TextField
+          ctx={ctx}
+          field="button_url"
+          label={t`Ссылка кнопки`}
+          placeholder={URL_HINT}
+          type="url"
+        />
+        <TextField
+          ctx={ctx}
+          field="button_hook_url"
+          label={t`Адрес вебхука кнопки`}
+          description={t`Сюда придёт заявка, когда посетитель нажмёт кнопку`}
+          placeholder={URL_HINT}
+          type="url"
+        />
+      </Section>
+      <Section title={t`Оформление`}>
+        <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
+        <ColorField ctx={ctx} field="color" label={t`Цвет`} />
+      </Section>
+    </>
+  )
+}
+
+function PriceFields({ ctx }: { ctx: FieldContext }) {
+  const { t } = useLingui()
+  const block = ctx.block as BlockOf<'price'>
+  const checkPrice = (value: string) =>
+    value.trim() !== '' && parsePrice(value) === null
+      ? fieldErrorText(FieldCode.invalidPrice)
+      : null
+  const amount = block.text_price !== null ? formatPrice(block.text_price) : null
+  return (
+    <>
+      <Section title={t`Содержимое`}>
+        <TextField
+          ctx={ctx}
+          field="text"
+          label={t`Цена, ₽`}
+          placeholder={formatPrice(1500)}
+          description={
+            amount !== null ? t`Сумма: ${amount}` : t`Введите сумму в рублях, например 1 500 ₽`
+          }
+          validate={checkPrice}
+          derive={(value) => ({ text_price: parsePrice(value) })}
+          normalize={(value) => {
+            const amount = parsePrice(value)
+            return amount !== null ? formatPrice(amount) : value
+          }}
+        />
+        <TextField ctx={ctx} field="button_text" label={t`Текст кнопки`} />
+      </Section>
+      <Section title={t`Оформление`}>
+        <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
+        <ColorField ctx={ctx} field="color" label={t`Цвет`} />
+      </Section>
+    </>
+  )
+}
+
+function SubscribeFields({ ctx, specialists }: { ctx: FieldContext; specialists: Specialist[] }) {
+  const { t } = useLingui()
+  const options = [
+    { value: '', label: t`Не выбран` },
+    ...specialists.map(({ id, name, enabled }) => ({
+      value: String(id),
+      label: enabled ? name : t`${name} (отключён)`,
+    })),
+  ]
+  return (
+    <>
+      <Section title={t`Запись к специалисту`}>
+        <ChoiceField
+          ctx={ctx}
+          field="specialist_id"
+          label={t`Специалист`}
+          options={options}
+          toValue={(raw) => (raw === '' ? null : Number(raw))}
+        />
+        {specialists.length === 0 ? (
+          <Text size="xs" c="dimmed">{t`В этом рабочем пространстве пока нет специалистов.`}</Text>
+        ) : null}
+        <TextField ctx={ctx} field="date" label={t`Дата`} type="date" />
+        <TextField
+          ctx={ctx}
+          field="action"
+          label={t`Действие`}
+          description={t`Текст кнопки, например «Записаться»`}
+        />
+      </Section>
+      <Section title={t`Оформление`}>
+        <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
+      </Section>
+    </>
+  )
+}

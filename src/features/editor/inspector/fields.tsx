@@ -1,0 +1,290 @@
+import '../editor-messages.ts'
+import { useLingui } from '@lingui/react/macro'
+import {
+  Checkbox,
+  ColorInput,
+  Group,
+  NativeSelect,
+  SegmentedControl,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core'
+import { useState, type ReactNode } from 'react'
+import * as v from 'valibot'
+import { BLOCK_SCHEMAS } from '../../../domain/block.ts'
+import { FieldCode } from '../../../domain/validation.ts'
+import { fieldErrorText } from '../../../ui/field-error.ts'
+import type { LocalBlock } from '../editor-data.ts'
+
+/**
+ * Inspector fields. Each keeps what the user types as a draft, checks it with the block's domain
+ * schema and commits only a valid value to the editor (the last valid value stays saved, the field
+ * shows the Russian message); the draft is dropped on blur once valid.
+ */
+
+export interface FieldContext {
+  block: LocalBlock
+  /** Commits a change; `tag` merges successive edits of one field into one undo step. */
+  commit: (patch: Record<string, unknown>, tag: string) => void
+}
+
+type Field = string
+
+/** The schema's message for `field` if the block had `value` there (other fields are not judged). */
+export function checkField(block: LocalBlock, field: Field, value: unknown): string | null {
+  const schema = BLOCK_SCHEMAS[block.type]
+  const result = v.safeParse(schema, { ...block, [field]: value })
+  if (result.success) return null
+  const issue = result.issues.find((i) => i.path?.[0]?.key === field)
+  return issue ? fieldErrorText(issue.message, issue.requirement) : null
+}
+
+/** "12,5" → 12.5; empty or not a number → null. */
+export function parseNumber(raw: string): number | null {
+  const text = raw.trim().replace(/\s/g, '').replace(',', '.')
+  if (text === '' || !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(text)) return null
+  const n = Number(text)
+  return Number.isFinite(n) ? n : null
+}
+
+function useDraft() {
+  const [draft, setDraft] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  return { draft, setDraft, error, setError }
+}
+
+const fieldId = (block: LocalBlock, field: string) => `inspector-${block.type}-${field}`
+
+export function NumberField(props: {
+  ctx: FieldContext
+  field: Field
+  label: string
+  description?: ReactNode
+  suffix?: string
+}) {
+  const { ctx, field } = props
+  const stored = (ctx.block as Record<string, unknown>)[field]
+  const value = typeof stored === 'number' ? String(Math.round(stored * 10000) / 10000) : ''
+  const { draft, setDraft, error, setError } = useDraft()
+  const onChange = (raw: string) => {
+    setDraft(raw)
+    const n = parseNumber(raw)
+    const message =
+      n === null ? fieldErrorText(FieldCode.notNumber) : checkField(ctx.block, field, n)
+    setError(message)
+    if (message === null && n !== null) ctx.commit({ [field]: n }, field)
+  }
+  return (
+    <TextInput
+      id={fieldId(ctx.block, field)}
+      label={props.label}
+      description={props.description}
+      inputMode="decimal"
+      value={draft ?? value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      onBlur={() => {
+        if (!error) setDraft(null)
+      }}
+      error={error}
+      aria-invalid={Boolean(error)}
+      rightSection={
+        props.suffix ? (
+          <Text size="xs" c="dimmed">
+            {props.suffix}
+          </Text>
+        ) : undefined
+      }
+    />
+  )
+}
+
+export function TextField(props: {
+  ctx: FieldContext
+  field: Field
+  label: string
+  description?: ReactNode
+  placeholder?: string
+  multiline?: boolean
+  type?: string
+  /** Extra check after the schema (returns a message or null). */
+  validate?: (value: string) => string | null
+  /** More fields to change with this one (e.g. the price number). */
+  derive?: (value: string) => Record<string, unknown>
+  /** Tidies a valid value when the field loses focus. */
+  normalize?: (value: string) => string
+}) {
+  const { ctx, field } = props
+  const stored = (ctx.block as Record<string, unknown>)[field]
+  const value = typeof stored === 'string' ? stored : ''
+  const { draft, setDraft, error, setError } = useDraft()
+  const onChange = (raw: string) => {
+    setDraft(raw)
+    const message = checkField(ctx.block, field, raw) ?? props.validate?.(raw) ?? null
+    setError(message)
+    if (message === null) ctx.commit({ [field]: raw, ...props.derive?.(raw) }, field)
+  }
+  const onBlur = () => {
+    if (error) return
+    setDraft(null)
+    if (props.normalize) {
+      const tidy = props.normalize(value)
+      if (tidy !== value) ctx.commit({ [field]: tidy, ...props.derive?.(tidy) }, field)
+    }
+  }
+  const common = {
+    id: fieldId(ctx.block, field),
+    label: props.label,
+    description: props.description,
+    placeholder: props.placeholder,
+    value: draft ?? value,
+    onBlur,
+    error,
+    'aria-invalid': Boolean(error),
+  }
+  return props.multiline ? (
+    <Textarea
+      {...common}
+      autosize
+      minRows={2}
+      maxRows={8}
+      onChange={(e) => onChange(e.currentTarget.value)}
+    />
+  ) : (
+    <TextInput {...common} type={props.type} onChange={(e) => onChange(e.currentTarget.value)} />
+  )
+}
+
+export function ColorField(props: {
+  ctx: FieldContext
+  field: Field
+  label: string
+  allowTransparent?: boolean
+}) {
+  const { t } = useLingui()
+  const { ctx, field } = props
+  const stored = String((ctx.block as Record<string, unknown>)[field] ?? '')
+  const transparent = stored === 'transparent'
+  const { draft, setDraft, error, setError } = useDraft()
+  const onChange = (raw: string) => {
+    setDraft(raw)
+    const message = checkField(ctx.block, field, raw)
+    setError(message)
+    if (message === null) ctx.commit({ [field]: raw }, field)
+  }
+  return (
+    <Stack gap={4}>
+      {!transparent ? (
+        <ColorInput
+          id={fieldId(ctx.block, field)}
+          label={props.label}
+          format="hex"
+          value={draft ?? stored}
+          onChange={onChange}
+          onBlur={() => {
+            if (!error) setDraft(null)
+          }}
+          error={error}
+          aria-invalid={Boolean(error)}
+          swatches={[
+            '#212529',
+            '#ffffff',
+            '#228be6',
+            '#2b8a3e',
+            '#e64980',
+            '#fab005',
+            '#fa5252',
+            '#7950f2',
+          ]}
+        />
+      ) : (
+        <Text size="sm" fw={500}>
+          {props.label}
+        </Text>
+      )}
+      {props.allowTransparent ? (
+        <Checkbox
+          label={t`Без заливки`}
+          checked={transparent}
+          onChange={(e) => {
+            setDraft(null)
+            setError(null)
+            ctx.commit({ [field]: e.currentTarget.checked ? 'transparent' : '#ffffff' }, field)
+          }}
+        />
+      ) : null}
+    </Stack>
+  )
+}
+
+export function ChoiceField(props: {
+  ctx: FieldContext
+  field: Field
+  label: string
+  options: { value: string; label: string }[]
+  /** Turns the chosen option into the stored value. */
+  toValue?: (raw: string) => unknown
+}) {
+  const { ctx, field } = props
+  const stored = (ctx.block as Record<string, unknown>)[field]
+  const value = stored === null || stored === undefined ? '' : String(stored)
+  const options = props.options.some((o) => o.value === value)
+    ? props.options
+    : [...props.options, { value, label: value }]
+  return (
+    <NativeSelect
+      id={fieldId(ctx.block, field)}
+      label={props.label}
+      value={value}
+      data={options}
+      onChange={(e) => {
+        const raw = e.currentTarget.value
+        // The options are a closed list (ids of records, fonts): nothing to check.
+        ctx.commit({ [field]: props.toValue ? props.toValue(raw) : raw }, field)
+      }}
+    />
+  )
+}
+
+export function AlignField({ ctx }: { ctx: FieldContext }) {
+  const { t } = useLingui()
+  const value = (ctx.block as { align?: string }).align ?? 'center'
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id={fieldId(ctx.block, 'align')}>
+        {t`Выравнивание текста`}
+      </Text>
+      <SegmentedControl
+        aria-labelledby={fieldId(ctx.block, 'align')}
+        fullWidth
+        value={value}
+        onChange={(next) => ctx.commit({ align: next }, 'align')}
+        data={[
+          { value: 'left', label: t`Слева` },
+          { value: 'center', label: t`По центру` },
+          { value: 'right', label: t`Справа` },
+        ]}
+      />
+    </Stack>
+  )
+}
+
+export function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Stack gap="xs">
+      <Text size="xs" fw={700} tt="uppercase" c="dimmed">
+        {title}
+      </Text>
+      {children}
+    </Stack>
+  )
+}
+
+export function Row({ children }: { children: ReactNode }) {
+  return (
+    <Group grow align="flex-start" gap="xs" wrap="nowrap">
+      {children}
+    </Group>
+  )
+}

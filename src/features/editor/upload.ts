@@ -1,0 +1,49 @@
+import './editor-messages.ts'
+import { t } from '@lingui/core/macro'
+import type { Size } from '../../domain/geometry.ts'
+
+/** What the API takes (DESIGN §4): images only, up to 10 MB. */
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const
+export const VIDEO_TYPES = ['video/mp4', 'video/webm'] as const
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+
+/** A Russian sentence when the file cannot be sent, or null. */
+export function checkUpload(
+  file: Blob,
+  accept: readonly string[],
+  kind: 'image' | 'video',
+): string | null {
+  if (!accept.includes(file.type)) {
+    return kind === 'image'
+      ? t`Выберите изображение в формате JPEG, PNG, WebP или GIF.`
+      : t`Выберите видео в формате MP4 или WebM.`
+  }
+  if (file.size > MAX_UPLOAD_BYTES) return t`Файл больше 10 МБ. Выберите файл поменьше.`
+  if (file.size === 0) return t`Файл пустой.`
+  return null
+}
+
+/** The natural size of an image file (rejects with a Russian message when it is not one). */
+export async function readImageSize(file: Blob): Promise<Size> {
+  if (typeof createImageBitmap === 'function') {
+    try {
+      const bitmap = await createImageBitmap(file)
+      const size = { width: bitmap.width, height: bitmap.height }
+      bitmap.close()
+      return size
+    } catch {
+      // Fall through to an <img>, which knows a few more formats in some browsers.
+    }
+  }
+  const url = URL.createObjectURL(file)
+  try {
+    return await new Promise<Size>((resolve, reject) => {
+      const img = new Image()
+      img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight })
+      img.onerror = () => reject(new Error(t`Не удалось прочитать изображение. Файл повреждён?`))
+      img.src = url
+    })
+  } finally {
+    URL.revokeObjectURL(url)
+  }
+}

@@ -1,0 +1,91 @@
+import { act, renderHook } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { i18n } from '../../src/app/i18n.ts'
+import type { LocalBlock } from '../../src/features/editor/editor-data.ts'
+import { EditorStore } from '../../src/features/editor/model/editor-store.ts'
+import { AUTOSAVE_DELAY_MS, useAutosave } from '../../src/features/editor/use-autosave.ts'
+import { fakeEditorData } from './helpers/editor-data.ts'
+
+const texts = { text: 'Т', button: 'К', gift: 'П', priceButton: 'К', subscribeAction: 'З' }
+const BG = { id: 10, width: 1600, height: 900, position: 0 }
+
+function setup(data = fakeEditorData()) {
+  const store = new EditorStore({ texts, frameWidth: 1200 })
+  store.setBackgrounds([BG])
+  const hook = renderHook(() => useAutosave(store, data))
+  return { store, data, hook }
+}
+
+beforeEach(() => {
+  act(() => i18n.activate('ru'))
+  vi.useFakeTimers()
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('autosave', () => {
+  it('saves the changed blocks once, after a pause, and reports it', async () => {
+    const { store, data, hook } = setup()
+    act(() => {
+      store.add('text', BG.id)
+      store.add('button', BG.id)
+    })
+    expect(hook.result.current.status).toBe('pending')
+    await act(() => vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS - 50))
+    expect(data.saved).toHaveLength(0)
+    const key = store.getState().selection[0]!
+    act(() => store.setGeometry([{ key, patch: { x: 10 } }]))
+    await act(() => vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10))
+    expect(data.saved).toHaveLength(1)
+    expect(data.saved[0]!.map((b) => b.type)).toEqual(['text', 'button'])
+    expect(data.saved[0]![1]!.x).toBe(10)
+    expect(hook.result.current.status).toBe('saved')
+    expect(store.getState().unsaved).toBe(0)
+    // The ids came back onto the blocks: the next change is an update.
+    act(() => store.setGeometry([{ key, patch: { x: 20 } }]))
+    await act(() => vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10))
+    expect(data.saved[1]).toEqual([expect.objectContaining({ id: -2, x: 20 })])
+  })
+
+  it('deletes removed blocks and saves on demand', async () => {
+    const blocks: LocalBlock[] = [
+      {
+        id: 7,
+        bg_id: BG.id,
+        type: 'gift',
+        x: 0,
+        y: 0,
+        zindex: 0,
+        rotation: 0,
+        color: '#000000',
+        text: '',
+        name: '',
+        button_url: '',
+        button_hook_url: '',
+      },
+    ]
+    const { store, data, hook } = setup(fakeEditorData({ blocks }))
+    act(() => store.syncFromData(blocks))
+    act(() => store.remove(store.keysOf(BG.id)))
+    await act(() => hook.result.current.saveNow())
+    expect(data.deleted).toEqual([[7]])
+    expect(data.saved).toEqual([])
+    expect(hook.result.current.status).toBe('saved')
+  })
+
+  it('keeps the changes and says so when saving fails', async () => {
+    const data = fakeEditorData()
+    data.saveBlocks = vi.fn(async () => {
+      throw new Error('disk full')
+    })
+    const { store, hook } = setup(data)
+    act(() => {
+      store.add('text', BG.id)
+    })
+    await act(() => vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10))
+    expect(hook.result.current.status).toBe('error')
+    expect(store.getState().unsaved).toBe(1)
+    expect(store.takeChanges().blocks).toHaveLength(1)
+  })
+})

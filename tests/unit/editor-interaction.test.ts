@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest'
+import type { Rect, Viewport } from '../../src/domain/geometry.ts'
+import {
+  CanvasInteraction,
+  worldBox,
+  type InteractionHost,
+  type OverlayState,
+} from '../../src/features/editor/canvas/interaction.ts'
+import { EditorStore } from '../../src/features/editor/model/editor-store.ts'
+
+const texts = { text: 'Т', button: 'К', gift: 'П', priceButton: 'К', subscribeAction: 'З' }
+const BG = { id: 10, width: 1600, height: 900, position: 0 }
+const FRAME: Rect = { left: 0, top: 0, width: 1200, height: 675 }
+
+/** A display object as far as the interaction touches it. */
+function fakeContainer() {
+  const c = {
+    x: 0,
+    y: 0,
+    sx: 1,
+    sy: 1,
+    rotation: 0,
+    moves: 0,
+    position: { set: (x: number, y: number) => ((c.x = x), (c.y = y), (c.moves += 1)) },
+    scale: { set: (x: number, y: number) => ((c.sx = x), (c.sy = y)) },
+  }
+  return c
+}
+
+function setup(grid = { enabled: false, size: 20 }) {
+  const store = new EditorStore({ texts, frameWidth: 1200 })
+  store.setBackgrounds([BG])
+  const el = document.createElement('div')
+  document.body.append(el)
+  const view: Viewport = { zoom: 1, panX: 0, panY: 0 }
+  const containers = new Map<string, ReturnType<typeof fakeContainer>>()
+  const overlays: OverlayState[] = []
+  const menus: (string | null)[] = []
+  const host: InteractionHost = {
+    store,
+    view,
+    containers: containers as never,
+    measuredPx: new Map(),
+    frames: () => new Map([[BG.id, FRAME]]),
+    grid: () => grid,
+    applyView: () => undefined,
+    drawOverlay: (o) => overlays.push({ ...o, previews: new Map(o.previews) }),
+    onContextMenu: (_p, key) => menus.push(key),
+    onActiveBackground: () => undefined,
+    setCursor: () => undefined,
+  }
+  const interaction = new CanvasInteraction(el, host)
+  const detach = interaction.attach()
+  const add = (type: 'image' | 'text' | 'gift') => {
+    const key = store.add(type, BG.id)!
+    containers.set(key, fakeContainer())
+    return key
+  }
+  const pointer = (type: string, x: number, y: number, extra: Partial<PointerEvent> = {}) => {
+    const event = new MouseEvent(type, {
+      clientX: x,
+      clientY: y,
+      bubbles: true,
+      cancelable: true,
+      ...extra,
+    })
+    Object.assign(event, {
+      pointerId: extra.pointerId ?? 1,
+      pointerType: extra.pointerType ?? 'mouse',
+    })
+    el.dispatchEvent(event)
+  }
+  const drag = (from: [number, number], to: [number, number], steps = 5) => {
+    pointer('pointerdown', ...from)
+    for (let i = 1; i <= steps; i += 1)
+      pointer(
+        'pointermove',
+        from[0] + ((to[0] - from[0]) * i) / steps,
+        from[1] + ((to[1] - from[1]) * i) / steps,
+      )
+    pointer('pointerup', ...to)
+  }
+  return { store, el, view, containers, overlays, menus, add, pointer, drag, detach, host }
+}
+
+describe('canvas interaction', () => {
+  it('drags a block through its display object and commits once on release', () => {
+    const t = setup()
+    const key = t.add('image')
+    t.store.clearSelection()
+    const before = t.store.getState()
+    t.drag([600, 337], [720, 397])
+    const c = t.containers.get(key)!
+    // Moved during the drag, then put back for React to apply the committed state.
+    expect(c.moves).toBeGreaterThan(3)
+    expect(t.store.getState().blocks.get(key)).toMatchObject({ x: 20, y: 10 })
+    expect(t.store.getState().selection).toEqual([key])
+    t.store.undo()
+    expect(t.store.getState().blocks.get(key)).toMatchObject({ x: 0, y: 0 })
+    expect(before.canUndo).toBe(true)
+  })
+
+  it('snaps the dragged block to the grid and shows guides to the background centre', () => {
+    const t = setup({ enabled: true, size: 20 })
+    const key = t.add('image')
+    t.drag([600, 337], [607, 349])
+    const box = worldBox(t.host, key)!
+    expect((box.cx - box.width / 2) % 20).toBeCloseTo(0, 6)
+    const during = t.overlays.find((o) => o.guides.length > 0)
+    expect(during?.guides.some((g) => g.axis === 'v' && g.pos === 600)).toBe(true)
+  })
+
+  it('resizes with the east handle and keeps the west edge', () => {
+    const t = setup()
+    const key = t.add('image')
+    const before = worldBox(t.host, key)!
+    const east = before.cx + before.width / 2
+    t.drag([east, before.cy], [east + 60, before.cy])
+    const after = worldBox(t.host, key)!
+    expect(after.width).toBeCloseTo(before.width + 60, 3)
+    expect(after.cx - after.width / 2).toBeCloseTo(before.cx - before.width / 2, 3)
+    expect(t.containers.get(key)!.sx).toBe(1)
+  })
+
+  it('rotates with the handle above the block', () => {
+    const t = setup()
+    const key = t.add('image')
+    const box = worldBox(t.host, key)!
+    const handle: [number, number] = [box.cx, box.cy - box.height / 2 - 30]
+    t.drag(handle, [box.cx + 300, box.cy])
+    expect(t.store.getState().blocks.get(key)!.rotation).toBe(90)
+  })
+
+  it('selects with a marquee and clears on a click on empty space', () => {
+    const t = setup()
+    const a = t.add('gift')
+    const b = t.add('gift')
+    t.store.setGeometry([
+      { key: a, patch: { x: -80, y: -40 } },
+      { key: b, patch: { x: 80, y: 40 } },
+    ])
+    t.store.clearSelection()
+    t.drag([0, 0], [200, 200])
+    expect(t.store.getState().selection).toEqual([a])
+    t.pointer('pointerdown', 5, 660)
+    t.pointer('pointerup', 5, 660)
+    expect(t.store.getState().selection).toEqual([])
+  })
+
+  it('adds with Shift-click and zooms with Ctrl + wheel about the pointer', () => {
+    const t = setup()
+    const a = t.add('gift')
+    const b = t.add('gift')
+    t.store.setGeometry([{ key: b, patch: { x: 60 } }])
+    t.store.select([a])
+    const bx = worldBox(t.host, b)!
+    t.pointer('pointerdown', bx.cx, bx.cy, { shiftKey: true })
+    t.pointer('pointerup', bx.cx, bx.cy, { shiftKey: true })
+    expect(t.store.getState().selection).toEqual([a, b])
+    const wheel = new WheelEvent('wheel', {
+      deltaY: -100,
+      ctrlKey: true,
+      clientX: 300,
+      clientY: 200,
+      cancelable: true,
+    })
+    t.el.dispatchEvent(wheel)
+    expect(t.view.zoom).toBeGreaterThan(1)
+    // The world point under the pointer stays under it.
+    expect((300 - t.view.panX) / t.view.zoom).toBeCloseTo(300, 6)
+    t.detach()
+  })
+
+  it('opens the menu on a long touch press without moving the block', async () => {
+    const t = setup()
+    const key = t.add('image')
+    t.pointer('pointerdown', 600, 337, { pointerType: 'touch' } as Partial<PointerEvent>)
+    await new Promise((r) => setTimeout(r, 600))
+    t.pointer('pointerup', 600, 337, { pointerType: 'touch' } as Partial<PointerEvent>)
+    expect(t.menus).toEqual([key])
+    expect(t.store.getState().blocks.get(key)).toMatchObject({ x: 0, y: 0 })
+  })
+})

@@ -1,0 +1,59 @@
+import type { Specialist } from '../../../src/domain/directory.ts'
+import type { Size } from '../../../src/domain/geometry.ts'
+import type { Background, Project } from '../../../src/domain/project.ts'
+import type { EditorData, LocalBlock } from '../../../src/features/editor/editor-data.ts'
+
+/** An in-memory EditorData: what the editor saved, deleted and uploaded, for assertions. */
+export interface FakeEditorData extends EditorData {
+  saved: LocalBlock[][]
+  deleted: number[][]
+  uploads: Blob[]
+  addedBackgrounds: { file: Blob; size: Size }[]
+}
+
+export function fakeEditorData(
+  options: {
+    project?: Partial<Project>
+    backgrounds?: Background[]
+    blocks?: LocalBlock[]
+    specialists?: Specialist[]
+  } = {},
+): FakeEditorData {
+  let nextId = -1
+  const data: FakeEditorData = {
+    project: {
+      id: 1,
+      workspace_id: 1,
+      name: 'Проект',
+      type: 1,
+      updated_at: '',
+      ...options.project,
+    },
+    backgrounds: options.backgrounds ?? [
+      { id: 10, project_id: 1, image_url: '', width: 1600, height: 900, position: 0 },
+    ],
+    blocks: options.blocks ?? [],
+    specialists: options.specialists ?? [],
+    saved: [],
+    deleted: [],
+    uploads: [],
+    addedBackgrounds: [],
+    async saveBlocks(blocks) {
+      data.saved.push(blocks)
+      return blocks.map((b) => b.id ?? nextId--)
+    },
+    async deleteBlocks(ids) {
+      data.deleted.push(ids)
+    },
+    async addBackground(file, size) {
+      data.addedBackgrounds.push({ file, size })
+      return nextId--
+    },
+    async uploadFile(file) {
+      data.uploads.push(file)
+      return `local-file:${data.uploads.length}`
+    },
+    resolveFileUrl: (url) => url,
+  }
+  return data
+}
