@@ -6,7 +6,8 @@ import {
   setUnsyncedChangesHook,
   type SessionSnapshot,
 } from '../features/auth/session.ts'
-import { setSyncToken, startSync, unsyncedChanges } from '../sync/client.ts'
+import { flushBeforeReload, setSyncToken, startSync, unsyncedChanges } from '../sync/client.ts'
+import { setBeforeUpdateHook } from './service-worker.ts'
 
 /**
  * Wires the session into the sync layer (sync/ cannot import features/): the token is mirrored
@@ -15,6 +16,8 @@ import { setSyncToken, startSync, unsyncedChanges } from '../sync/client.ts'
  */
 export function setupSync(): void {
   setUnsyncedChangesHook(unsyncedChanges)
+  // «Обновить» sends what is queued before the new version takes over (the rest replays after it).
+  setBeforeUpdateHook(flushBeforeReload)
   let chain = Promise.resolve()
   const apply = (snapshot: SessionSnapshot) => {
     // One after another, so a quick sign-out/sign-in never applies out of order.

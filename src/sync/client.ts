@@ -3,6 +3,7 @@ import { useEffect, useSyncExternalStore } from 'react'
 import { useOutboxCounts, useParkedEntryRows, useSyncMeta } from '../data/live.ts'
 import { storeAuthToken, unsyncedCount, watchOutbox, type StoredAuth } from '../data/sync-state.ts'
 import { localFileId } from '../data/ids.ts'
+import { secureDeviceStorage, type StorageReport } from '../data/device-storage.ts'
 import type { ParkedEntry } from '../data/types.ts'
 import {
   scopeKey,
@@ -120,7 +121,6 @@ export function startSync(): void {
   })
   requestSync()
   refreshActiveScopes()
-  void checkStorage()
 }
 
 let pendingTimer: ReturnType<typeof setTimeout> | null = null
@@ -309,42 +309,20 @@ export function useUploadProgress(url: string): number | null {
 
 // ---- storage: ask to keep the data; say when space is short ----------------------------------
 
-export interface StorageStatus {
-  /** null: not known (no Storage API). */
-  persisted: boolean | null
-  /** Less than 50 MB or 10 % of the quota left. */
-  short: boolean
-}
+export type StorageStatus = StorageReport | { persisted: null; freeBytes: null; short: false }
 
-let storageStatus: StorageStatus = { persisted: null, short: false }
+let storageStatus: StorageStatus = { persisted: null, freeBytes: null, short: false }
 const storageListeners = new Set<() => void>()
-const SHORT_BYTES = 50 * 1024 * 1024
 
 /**
- * Asks the browser to keep IndexedDB under storage pressure (called after sign-in) and measures
- * the space left. Refusal is normal in some browsers; the sync panel then says unsent changes could
- * be evicted.
+ * Asks the browser to keep IndexedDB under storage pressure (once signed in) and measures the
+ * space left (src/data/device-storage.ts). Refusal is normal in some browsers; the sync panel then
+ * says unsent changes could be evicted, and a notification warns when space is short.
  */
 export async function checkStorage(): Promise<StorageStatus> {
   const storage = typeof navigator === 'undefined' ? undefined : navigator.storage
   if (!storage) return storageStatus
-  let persisted: boolean | null = null
-  try {
-    persisted = (await storage.persisted?.()) ?? null
-    if (persisted === false && storage.persist) persisted = await storage.persist()
-  } catch {
-    persisted = null
-  }
-  let short = false
-  try {
-    const { usage, quota } = (await storage.estimate?.()) ?? {}
-    if (typeof usage === 'number' && typeof quota === 'number' && quota > 0) {
-      short = quota - usage < Math.min(SHORT_BYTES, quota * 0.1)
-    }
-  } catch {
-    short = false
-  }
-  storageStatus = { persisted, short }
+  storageStatus = await secureDeviceStorage(storage)
   for (const listener of storageListeners) listener()
   return storageStatus
 }

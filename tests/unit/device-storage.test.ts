@@ -3,7 +3,7 @@ import {
   SHORT_FREE_BYTES,
   secureDeviceStorage,
   type DeviceStorage,
-} from '../../src/features/device-storage/device-storage.ts'
+} from '../../src/data/device-storage.ts'
 
 const MB = 1024 * 1024
 

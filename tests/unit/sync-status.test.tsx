@@ -95,7 +95,7 @@ describe('storage warnings in the sync panel', () => {
     })
     try {
       const { checkStorage } = await import('../../src/sync/client.ts')
-      expect(await checkStorage()).toEqual({ persisted: false, short: true })
+      expect(await checkStorage()).toMatchObject({ persisted: false, short: true })
       await renderInApp(() => <SyncStatus />)
       await userEvent.click(await screen.findByRole('button', { name: /Всё сохранено/ }))
       expect(await screen.findByTestId('storage-short')).toHaveTextContent(/мало места/)

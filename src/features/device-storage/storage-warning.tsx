@@ -2,15 +2,11 @@ import { t } from '@lingui/core/macro'
 import { notifications } from '@mantine/notifications'
 import { IconDatabaseExclamation } from '@tabler/icons-react'
 import { requestNotificationHost } from '../../ui/notification-host.tsx'
-import { secureDeviceStorage, type DeviceStorage } from './device-storage.ts'
+import { checkStorage } from '../../sync/client.ts'
 
 /** Asks for persistent storage and warns, in Russian, when the device is running out of space. */
-export async function checkDeviceStorage(
-  storage: DeviceStorage | undefined = typeof navigator === 'undefined'
-    ? undefined
-    : navigator.storage,
-): Promise<void> {
-  const report = await secureDeviceStorage(storage)
+export async function checkDeviceStorage(): Promise<void> {
+  const report = await checkStorage()
   if (!report.short) return
   const mb = Math.floor((report.freeBytes ?? 0) / (1024 * 1024))
   requestNotificationHost()
