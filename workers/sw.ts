@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { clientsClaim } from 'workbox-core'
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching'
+import { installBackgroundSync } from './background-sync.ts'
 import { routeClientNavigations } from './sw/navigation.ts'
 import { acceptUpdateWhenAsked } from './sw/update.ts'
 import { cacheUploads } from './sw/uploads-cache.ts'
@@ -17,3 +18,6 @@ cacheUploads()
 acceptUpdateWhenAsked(self)
 // The first install controls the page that registered it, so a first visit already works offline.
 clientsClaim()
+
+// Replays the outbox on Background Sync (the page registers the tag when changes wait offline).
+installBackgroundSync(self)

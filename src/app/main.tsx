@@ -9,6 +9,8 @@ import { registerServiceWorker } from './service-worker.ts'
 import { setupSession } from './setup.ts'
 
 setupSession()
+// The data layer (Dexie, the sync worker) loads beside the first render, not before it.
+void import('./sync.ts').then(({ setupSync }) => setupSync())
 
 const router = createAppRouter()
 

@@ -1,4 +1,5 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
+import { lazy, Suspense } from 'react'
 import { requireAuth } from '../features/auth/route-guard.ts'
 import { UserMenu } from '../features/auth/user-menu.tsx'
 import { LanguageSwitch } from '../features/locale/language-switch.tsx'
@@ -11,11 +12,20 @@ export const Route = createFileRoute('/_app')({
   component: AppRoute,
 })
 
+// Loaded beside the page: the status reads IndexedDB, which the first paint does not need.
+const SyncStatus = lazy(() =>
+  import('../features/sync-status/sync-status.tsx').then((m) => ({ default: m.SyncStatus })),
+)
+
 function AppRoute() {
   return (
     <AppLayout
       workspaceSwitcher={null}
-      syncStatus={null}
+      syncStatus={
+        <Suspense fallback={null}>
+          <SyncStatus />
+        </Suspense>
+      }
       languageSwitch={<LanguageSwitch />}
       userMenu={<UserMenu />}
     >

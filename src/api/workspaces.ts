@@ -1,0 +1,35 @@
+import * as v from 'valibot'
+import { Deleted } from '../domain/api-error.ts'
+import { Workspace } from '../domain/workspace.ts'
+import { request } from './client.ts'
+
+export function listWorkspaces() {
+  return request('/api/workspace/list', { schema: v.array(Workspace) })
+}
+
+export function addWorkspace(name: string, idempotencyKey: string) {
+  return request('/api/workspace/add', {
+    method: 'POST',
+    body: { name },
+    schema: Workspace,
+    idempotencyKey,
+  })
+}
+
+export function updateWorkspace(id: number, name: string, idempotencyKey: string) {
+  return request('/api/workspace/update', {
+    method: 'POST',
+    body: { id, name },
+    schema: Workspace,
+    idempotencyKey,
+  })
+}
+
+export function deleteWorkspace(id: number, idempotencyKey: string) {
+  return request('/api/workspace/delete', {
+    method: 'POST',
+    body: { id },
+    schema: Deleted,
+    idempotencyKey,
+  })
+}

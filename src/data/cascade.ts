@@ -1,0 +1,115 @@
+import type { MirrorDb } from './db.ts'
+import { localFileId } from './ids.ts'
+import { refsTo } from './refs.ts'
+import { RECORD_KINDS, type MirrorTable, type OutboxEntry } from './types.ts'
+
+/**
+ * What a local delete takes with it, mirroring the server's foreign keys: a workspace its records
+ * and projects, a project its backgrounds, a background its blocks (ON DELETE CASCADE); a department
+ * or location is cleared from specialists (ON DELETE SET NULL). Unsent outbox entries about removed
+ * records are dropped too: the server deletes those records itself. Call inside a transaction over
+ * every table.
+ */
+
+async function dropEntries(db: MirrorDb, match: (entry: OutboxEntry) => boolean): Promise<void> {
+  const entries = await db.outbox.filter((entry) => !entry.sent && match(entry)).toArray()
+  for (const entry of entries) {
+    // A background never uploaded takes its waiting file along.
+    const file = entry.payload.file
+    if (entry.table === 'backgrounds' && entry.op === 'create' && typeof file === 'number') {
+      await db.files.delete(file)
+    }
+  }
+  await db.outbox.bulkDelete(entries.map((entry) => entry.seq!))
+}
+
+export async function removeBackgroundContent(db: MirrorDb, bgIds: number[]): Promise<void> {
+  const bgs = new Set(bgIds)
+  const blockIds = await db.blocks.where('bg_id').anyOf(bgIds).primaryKeys()
+  const blocks = new Set(blockIds)
+  await db.blocks.bulkDelete(blockIds)
+  await dropEntries(
+    db,
+    (e) =>
+      (e.table === 'blocks' && (blocks.has(e.recordId) || bgs.has(e.payload.bg_id as number))) ||
+      (e.table === 'backgrounds' && bgs.has(e.recordId)),
+  )
+}
+
+export async function removeProjectContent(db: MirrorDb, projectIds: number[]): Promise<void> {
+  const bgIds = await db.backgrounds.where('project_id').anyOf(projectIds).primaryKeys()
+  await removeBackgroundContent(db, bgIds)
+  await db.backgrounds.bulkDelete(bgIds)
+  const projects = new Set(projectIds)
+  await dropEntries(
+    db,
+    (e) =>
+      (e.table === 'projects' && projects.has(e.recordId) && e.op !== 'delete') ||
+      (e.table === 'backgrounds' && projects.has(e.payload.project_id as number)),
+  )
+}
+
+export async function removeWorkspaceContent(db: MirrorDb, workspaceId: number): Promise<void> {
+  const projectIds = await db.projects.where('workspace_id').equals(workspaceId).primaryKeys()
+  await removeProjectContent(db, projectIds)
+  await db.projects.bulkDelete(projectIds)
+  const removed = new Map<MirrorTable, Set<number>>([['projects', new Set(projectIds)]])
+  for (const kind of RECORD_KINDS) {
+    const ids = await db.recordTable(kind).where('workspace_id').equals(workspaceId).primaryKeys()
+    await db.recordTable(kind).bulkDelete(ids)
+    removed.set(kind, new Set(ids))
+  }
+  await dropEntries(
+    db,
+    (e) =>
+      e.table !== 'files' &&
+      e.table !== 'workspaces' &&
+      (removed.get(e.table)?.has(e.recordId) === true || e.payload.workspace_id === workspaceId),
+  )
+}
+
+/** Clears references to a deleted record (specialist department_id/location_id → null). */
+export async function clearReferences(
+  db: MirrorDb,
+  target: MirrorTable,
+  id: number,
+): Promise<void> {
+  // Only nullable references are cleared; the others are removed by the cascades above. The
+  // outbox read comes first so this function always awaits IndexedDB (see resolveUploadedUrls).
+  const queued = await db.outbox.filter((e) => !e.sent && e.table === 'specialist').toArray()
+  for (const ref of refsTo(target)) {
+    if (ref.table !== 'specialist') continue
+    const rows = await db
+      .mirror(ref.table)
+      .filter((row) => row[ref.field] === id)
+      .toArray()
+    await db.mirror(ref.table).bulkPut(rows.map((row) => ({ ...row, [ref.field]: null })))
+    const entries = queued.filter((e) => e.payload[ref.field] === id)
+    await db.outbox.bulkPut(
+      entries.map((e) => ({ ...e, payload: { ...e.payload, [ref.field]: null } })),
+    )
+  }
+}
+
+/** Every `local-file:<n>` value in the mirror and the outbox becomes `url`. */
+export async function rewriteFileUrl(db: MirrorDb, fileId: number, url: string): Promise<void> {
+  const matches = (value: unknown) => typeof value === 'string' && localFileId(value) === fileId
+  const replace = <T extends Record<string, unknown>>(obj: T): T | null => {
+    let out: T | null = null
+    for (const [field, value] of Object.entries(obj)) {
+      if (matches(value)) out = { ...(out ?? obj), [field]: url }
+    }
+    return out
+  }
+  for (const table of ['blocks', 'backgrounds', 'specialist'] as const) {
+    const changed = (await db.mirror(table).toArray()).map(replace).filter((row) => row !== null)
+    await db.mirror(table).bulkPut(changed)
+  }
+  const entries = await db.outbox.toArray()
+  const updated: OutboxEntry[] = []
+  for (const entry of entries) {
+    const payload = replace(entry.payload)
+    if (payload) updated.push({ ...entry, payload })
+  }
+  await db.outbox.bulkPut(updated)
+}

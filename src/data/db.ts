@@ -1,0 +1,94 @@
+import { Dexie, type Table } from 'dexie'
+import type {
+  Background,
+  BlockRow,
+  FileRow,
+  MetaRow,
+  MirrorTable,
+  OutboxEntry,
+  Project,
+  ProjectType,
+  RecordKind,
+  RecordOf,
+  Workspace,
+} from './types.ts'
+
+export const DATABASE_NAME = 'promo-builder'
+
+/**
+ * Version 1 of the mirror's schema. Each later version gets its own entry in `SCHEMA_VERSIONS`
+ * (never edit an old one) with an `upgrade` when rows must change; tests/unit/db-migration.test.ts
+ * opens a database written by every earlier version and checks it upgrades.
+ */
+export const SCHEMA_V1 = {
+  workspaces: 'id, name',
+  projects: 'id, workspace_id',
+  projectTypes: 'id',
+  backgrounds: 'id, project_id',
+  blocks: 'id, bg_id',
+  amo: 'id, workspace_id',
+  bitrix: 'id, workspace_id',
+  department: 'id, workspace_id',
+  location: 'id, workspace_id',
+  specialist: 'id, workspace_id',
+  outbox: '++seq, table, [table+recordId], state',
+  files: 'id',
+  meta: 'key',
+} as const
+
+export const SCHEMA_VERSIONS: readonly {
+  version: number
+  stores: Record<string, string | null>
+  upgrade?: (tx: import('dexie').Transaction) => Promise<void> | void
+}[] = [{ version: 1, stores: SCHEMA_V1 }]
+
+export class MirrorDb extends Dexie {
+  workspaces!: Table<Workspace, number>
+  projects!: Table<Project, number>
+  projectTypes!: Table<ProjectType, number>
+  backgrounds!: Table<Background, number>
+  blocks!: Table<BlockRow, number>
+  amo!: Table<RecordOf<'amo'>, number>
+  bitrix!: Table<RecordOf<'bitrix'>, number>
+  department!: Table<RecordOf<'department'>, number>
+  location!: Table<RecordOf<'location'>, number>
+  specialist!: Table<RecordOf<'specialist'>, number>
+  outbox!: Table<OutboxEntry, number>
+  files!: Table<FileRow, number>
+  meta!: Table<MetaRow, string>
+
+  constructor(name: string = DATABASE_NAME) {
+    super(name)
+    for (const { version, stores, upgrade } of SCHEMA_VERSIONS) {
+      const v = this.version(version).stores(stores)
+      if (upgrade) v.upgrade(upgrade)
+    }
+  }
+
+  /** A mirror table by name (records, workspaces, projects, backgrounds, blocks). */
+  mirror(table: MirrorTable): Table<{ id: number } & Record<string, unknown>, number> {
+    return this.table(table)
+  }
+
+  recordTable<K extends RecordKind>(kind: K): Table<RecordOf<K>, number> {
+    return this.table(kind)
+  }
+
+  /** Every table, for transactions that touch ids everywhere (remapping, cascades). */
+  allTables(): Table[] {
+    return this.tables
+  }
+}
+
+let shared: MirrorDb | null = null
+
+/** The database of this page, worker or service worker (opened lazily on first use). */
+export function getDb(): MirrorDb {
+  shared ??= new MirrorDb()
+  return shared
+}
+
+/** Tests: use another database (a fresh name per test file). */
+export function setDb(db: MirrorDb): void {
+  shared = db
+}

@@ -1,0 +1,93 @@
+import type { MessageDescriptor } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Button, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core'
+import { useState } from 'react'
+import type { OutboxTable } from '../../data/types.ts'
+import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts'
+import { notifyError } from '../../ui/notify.tsx'
+
+const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
+  amo: msg`Интеграция amoCRM`,
+  bitrix: msg`Интеграция Битрикс24`,
+  department: msg`Отделение`,
+  location: msg`Локация`,
+  specialist: msg`Специалист`,
+  workspaces: msg`Пространство`,
+  projects: msg`Проект`,
+  backgrounds: msg`Фон`,
+  blocks: msg`Блок`,
+  files: msg`Изображение`,
+}
+
+const FALLBACK_MESSAGES: Record<string, MessageDescriptor> = {
+  file_missing: msg`Файл больше не найден на этом устройстве`,
+  unexpected: msg`Сервер ответил неожиданно`,
+}
+
+/** Rejected changes with the server's message: «Повторить» sends again, «Отменить изменение» drops it. */
+export function ParkedList({ entries }: { entries: ParkedEntry[] }) {
+  const { t } = useLingui()
+  const count = entries.length
+  return (
+    <Stack gap="xs">
+      <Text size="sm" fw={600} c="red.7">
+        <Trans>Сервер отклонил изменения: {count}</Trans>
+      </Text>
+      <ScrollArea.Autosize mah={320} type="auto">
+        <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+          {entries.map((entry) => (
+            <ParkedRow key={entry.seq} entry={entry} title={t(KIND_NAMES[entry.table])} />
+          ))}
+        </Stack>
+      </ScrollArea.Autosize>
+    </Stack>
+  )
+}
+
+function ParkedRow({ entry, title }: { entry: ParkedEntry; title: string }) {
+  const { t } = useLingui()
+  const [busy, setBusy] = useState<'retry' | 'discard' | null>(null)
+  const fallback = FALLBACK_MESSAGES[entry.code]
+  const label = entry.label
+  const message = entry.message || (fallback ? t(fallback) : t`Сервер отклонил изменение`)
+  const run = async (kind: 'retry' | 'discard') => {
+    setBusy(kind)
+    try {
+      await (kind === 'retry' ? retryEntry(entry.seq) : discardEntry(entry.seq))
+    } catch {
+      notifyError(t`Не удалось выполнить действие. Попробуйте ещё раз.`)
+    } finally {
+      setBusy(null)
+    }
+  }
+  return (
+    <Paper component="li" withBorder p="xs" radius="md" data-testid="parked-entry">
+      <Text size="sm" fw={600} truncate>
+        {entry.label ? t`${title} «${label}»` : title}
+      </Text>
+      <Text size="sm" c="red.8">
+        {message}
+      </Text>
+      <Group gap="xs" mt="xs">
+        <Button
+          size="sm"
+          variant="light"
+          loading={busy === 'retry'}
+          onClick={() => void run('retry')}
+        >
+          <Trans>Повторить</Trans>
+        </Button>
+        <Button
+          size="sm"
+          variant="subtle"
+          color="red"
+          loading={busy === 'discard'}
+          onClick={() => void run('discard')}
+        >
+          <Trans>Отменить изменение</Trans>
+        </Button>
+      </Group>
+    </Paper>
+  )
+}

@@ -1,0 +1,147 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Badge, Button, Group, Loader, Popover, Stack, Text, UnstyledButton } from '@mantine/core'
+import {
+  IconAlertTriangle,
+  IconCloudCheck,
+  IconCloudOff,
+  IconCloudUpload,
+  IconLock,
+} from '@tabler/icons-react'
+import { useNavigate, useRouterState } from '@tanstack/react-router'
+import { useState, type ReactNode } from 'react'
+import { useParkedEntries, useSyncStatus, type SyncStatus as Status } from '../../sync/client.ts'
+import { ParkedList } from './parked-list.tsx'
+import classes from './sync-status.module.css'
+
+/**
+ * The top bar's sync indicator: offline, «Сохраняется…», changes waiting, rejected changes, or all
+ * saved. It opens a panel with the details and the rejected changes (retry / discard). When the
+ * server asked to sign in again it becomes «Войти снова», which leads to the lock screen.
+ */
+export function SyncStatus() {
+  const { t } = useLingui()
+  const status = useSyncStatus()
+  const [opened, setOpened] = useState(false)
+  const label = useStateLabel(stateOf(status), status)
+  const href = useRouterState({ select: (state) => state.location.href })
+  const navigate = useNavigate()
+
+  if (status.needsSignIn) {
+    return (
+      <Button
+        onClick={() => void navigate({ to: '/pages/lock-screen', search: { to: href } })}
+        color="red"
+        variant="light"
+        size="sm"
+        leftSection={<IconLock size={18} aria-hidden />}
+        data-testid="sync-status"
+        data-state="signin"
+      >
+        <Trans>Войти снова</Trans>
+      </Button>
+    )
+  }
+
+  const state = stateOf(status)
+  const { icon, color } = LOOK[state]
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={360} shadow="md">
+      <Popover.Target>
+        <UnstyledButton
+          className={classes.trigger}
+          onClick={() => setOpened((o) => !o)}
+          aria-label={t`Синхронизация: ${label}`}
+          aria-expanded={opened}
+          data-testid="sync-status"
+          data-state={state}
+        >
+          <Group gap={6} wrap="nowrap">
+            <Text component="span" c={color} lh={0}>
+              {icon}
+            </Text>
+            <Text component="span" size="sm" c={color} visibleFrom="sm" truncate>
+              {label}
+            </Text>
+            {status.parked > 0 ? (
+              <Badge color="red" size="sm" circle aria-hidden>
+                {status.parked}
+              </Badge>
+            ) : null}
+          </Group>
+        </UnstyledButton>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <SyncPanel status={status} />
+      </Popover.Dropdown>
+    </Popover>
+  )
+}
+
+type State = 'offline' | 'saving' | 'pending' | 'parked' | 'saved'
+
+function stateOf(status: Status): State {
+  if (!status.online) return 'offline'
+  if (status.replaying) return 'saving'
+  if (status.pending > 0) return 'pending'
+  if (status.parked > 0) return 'parked'
+  return 'saved'
+}
+
+const LOOK: Record<State, { icon: ReactNode; color: string }> = {
+  offline: { icon: <IconCloudOff size={20} aria-hidden />, color: 'gray.7' },
+  saving: { icon: <Loader size={16} aria-hidden />, color: 'blue.7' },
+  pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.7' },
+  parked: { icon: <IconAlertTriangle size={20} aria-hidden />, color: 'red.7' },
+  saved: { icon: <IconCloudCheck size={20} aria-hidden />, color: 'teal.7' },
+}
+
+function useStateLabel(state: State, status: Status): string {
+  const { t } = useLingui()
+  const { pending, parked } = status
+  switch (state) {
+    case 'offline':
+      return pending > 0 ? t`Нет сети · ждут: ${pending}` : t`Нет сети`
+    case 'saving':
+      return t`Сохраняется…`
+    case 'pending':
+      return t`Ждут отправки: ${pending}`
+    case 'parked':
+      return t`Отклонено: ${parked}`
+    case 'saved':
+      return t`Всё сохранено`
+  }
+}
+
+function SyncPanel({ status }: { status: Status }) {
+  const { t, i18n } = useLingui()
+  const parked = useParkedEntries()
+  const pending = status.pending
+  const time = status.lastSyncedAt
+    ? new Intl.DateTimeFormat(i18n.locale, {
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+      }).format(status.lastSyncedAt)
+    : null
+  return (
+    <Stack gap="sm">
+      <Stack gap={2}>
+        <Text size="sm" fw={600}>
+          {status.online ? t`Соединение есть` : t`Нет соединения с сервером`}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {status.pending > 0
+            ? t`Изменений ждут отправки: ${pending}. Они сохранены на этом устройстве.`
+            : t`Все изменения отправлены.`}
+        </Text>
+        {time ? (
+          <Text size="xs" c="dimmed">
+            <Trans>Последняя синхронизация: {time}</Trans>
+          </Text>
+        ) : null}
+      </Stack>
+      {parked.length > 0 ? <ParkedList entries={parked} /> : null}
+    </Stack>
+  )
+}

@@ -1,0 +1,267 @@
+import { wrap } from 'comlink'
+import { useEffect, useSyncExternalStore } from 'react'
+import { useOutboxCounts, useParkedEntryRows, useSyncMeta } from '../data/live.ts'
+import { storeAuthToken, unsyncedCount, watchOutbox, type StoredAuth } from '../data/sync-state.ts'
+import type { ParkedEntry } from '../data/types.ts'
+import {
+  scopeKey,
+  STATUS_CHANNEL,
+  SYNC_TAG,
+  type RefreshScope,
+  type StatusMessage,
+  type SyncWorkerApi,
+} from './protocol.ts'
+
+export type { RefreshScope } from './protocol.ts'
+export type { ParkedEntry } from '../data/types.ts'
+
+/**
+ * Main-thread side of the sync worker: spawns it (comlink), asks it to replay on start, on
+ * `online`, on becoming visible and on a slow interval, refreshes the scopes the screens show, and
+ * turns the shared state into hooks for the status bar.
+ */
+
+const SLOW_INTERVAL_MS = 5 * 60_000
+
+let remote: SyncWorkerApi | null = null
+let started = false
+const activeScopes = new Map<string, { scope: RefreshScope; count: number }>()
+
+// ---- replaying flag (from any tab's worker or the service worker, over BroadcastChannel) ----
+let replaying = false
+const replayingListeners = new Set<() => void>()
+function setReplaying(next: boolean) {
+  if (next === replaying) return
+  replaying = next
+  for (const listener of replayingListeners) listener()
+}
+
+function isOnline(): boolean {
+  return typeof navigator === 'undefined' || navigator.onLine !== false
+}
+
+function spawnWorker(): SyncWorkerApi | null {
+  if (typeof Worker === 'undefined') return null
+  try {
+    const worker = new Worker(new URL('../../workers/sync.worker.ts', import.meta.url), {
+      type: 'module',
+    })
+    // comlink's Remote<T> of an API whose methods already return promises has T's shape.
+    return wrap<SyncWorkerApi>(worker) as unknown as SyncWorkerApi
+  } catch (error) {
+    console.error(error)
+    return null
+  }
+}
+
+/** Without module workers the same engine runs on the page (loaded on demand). */
+async function pageEngine(): Promise<SyncWorkerApi> {
+  const [{ createSyncEngine }, { getDb }] = await Promise.all([
+    import('./engine.ts'),
+    import('../data/db.ts'),
+  ])
+  return createSyncEngine({
+    db: getDb(),
+    channel: typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(STATUS_CHANNEL),
+  })
+}
+
+function refreshActiveScopes(): void {
+  for (const { scope } of activeScopes.values()) void refresh(scope)
+}
+
+/** Idempotent: spawns the worker and starts replaying and refreshing. */
+export function startSync(): void {
+  if (started) return
+  started = true
+  remote = spawnWorker()
+  if (!remote) {
+    void pageEngine().then((engine) => {
+      remote = engine
+      requestSync()
+      refreshActiveScopes()
+    })
+  }
+  if (typeof BroadcastChannel !== 'undefined') {
+    const channel = new BroadcastChannel(STATUS_CHANNEL)
+    channel.onmessage = (event: MessageEvent<StatusMessage>) => {
+      if (event.data?.type === 'replaying') setReplaying(event.data.replaying)
+    }
+  }
+  if (typeof window !== 'undefined') {
+    window.addEventListener('online', () => {
+      requestSync()
+      refreshActiveScopes()
+    })
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState !== 'visible') return
+      requestSync()
+      refreshActiveScopes()
+    })
+    window.setInterval(() => {
+      requestSync()
+      refreshActiveScopes()
+    }, SLOW_INTERVAL_MS)
+  }
+  // A change queued in this tab or another: replay shortly (a burst of edits becomes one pass).
+  let lastSeen = -1
+  watchOutbox((seq) => {
+    if (seq > lastSeen && lastSeen !== -1) scheduleSync(300)
+    lastSeen = seq
+  })
+  requestSync()
+  refreshActiveScopes()
+}
+
+let pendingTimer: ReturnType<typeof setTimeout> | null = null
+function scheduleSync(delayMs: number) {
+  if (pendingTimer) clearTimeout(pendingTimer)
+  pendingTimer = setTimeout(() => {
+    pendingTimer = null
+    requestSync()
+  }, delayMs)
+}
+
+/** Replay now. Offline, registers a Background Sync so the service worker replays on reconnect. */
+export function requestSync(): void {
+  if (!isOnline()) {
+    void registerBackgroundSync()
+    return
+  }
+  if (!remote) return
+  remote.replay().then(
+    (outcome) => {
+      if (outcome === 'backoff') void registerBackgroundSync()
+      // Another tab or the service worker is replaying; it may have finished its last look at the
+      // outbox before our entry landed, so look again shortly.
+      if (outcome === 'busy') scheduleSync(2_000)
+    },
+    (error: unknown) => console.error(error),
+  )
+}
+
+interface SyncManagerLike {
+  register(tag: string): Promise<void>
+}
+
+/** Asks the service worker to replay when the network returns (Chromium; iPadOS has none). */
+export async function registerBackgroundSync(): Promise<void> {
+  try {
+    if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return
+    if ((await unsyncedCount()) === 0) return
+    const registration = await navigator.serviceWorker.getRegistration()
+    const sync = (
+      registration as (ServiceWorkerRegistration & { sync?: SyncManagerLike }) | undefined
+    )?.sync
+    await sync?.register(SYNC_TAG)
+  } catch {
+    // Not supported or refused: the page replays on `online` and when it becomes visible.
+  }
+}
+
+/** Fetches a scope from the API into the mirror (in the worker). Offline it quietly does nothing. */
+export async function refresh(scope: RefreshScope): Promise<void> {
+  if (!remote || !isOnline()) return
+  try {
+    await remote.refresh(scope)
+  } catch {
+    // A failed refresh leaves the mirror as it was; the next trigger tries again.
+  }
+}
+
+/** Refreshes `scope` while the calling screen is mounted (and on online/visible/interval). */
+export function useRefresh(scope: RefreshScope | null): void {
+  const key = scope ? scopeKey(scope) : null
+  useEffect(() => {
+    if (!key) return
+    const parsed = JSON.parse(key) as RefreshScope
+    const entry = activeScopes.get(key)
+    if (entry) entry.count += 1
+    else activeScopes.set(key, { scope: parsed, count: 1 })
+    void refresh(parsed)
+    return () => {
+      const current = activeScopes.get(key)
+      if (!current) return
+      current.count -= 1
+      if (current.count <= 0) activeScopes.delete(key)
+    }
+  }, [key])
+}
+
+function subscribeOnline(listener: () => void) {
+  window.addEventListener('online', listener)
+  window.addEventListener('offline', listener)
+  return () => {
+    window.removeEventListener('online', listener)
+    window.removeEventListener('offline', listener)
+  }
+}
+
+function subscribeReplaying(listener: () => void) {
+  replayingListeners.add(listener)
+  return () => replayingListeners.delete(listener)
+}
+
+export interface SyncStatus {
+  online: boolean
+  pending: number
+  parked: number
+  replaying: boolean
+  lastSyncedAt: number | null
+  needsSignIn: boolean
+}
+
+export function useSyncStatus(): SyncStatus {
+  const online = useSyncExternalStore(subscribeOnline, isOnline, () => true)
+  const busy = useSyncExternalStore(
+    subscribeReplaying,
+    () => replaying,
+    () => false,
+  )
+  const counts = useOutboxCounts()
+  const meta = useSyncMeta()
+  return {
+    online,
+    pending: counts?.pending ?? 0,
+    parked: counts?.parked ?? 0,
+    replaying: busy,
+    lastSyncedAt: meta.lastSyncedAt,
+    needsSignIn: meta.needsSignIn,
+  }
+}
+
+export function useParkedEntries(): ParkedEntry[] {
+  return useParkedEntryRows() ?? []
+}
+
+/** Sends a rejected change again (with a new Idempotency-Key: the server keeps the rejection). */
+export async function retryEntry(seq: number): Promise<void> {
+  await remote?.retryEntry(seq)
+  requestSync()
+}
+
+/** Drops a rejected change and restores the server's copy of the record. */
+export async function discardEntry(seq: number): Promise<void> {
+  await remote?.discardEntry(seq)
+}
+
+/** Before reloading for an update: replays until the outbox is idle (at most 10 s). */
+export async function flushBeforeReload(): Promise<void> {
+  if (!remote || !isOnline()) return
+  try {
+    await remote.flush(10_000)
+  } catch {
+    // Whatever is left stays in IndexedDB and replays after the reload.
+  }
+}
+
+/** The page mirrors its session token into the mirror (the worker and the SW read it there). */
+export async function setSyncToken(auth: StoredAuth): Promise<void> {
+  await storeAuthToken(auth)
+  if (auth.token) requestSync()
+}
+
+/** Changes not yet on the server (pending and rejected): for the sign-out confirmation. */
+export function unsyncedChanges(): Promise<number> {
+  return unsyncedCount()
+}

@@ -1,0 +1,172 @@
+import { isLocalId } from '../data/ids.ts'
+import { refsFrom } from '../data/refs.ts'
+import type { OutboxEntry } from '../data/types.ts'
+
+/**
+ * Step 3 of the replay protocol (docs/SYNC.md): many edits of one record between two replays send
+ * one request with the latest state. Pure: takes the outbox in seq order, says which entries get a
+ * merged payload and which are dropped.
+ *
+ * - create + updates → the create with the merged fields (at the create's place, so whatever refers
+ *   to the new record still comes after it); an update referring to a record created later stays a
+ *   separate update, or it would be sent before that record exists.
+ * - updates → one update with the merged fields, at the place of the last edit.
+ * - block saves → one save with the latest state, at the place of the last save.
+ * - toggles → the last one; completion steps of one background → the last one.
+ * - create (or a local block's save) + delete → nothing at all; update + delete → the delete.
+ * Entries already sent (their Idempotency-Key may have reached the server) and parked entries are
+ * frozen: never merged into. A parked create of a record deleted since is dropped with the delete.
+ */
+export interface CoalescePlan {
+  /** Entries whose payload changed (write them back). */
+  changed: OutboxEntry[]
+  /** Seqs of entries to delete. */
+  dropped: number[]
+}
+
+interface RecordState {
+  /** The unsent entry later edits merge into (create, update or save). */
+  anchor: OutboxEntry | null
+  /** The record's create in this outbox when it can still be dropped (unsent or parked). */
+  create: OutboxEntry | null
+  /** Unsent or parked data/toggle entries kept so far for this record. */
+  droppable: OutboxEntry[]
+  toggle: OutboxEntry | null
+}
+
+const frozen = (e: OutboxEntry) => e.sent || e.state === 'parked'
+
+function isCreate(e: OutboxEntry): boolean {
+  return e.op === 'create' || e.op === 'copy' || (e.op === 'save' && isLocalId(e.recordId))
+}
+
+export function coalesce(entries: readonly OutboxEntry[]): CoalescePlan {
+  const sorted = [...entries].sort((a, b) => a.seq! - b.seq!)
+  const records = new Map<string, RecordState>()
+  const completes = new Map<number, OutboxEntry>()
+  const createdAt = new Map<string, number>()
+  const dropped = new Set<number>()
+  const changed = new Map<number, OutboxEntry>()
+
+  const state = (e: OutboxEntry): RecordState => {
+    const key = `${e.table}:${e.recordId}`
+    let s = records.get(key)
+    if (!s) {
+      s = { anchor: null, create: null, droppable: [], toggle: null }
+      records.set(key, s)
+    }
+    return s
+  }
+  const drop = (e: OutboxEntry) => {
+    dropped.add(e.seq!)
+    changed.delete(e.seq!)
+  }
+  const setPayload = (e: OutboxEntry, payload: Record<string, unknown>): OutboxEntry => {
+    const next = { ...e, payload }
+    changed.set(e.seq!, next)
+    return next
+  }
+  // Can `e` merge into an anchor at `anchorSeq`? Not if it refers to a record created after it.
+  const refersToLaterCreate = (e: OutboxEntry, anchorSeq: number) =>
+    refsFrom(e.table).some((ref) => {
+      const value = e.payload[ref.field]
+      if (typeof value !== 'number' || !isLocalId(value)) return false
+      const seq = createdAt.get(`${ref.target}:${value}`)
+      return seq !== undefined && seq > anchorSeq
+    })
+
+  for (const e of sorted) {
+    if (e.op === 'upload') continue
+    if (e.op === 'complete') {
+      const previous = completes.get(e.recordId)
+      if (previous && !frozen(previous)) drop(previous)
+      completes.set(e.recordId, e)
+      continue
+    }
+    const s = state(e)
+    if (isCreate(e)) createdAt.set(`${e.table}:${e.recordId}`, e.seq!)
+
+    if (e.op === 'toggle') {
+      if (frozen(e)) {
+        s.toggle = null
+        continue
+      }
+      if (s.toggle) {
+        drop(s.toggle)
+        s.droppable = s.droppable.filter((x) => x !== s.toggle)
+      }
+      s.toggle = e
+      s.droppable.push(e)
+      continue
+    }
+
+    if (e.op === 'delete') {
+      if (frozen(e)) {
+        s.anchor = null
+        continue
+      }
+      if (s.create) {
+        // Never reached the server: the record and everything about it vanish without a request.
+        for (const x of s.droppable) drop(x)
+        drop(e)
+        records.delete(`${e.table}:${e.recordId}`)
+        continue
+      }
+      for (const x of s.droppable) if (!frozen(x)) drop(x)
+      s.droppable = []
+      s.anchor = null
+      s.toggle = null
+      continue
+    }
+
+    if (frozen(e)) {
+      // A create that is parked can still vanish with a later delete; one that was sent cannot.
+      if (isCreate(e) && e.state === 'parked') {
+        s.create = e
+        s.droppable.push(e)
+      } else if (isCreate(e)) {
+        s.create = null
+      }
+      s.anchor = null
+      continue
+    }
+
+    const anchor = s.anchor
+    if (isCreate(e) && e.op !== 'save') {
+      s.anchor = e.op === 'create' ? e : null
+      s.create = e
+      s.droppable.push(e)
+      continue
+    }
+    if (e.op === 'save') {
+      // Blocks are saved whole: the latest state wins, sent at the place of the last save.
+      if (anchor && anchor.op === 'save') {
+        drop(anchor)
+        s.droppable = s.droppable.filter((x) => x !== anchor)
+      }
+      if (isLocalId(e.recordId) && (s.create === null || s.create === anchor)) s.create = e
+      s.anchor = e
+      s.droppable.push(e)
+      continue
+    }
+    // update
+    if (anchor && anchor.op === 'create' && !refersToLaterCreate(e, anchor.seq!)) {
+      s.anchor = setPayload(anchor, { ...anchor.payload, ...e.payload })
+      s.droppable = s.droppable.map((x) => (x.seq === anchor.seq ? s.anchor! : x))
+      if (s.create?.seq === anchor.seq) s.create = s.anchor
+      drop(e)
+      continue
+    }
+    if (anchor && anchor.op === 'update') {
+      drop(anchor)
+      s.droppable = s.droppable.filter((x) => x !== anchor)
+      const merged = setPayload(e, { ...anchor.payload, ...e.payload })
+      s.anchor = merged
+      s.droppable.push(merged)
+      continue
+    }
+    s.anchor = e
+    s.droppable.push(e)
+  }
+  return { changed: [...changed.values()], dropped: [...dropped] }
+}

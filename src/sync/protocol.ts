@@ -1,0 +1,48 @@
+import type { RecordKind } from '../data/types.ts'
+
+/** What the page, the sync worker and the service worker say to each other. */
+
+export type RefreshScope =
+  | { kind: 'workspaces' }
+  | { kind: RecordKind | 'projects'; workspaceId: number }
+  | { kind: 'project'; projectId: number }
+  | { kind: 'projectTypes' }
+
+/** The sync worker's API (exposed with comlink). */
+export interface SyncWorkerApi {
+  /** Replays the outbox now (no-op when another tab or the service worker is replaying). */
+  replay(): Promise<ReplayOutcome>
+  refresh(scope: RefreshScope): Promise<void>
+  retryEntry(seq: number): Promise<void>
+  discardEntry(seq: number): Promise<void>
+  /** Replays until the outbox is idle or `timeoutMs` passes; true when nothing is left pending. */
+  flush(timeoutMs: number): Promise<boolean>
+}
+
+export type ReplayOutcome =
+  /** Nothing left to send (parked entries may remain). */
+  | 'idle'
+  /** Network/5xx/429: a retry is scheduled. */
+  | 'backoff'
+  /** 401: waiting for the user to sign in again. */
+  | 'signin'
+  /** Another tab or the service worker holds the replay lock. */
+  | 'busy'
+  /** No token stored: signed out. */
+  | 'signedout'
+
+/** BroadcastChannel name and message: whether some replayer is sending right now. */
+export const STATUS_CHANNEL = 'promo-builder-sync'
+export interface StatusMessage {
+  type: 'replaying'
+  replaying: boolean
+}
+
+/** Background Sync tag registered by the page when changes wait offline. */
+export const SYNC_TAG = 'promo-builder-outbox'
+/** Web Lock held by whoever replays or refreshes (one at a time across tabs and the SW). */
+export const REPLAY_LOCK = 'promo-builder-outbox'
+
+export function scopeKey(scope: RefreshScope): string {
+  return JSON.stringify(scope)
+}

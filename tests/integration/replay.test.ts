@@ -1,0 +1,466 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  addBackground,
+  copyProject,
+  createProject,
+  createRecord,
+  renameProject,
+  setProjectType,
+  deleteBlocks,
+  saveBlocks,
+  updateRecord,
+  uploadFile,
+} from '../../src/data/commands.ts'
+import { isLocalId } from '../../src/data/ids.ts'
+import { readSyncMeta, storeAuthToken } from '../../src/data/sync-state.ts'
+import type { LocalBlock } from '../../src/data/types.ts'
+import type { SavedBlock } from '../../src/domain/block.ts'
+import { pngImage } from '../server/helpers.ts'
+import { json, startHarness, type Harness } from './harness.ts'
+
+let h: Harness
+beforeEach(async () => {
+  h = await startHarness()
+})
+afterEach(async () => {
+  await h.close()
+})
+
+const specialistFields = (department_id: number | null, location_id: number | null) => ({
+  name: 'Анна Смирнова',
+  position: 'Терапевт',
+  department_id,
+  location_id,
+  phone: '+7 900 000-00-00',
+  email: 'anna@example.ru',
+  photo_url: '',
+  description: '',
+})
+
+async function serverList<T>(kind: string): Promise<T[]> {
+  return json<T[]>(
+    await h.call('GET', `/api/${kind}/list`, undefined, { workspace_id: h.workspaceId }),
+  )
+}
+
+/** A project with one background on the server, mirrored locally. Returns the background id. */
+async function projectWithBackground(): Promise<{ projectId: number; bgId: number }> {
+  const project = await json<{ id: number }>(
+    await h.call('POST', '/api/project/add', { workspace_id: h.workspaceId, name: 'Акция' }),
+  )
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(pngImage(16, 9))], { type: 'image/png' }), 'bg.png')
+  form.append('project_id', String(project.id))
+  const bg = await json<{ id: number }>(await h.call('POST', '/api/project/add_bg', form))
+  await h.engine.refresh({ kind: 'project', projectId: project.id })
+  return { projectId: project.id, bgId: bg.id }
+}
+
+const text = (bgId: number, extra: Record<string, unknown> = {}): LocalBlock =>
+  ({
+    type: 'text',
+    bg_id: bgId,
+    x: 0,
+    y: 0,
+    zindex: 1,
+    rotation: 0,
+    width: 40,
+    fontSize: 6,
+    font: 'Inter',
+    align: 'center',
+    color: '#112233',
+    text: 'Скидка',
+    background: 'transparent',
+    name: 'Заголовок',
+    ...extra,
+  }) as LocalBlock
+
+describe('replay against the reference server', () => {
+  it('offline creates of a department, a location and a specialist referring to them arrive with server ids', async () => {
+    const dept = await createRecord('department', h.workspaceId, {
+      name: 'Терапия',
+      description: '',
+    })
+    const loc = await createRecord('location', h.workspaceId, {
+      name: 'Центр',
+      address: 'Тверская, 1',
+      phone: '',
+    })
+    const spec = await createRecord('specialist', h.workspaceId, specialistFields(dept, loc))
+    expect([dept, loc, spec].every(isLocalId)).toBe(true)
+
+    expect(await h.engine.replay()).toBe('idle')
+
+    const [serverDept] = await serverList<{ id: number }>('department')
+    const [serverLoc] = await serverList<{ id: number }>('location')
+    const [serverSpec] = await serverList<{
+      id: number
+      department_id: number
+      location_id: number
+    }>('specialist')
+    expect(serverSpec).toMatchObject({ department_id: serverDept!.id, location_id: serverLoc!.id })
+    // The mirror was re-keyed, references rewritten, and the outbox is empty.
+    const local = await h.db.specialist.toArray()
+    expect(local).toHaveLength(1)
+    expect(local[0]).toMatchObject({
+      id: serverSpec!.id,
+      department_id: serverDept!.id,
+      location_id: serverLoc!.id,
+    })
+    expect(await h.db.department.get(dept)).toBeUndefined()
+    expect(await h.db.outbox.count()).toBe(0)
+    expect((await h.db.meta.get(`redirect:specialist:${spec}`))?.value).toBe(serverSpec!.id)
+    expect((await readSyncMeta(h.db)).lastSyncedAt).not.toBeNull()
+  })
+
+  it('20 edits of one block between two replays send one request with the latest state', async () => {
+    const { bgId } = await projectWithBackground()
+    let [id] = await saveBlocks([text(bgId)])
+    for (let i = 1; i <= 20; i += 1) [id] = await saveBlocks([text(bgId, { id, x: i })])
+    expect(await h.engine.replay()).toBe('idle')
+    const saves = h.sent.filter((s) => s.path === '/api/text/add')
+    expect(saves).toHaveLength(1)
+    expect(saves[0]!.body).toMatchObject({ x: 20 })
+    expect(saves[0]!.body).not.toHaveProperty('id')
+
+    const [saved] = await json<SavedBlock[]>(
+      await h.call('GET', '/api/project/get_items', undefined, { bg_id: bgId }),
+    )
+    expect(saved).toMatchObject({ x: 20 })
+    // Now a saved block: 20 more edits → one update (with its id).
+    h.sent.length = 0
+    for (let i = 1; i <= 20; i += 1) await saveBlocks([text(bgId, { id: saved!.id, y: -i })])
+    await h.engine.replay()
+    const updates = h.sent.filter((s) => s.path === '/api/text/add')
+    expect(updates).toHaveLength(1)
+    expect(updates[0]!.body).toMatchObject({ id: saved!.id, y: -20 })
+  })
+
+  it('saves the stage as a chain in edit order, attaches returned ids, then reconciles get_items', async () => {
+    const { bgId } = await projectWithBackground()
+    // A block deleted on the server by another device disappears at the completion step.
+    const other = await json<{ id: number }>(
+      await h.call('POST', '/api/text/add', text(bgId, { name: 'Чужой' })),
+    )
+    await h.engine.refresh({
+      kind: 'project',
+      projectId: (await h.db.backgrounds.get(bgId))!.project_id,
+    })
+    expect(await h.db.blocks.get(other.id)).toBeDefined()
+    await h.call('POST', '/api/project/delete_item', { id: other.id })
+
+    const ids = await saveBlocks([
+      text(bgId),
+      {
+        type: 'gift',
+        bg_id: bgId,
+        x: 1,
+        y: 1,
+        zindex: 2,
+        rotation: 0,
+        color: '#ff0000',
+        text: 'Подарок',
+        name: 'Подарок',
+        button_url: '',
+        button_hook_url: '',
+      },
+      {
+        type: 'price',
+        bg_id: bgId,
+        x: 2,
+        y: 2,
+        zindex: 3,
+        rotation: 0,
+        color: '#00ff00',
+        text: '1 500 ₽',
+        text_price: 1500,
+        button_text: 'Купить',
+      },
+    ])
+    expect(await h.engine.replay()).toBe('idle')
+    expect(h.sent.slice(-4).map((s) => `${s.method} ${s.path}`)).toEqual([
+      'POST /api/text/add',
+      'POST /api/gift/add',
+      'POST /api/price/add',
+      'GET /api/project/get_items',
+    ])
+    const server = await json<SavedBlock[]>(
+      await h.call('GET', '/api/project/get_items', undefined, { bg_id: bgId }),
+    )
+    const local = await h.db.blocks.where('bg_id').equals(bgId).toArray()
+    expect(local.map((b) => b.id).sort()).toEqual(server.map((b) => b.id).sort())
+    expect(local.some((b) => isLocalId(b.id))).toBe(false)
+    expect(await h.db.blocks.get(other.id)).toBeUndefined()
+    for (const id of ids) expect(await h.db.blocks.get(id)).toBeUndefined()
+
+    // The gift now holds an id: its next save is /gift/update with that id.
+    const gift = local.find((b) => b.type === 'gift')!
+    h.sent.length = 0
+    await saveBlocks([{ ...gift, text: 'Подарок к визиту' }])
+    await h.engine.replay()
+    expect(h.sent.map((s) => s.path)).toEqual(['/api/gift/update', '/api/project/get_items'])
+    expect(h.sent[0]!.body).toMatchObject({ id: gift.id, text: 'Подарок к визиту' })
+
+    // Deleting: widgets via their own delete, the others via delete_item.
+    h.sent.length = 0
+    await deleteBlocks([gift.id, local.find((b) => b.type === 'text')!.id])
+    await h.engine.replay()
+    expect(h.sent.map((s) => s.path)).toEqual([
+      '/api/gift/delete',
+      '/api/project/delete_item',
+      '/api/project/get_items',
+    ])
+  })
+
+  it('a response lost after the server applied the change is retried with the same key: no duplicate', async () => {
+    await createRecord('department', h.workspaceId, { name: 'Хирургия', description: '' })
+    let dropped = false
+    h.fault.current = (s) => {
+      if (s.path === '/api/department/add' && !dropped) {
+        dropped = true
+        return 'drop-after'
+      }
+      return undefined
+    }
+    expect(await h.engine.replay()).toBe('backoff')
+    expect(await serverList('department')).toHaveLength(1) // the server did apply it
+    const [entry] = await h.db.outbox.toArray()
+    expect(entry!.attempts).toBe(1)
+    expect(entry!.nextAttemptAt).toBeGreaterThan(h.clock.now)
+    // Before the backoff ends nothing is sent.
+    expect(await h.engine.replay()).toBe('backoff')
+    expect(h.sent.filter((s) => s.path === '/api/department/add')).toHaveLength(1)
+
+    h.clock.now = entry!.nextAttemptAt + 1
+    expect(await h.engine.replay()).toBe('idle')
+    const adds = h.sent.filter((s) => s.path === '/api/department/add')
+    expect(adds).toHaveLength(2)
+    expect(adds[1]!.key).toBe(adds[0]!.key)
+    const list = await serverList<{ id: number }>('department')
+    expect(list).toHaveLength(1)
+    expect((await h.db.department.toArray()).map((d) => d.id)).toEqual([list[0]!.id])
+  })
+
+  it('5xx and 429 back off exponentially and keep the order', async () => {
+    await createRecord('location', h.workspaceId, { name: 'Север', address: '', phone: '' })
+    await createRecord('location', h.workspaceId, { name: 'Юг', address: '', phone: '' })
+    let failures = 0
+    h.fault.current = (s) => {
+      if (s.path === '/api/location/add' && failures < 2) {
+        failures += 1
+        return new Response(
+          JSON.stringify({ error: { code: 'server_error', message: 'Ошибка' } }),
+          {
+            status: failures === 1 ? 503 : 429,
+          },
+        )
+      }
+      return undefined
+    }
+    expect(await h.engine.replay()).toBe('backoff')
+    const first = (await h.db.outbox.orderBy('seq').first())!
+    const delay1 = first.nextAttemptAt - h.clock.now
+    h.clock.now = first.nextAttemptAt
+    expect(await h.engine.replay()).toBe('backoff')
+    const second = (await h.db.outbox.orderBy('seq').first())!
+    expect(second.nextAttemptAt - h.clock.now).toBeGreaterThan(delay1)
+    h.clock.now = second.nextAttemptAt
+    expect(await h.engine.replay()).toBe('idle')
+    const names = (await serverList<{ name: string }>('location')).map((l) => l.name)
+    expect(names).toEqual(['Север', 'Юг'])
+  })
+
+  it('401 pauses replay and asks to sign in; a new token resumes with nothing lost', async () => {
+    await storeAuthToken({ token: 'expired-token', expiry: null }, h.db)
+    await createRecord('department', h.workspaceId, { name: 'Неврология', description: '' })
+    expect(await h.engine.replay()).toBe('signin')
+    expect((await readSyncMeta(h.db)).needsSignIn).toBe(true)
+    expect(await h.db.outbox.count()).toBe(1)
+    // Still paused: nothing is sent until the user signs in again.
+    const before = h.sent.length
+    expect(await h.engine.replay()).toBe('signin')
+    expect(h.sent.length).toBe(before)
+
+    await storeAuthToken({ token: h.token, expiry: null }, h.db)
+    expect((await readSyncMeta(h.db)).needsSignIn).toBe(false)
+    expect(await h.engine.replay()).toBe('idle')
+    expect((await serverList<{ name: string }>('department')).map((d) => d.name)).toEqual([
+      'Неврология',
+    ])
+  })
+
+  it('a 422 parks the entry with the Russian message; discard restores the server copy', async () => {
+    const created = await json<{ id: number }>(
+      await h.call('POST', '/api/department/add', {
+        workspace_id: h.workspaceId,
+        name: 'Кардиология',
+        description: '',
+      }),
+    )
+    await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
+    await updateRecord('department', created.id, { name: '   ' })
+    // A later valid change of another record still goes through.
+    await createRecord('location', h.workspaceId, { name: 'Запад', address: '', phone: '' })
+    expect(await h.engine.replay()).toBe('idle')
+    const [parked] = await h.db.outbox.where('state').equals('parked').toArray()
+    expect(parked).toMatchObject({
+      table: 'department',
+      recordId: created.id,
+      code: 'validation_error',
+    })
+    expect(parked!.message).toMatch(/Проверьте введённые данные/)
+    expect(parked!.message).toMatch(/Обязательное поле/)
+    expect(await serverList('location')).toHaveLength(1)
+
+    // A refresh never overwrites the record while the rejected change waits.
+    await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
+    expect((await h.db.department.get(created.id))!.name).toBe('   ')
+
+    await h.engine.discardEntry(parked!.seq!)
+    expect(await h.db.outbox.count()).toBe(0)
+    expect((await h.db.department.get(created.id))!.name).toBe('Кардиология')
+  })
+
+  it('retry of a parked entry sends it again with a new key', async () => {
+    const id = await createRecord('department', h.workspaceId, { name: '', description: '' })
+    await h.engine.replay()
+    const [parked] = await h.db.outbox.toArray()
+    expect(parked!.state).toBe('parked')
+    // The user fixes the name; the fix merges nowhere (the parked entry is frozen) and waits.
+    await updateRecord('department', id, { name: 'Педиатрия' })
+    await h.engine.replay()
+    expect(await h.db.outbox.count()).toBe(2)
+    await h.engine.retryEntry(parked!.seq!)
+    expect(await h.engine.replay()).toBe('idle')
+    const adds = h.sent.filter((s) => s.path === '/api/department/add')
+    expect(new Set(adds.map((s) => s.key)).size).toBe(2)
+    expect((await serverList<{ name: string }>('department')).map((d) => d.name)).toEqual([
+      'Педиатрия',
+    ])
+  })
+
+  it('refresh reflects server deletions and keeps a record with a pending edit', async () => {
+    const a = await json<{ id: number }>(
+      await h.call('POST', '/api/location/add', {
+        workspace_id: h.workspaceId,
+        name: 'А',
+        address: '',
+        phone: '',
+      }),
+    )
+    const b = await json<{ id: number }>(
+      await h.call('POST', '/api/location/add', {
+        workspace_id: h.workspaceId,
+        name: 'Б',
+        address: '',
+        phone: '',
+      }),
+    )
+    await h.engine.refresh({ kind: 'location', workspaceId: h.workspaceId })
+    expect(await h.db.location.count()).toBe(2)
+
+    await updateRecord('location', b.id, { address: 'Новый адрес' })
+    await h.call('POST', '/api/location/delete', { id: a.id })
+    await h.call('POST', '/api/location/update', { id: b.id, name: 'Б с сервера' })
+    await h.engine.refresh({ kind: 'location', workspaceId: h.workspaceId })
+
+    expect(await h.db.location.get(a.id)).toBeUndefined()
+    expect(await h.db.location.get(b.id)).toMatchObject({ name: 'Б', address: 'Новый адрес' })
+    await h.engine.replay()
+    // After the edit replays, the server copy (which has both changes) lands in the mirror.
+    expect(await h.db.location.get(b.id)).toMatchObject({
+      name: 'Б с сервера',
+      address: 'Новый адрес',
+    })
+  })
+
+  it('an image uploaded offline goes first and its local-file url is rewritten everywhere', async () => {
+    const { bgId } = await projectWithBackground()
+    const url = await uploadFile(new Blob([new Uint8Array(pngImage(4, 4))], { type: 'image/png' }))
+    const [id] = await saveBlocks([
+      {
+        type: 'image',
+        bg_id: bgId,
+        x: 0,
+        y: 0,
+        zindex: 1,
+        rotation: 0,
+        width: 30,
+        height: 20,
+        scaleX: 1,
+        scaleY: 1,
+        name: 'Фото',
+        image_url: url,
+      },
+    ])
+    expect(await h.engine.replay()).toBe('idle')
+    expect(h.sent.map((s) => s.path).slice(-3)).toEqual([
+      '/api/image/upload',
+      '/api/image/add',
+      '/api/project/get_items',
+    ])
+    const [block] = await h.db.blocks.where('bg_id').equals(bgId).toArray()
+    expect(block!.id).not.toBe(id)
+    expect((block as { image_url: string }).image_url).toMatch(/^\/uploads\//)
+    const fileId = Number(url.split(':')[1])
+    expect((await h.db.files.get(fileId))!.uploadedUrl).toBe(
+      (block as { image_url: string }).image_url,
+    )
+  })
+
+  it('an offline project with a background and blocks on it replays in order with every id remapped', async () => {
+    const projectId = await createProject(h.workspaceId, 'Черновик')
+    await renameProject(projectId, 'Весенняя акция')
+    await setProjectType(projectId, 2)
+    const bgId = await addBackground(
+      projectId,
+      new Blob([new Uint8Array(pngImage(9, 16))], { type: 'image/png' }),
+      { width: 900, height: 1600 },
+    )
+    await saveBlocks([text(bgId)])
+    const copyId = await copyProject(projectId)
+    expect(await h.engine.replay()).toBe('idle')
+    expect(h.sent.map((s) => `${s.method} ${s.path}`)).toEqual([
+      'POST /api/project/add',
+      'POST /api/project/set_type',
+      'POST /api/project/add_bg',
+      'POST /api/text/add',
+      'GET /api/project/get_items',
+      'GET /api/project/copy',
+      'GET /api/project/get',
+      'GET /api/project/get_items',
+    ])
+    const projects = await serverList<{ id: number; name: string; type: number }>('project')
+    expect(projects.map((p) => [p.name, p.type])).toEqual([
+      ['Весенняя акция', 2],
+      ['Весенняя акция (копия)', 2],
+    ])
+    const [original, copy] = projects
+    expect(await h.db.projects.get(projectId)).toBeUndefined()
+    expect(await h.db.projects.get(copyId)).toBeUndefined()
+    const bgs = await h.db.backgrounds.orderBy('project_id').toArray()
+    expect(bgs.map((b) => b.project_id)).toEqual([original!.id, copy!.id])
+    expect(bgs[0]!.image_url).toMatch(/^\/uploads\//)
+    const blocks = await h.db.blocks.toArray()
+    expect(blocks.map((b) => b.bg_id).sort()).toEqual(bgs.map((b) => b.id).sort())
+  })
+
+  it('records waiting on a rejected create are held; discarding the create releases them', async () => {
+    const dept = await createRecord('department', h.workspaceId, { name: '', description: '' })
+    const spec = await createRecord('specialist', h.workspaceId, specialistFields(dept, null))
+    expect(await h.engine.replay()).toBe('idle')
+    expect(h.sent.map((s) => s.path)).toEqual(['/api/department/add'])
+    expect((await h.db.outbox.orderBy('seq').toArray()).map((e) => e.state)).toEqual([
+      'parked',
+      'pending',
+    ])
+    const [parked] = await h.db.outbox.where('state').equals('parked').toArray()
+    await h.engine.discardEntry(parked!.seq!)
+    expect(await h.db.department.get(dept)).toBeUndefined()
+    expect((await h.db.specialist.get(spec))!.department_id).toBeNull()
+    expect(await h.engine.replay()).toBe('idle')
+    const [serverSpec] = await serverList<{ department_id: number | null }>('specialist')
+    expect(serverSpec!.department_id).toBeNull()
+    expect(await h.db.outbox.count()).toBe(0)
+  })
+})

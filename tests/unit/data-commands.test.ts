@@ -1,0 +1,146 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import {
+  addBackground,
+  createRecord,
+  createWorkspace,
+  deleteRecord,
+  deleteWorkspace,
+  saveBlocks,
+  updateRecord,
+  uploadFile,
+} from '../../src/data/commands.ts'
+import { MirrorDb, setDb } from '../../src/data/db.ts'
+import { isLocalId } from '../../src/data/ids.ts'
+import type { LocalBlock } from '../../src/data/types.ts'
+
+let db: MirrorDb
+let n = 0
+beforeEach(() => {
+  n += 1
+  db = new MirrorDb(`commands-${n}`)
+  setDb(db)
+})
+
+const textBlock = (bgId: number, extra: Partial<LocalBlock> = {}): LocalBlock =>
+  ({
+    type: 'text',
+    bg_id: bgId,
+    x: 0,
+    y: 0,
+    zindex: 1,
+    rotation: 0,
+    width: 40,
+    fontSize: 6,
+    font: 'Inter',
+    align: 'center',
+    color: '#000000',
+    text: 'Привет',
+    background: 'transparent',
+    name: 'Заголовок',
+    ...extra,
+  }) as LocalBlock
+
+describe('commands: local write + outbox entry in one transaction', () => {
+  it('creates a record with a local id, defaults and one create entry', async () => {
+    const id = await createRecord('specialist', 7, {
+      name: 'Анна',
+      position: 'Врач',
+      department_id: null,
+      location_id: null,
+      phone: '',
+      email: '',
+      photo_url: '',
+      description: '',
+      enabled: false,
+    })
+    expect(isLocalId(id)).toBe(true)
+    const row = await db.specialist.get(id)
+    expect(row).toMatchObject({ name: 'Анна', workspace_id: 7, enabled: false })
+    const entries = await db.outbox.orderBy('seq').toArray()
+    expect(entries.map((e) => e.op)).toEqual(['create', 'toggle'])
+    expect(entries[0]!.payload).toMatchObject({ workspace_id: 7, name: 'Анна' })
+    expect(entries[0]!.payload).not.toHaveProperty('enabled')
+    expect(entries[0]!.key).not.toBe(entries[1]!.key)
+  })
+
+  it('gives successive local ids -1, -2, …', async () => {
+    const a = await createWorkspace('A')
+    const b = await createWorkspace('B')
+    expect([a, b]).toEqual([-1, -2])
+  })
+
+  it('drops a masked secret from an update so the stored one is kept', async () => {
+    await db.amo.put({
+      id: 5,
+      workspace_id: 1,
+      name: 'amo',
+      subdomain: 'shop',
+      client_id: 'c',
+      client_secret: '••••abcd',
+      redirect_uri: 'https://x.ru',
+      enabled: true,
+    })
+    await updateRecord('amo', 5, { name: 'Новое имя', client_secret: '••••abcd' })
+    const [entry] = await db.outbox.toArray()
+    expect(entry!.payload).toEqual({ name: 'Новое имя' })
+  })
+
+  it('deleting a department clears it from specialists, rows and queued payloads', async () => {
+    const dept = await createRecord('department', 1, { name: 'Терапия', description: '' })
+    const spec = await createRecord('specialist', 1, {
+      name: 'Иван',
+      position: '',
+      department_id: dept,
+      location_id: null,
+      phone: '',
+      email: '',
+      photo_url: '',
+      description: '',
+    })
+    await deleteRecord('department', dept)
+    expect((await db.specialist.get(spec))!.department_id).toBeNull()
+    const create = (await db.outbox.toArray()).find((e) => e.table === 'specialist')
+    expect(create!.payload.department_id).toBeNull()
+  })
+
+  it('saveBlocks queues changed blocks and one completion step per background', async () => {
+    const [a, b] = await saveBlocks([textBlock(3), textBlock(3, { name: 'Второй' })])
+    expect(isLocalId(a!) && isLocalId(b!)).toBe(true)
+    // Saving the same state again sends nothing; a changed block is queued again.
+    await saveBlocks([
+      { ...textBlock(3), id: a },
+      { ...textBlock(3, { name: 'Второй' }), id: b, x: 10 },
+    ])
+    const entries = await db.outbox.orderBy('seq').toArray()
+    expect(entries.map((e) => `${e.op}:${e.recordId}`)).toEqual([
+      `save:${a}`,
+      `save:${b}`,
+      'complete:3',
+      `save:${b}`,
+      'complete:3',
+    ])
+  })
+
+  it('keeps uploads as local-file urls and background files in files', async () => {
+    const url = await uploadFile(new Blob(['x'], { type: 'image/png' }))
+    expect(url).toMatch(/^local-file:\d+$/)
+    const bg = await addBackground(-9, new Blob(['y'], { type: 'image/png' }), {
+      width: 1600,
+      height: 900,
+    })
+    expect((await db.backgrounds.get(bg))!.image_url).toMatch(/^local-file:/)
+    expect(await db.files.count()).toBe(2)
+  })
+
+  it('deleting a workspace removes its records and their queued entries', async () => {
+    const ws = await createWorkspace('Клиника')
+    await createRecord('location', ws, { name: 'Центр', address: '', phone: '' })
+    await deleteWorkspace(ws)
+    expect(await db.location.count()).toBe(0)
+    const entries = await db.outbox.orderBy('seq').toArray()
+    expect(entries.map((e) => `${e.table}:${e.op}`)).toEqual([
+      'workspaces:create',
+      'workspaces:delete',
+    ])
+  })
+})

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest'
+import type { OutboxEntry } from '../../src/data/types.ts'
+import { coalesce } from '../../src/sync/coalesce.ts'
+
+let seq = 0
+function entry(
+  partial: Partial<OutboxEntry> & Pick<OutboxEntry, 'table' | 'recordId' | 'op'>,
+): OutboxEntry {
+  seq += 1
+  return {
+    seq,
+    key: `k${seq}`,
+    payload: {},
+    state: 'pending',
+    attempts: 0,
+    nextAttemptAt: 0,
+    sent: false,
+    label: '',
+    createdAt: 0,
+    ...partial,
+  }
+}
+
+/** Applies a plan: what would be sent, in order, as "op table:id payload". */
+function apply(entries: OutboxEntry[]) {
+  const plan = coalesce(entries)
+  const changed = new Map(plan.changed.map((e) => [e.seq, e]))
+  const dropped = new Set(plan.dropped)
+  return entries
+    .filter((e) => !dropped.has(e.seq!))
+    .map((e) => changed.get(e.seq) ?? e)
+    .map((e) => ({ what: `${e.op} ${e.table}:${e.recordId}`, payload: e.payload }))
+}
+
+describe('coalesce', () => {
+  it('merges updates of one record into one update with the latest values, at the last edit', () => {
+    const out = apply([
+      entry({ table: 'department', recordId: 5, op: 'update', payload: { name: 'А' } }),
+      entry({ table: 'location', recordId: 7, op: 'update', payload: { name: 'Л' } }),
+      entry({ table: 'department', recordId: 5, op: 'update', payload: { description: 'о' } }),
+      entry({ table: 'department', recordId: 5, op: 'update', payload: { name: 'Б' } }),
+    ])
+    expect(out).toEqual([
+      { what: 'update location:7', payload: { name: 'Л' } },
+      { what: 'update department:5', payload: { name: 'Б', description: 'о' } },
+    ])
+  })
+
+  it('create + updates → the create with the merged fields, in the create’s place', () => {
+    const out = apply([
+      entry({
+        table: 'department',
+        recordId: -1,
+        op: 'create',
+        payload: { workspace_id: 1, name: 'А' },
+      }),
+      entry({ table: 'specialist', recordId: -2, op: 'create', payload: { department_id: -1 } }),
+      entry({ table: 'department', recordId: -1, op: 'update', payload: { name: 'Б' } }),
+    ])
+    expect(out.map((o) => o.what)).toEqual(['create department:-1', 'create specialist:-2'])
+    expect(out[0]!.payload).toEqual({ workspace_id: 1, name: 'Б' })
+  })
+
+  it('does not merge an update that refers to a record created after the create', () => {
+    const out = apply([
+      entry({
+        table: 'specialist',
+        recordId: -1,
+        op: 'create',
+        payload: { name: 'И', department_id: null },
+      }),
+      entry({ table: 'department', recordId: -2, op: 'create', payload: { name: 'Д' } }),
+      entry({ table: 'specialist', recordId: -1, op: 'update', payload: { department_id: -2 } }),
+    ])
+    expect(out.map((o) => o.what)).toEqual([
+      'create specialist:-1',
+      'create department:-2',
+      'update specialist:-1',
+    ])
+  })
+
+  it('create + delete → nothing at all, toggles included', () => {
+    const out = apply([
+      entry({ table: 'specialist', recordId: -1, op: 'create', payload: { name: 'И' } }),
+      entry({ table: 'specialist', recordId: -1, op: 'toggle', payload: { enabled: false } }),
+      entry({ table: 'specialist', recordId: -1, op: 'update', payload: { name: 'Й' } }),
+      entry({ table: 'specialist', recordId: -1, op: 'delete' }),
+    ])
+    expect(out).toEqual([])
+  })
+
+  it('update + delete → the delete only', () => {
+    const out = apply([
+      entry({ table: 'location', recordId: 3, op: 'update', payload: { name: 'Л' } }),
+      entry({ table: 'location', recordId: 3, op: 'toggle', payload: { enabled: true } }),
+      entry({ table: 'location', recordId: 3, op: 'delete' }),
+    ])
+    expect(out.map((o) => o.what)).toEqual(['delete location:3'])
+  })
+
+  it('keeps the last toggle and the last completion step of a background', () => {
+    const out = apply([
+      entry({ table: 'amo', recordId: 3, op: 'toggle', payload: { enabled: false } }),
+      entry({ table: 'blocks', recordId: 10, op: 'save', payload: { x: 1 } }),
+      entry({ table: 'backgrounds', recordId: 4, op: 'complete', payload: { bg_id: 4 } }),
+      entry({ table: 'amo', recordId: 3, op: 'toggle', payload: { enabled: true } }),
+      entry({ table: 'blocks', recordId: 10, op: 'save', payload: { x: 2 } }),
+      entry({ table: 'backgrounds', recordId: 4, op: 'complete', payload: { bg_id: 4 } }),
+    ])
+    expect(out).toEqual([
+      { what: 'toggle amo:3', payload: { enabled: true } },
+      { what: 'save blocks:10', payload: { x: 2 } },
+      { what: 'complete backgrounds:4', payload: { bg_id: 4 } },
+    ])
+  })
+
+  it('a local block saved many times and then deleted sends nothing', () => {
+    const out = apply([
+      entry({ table: 'blocks', recordId: -4, op: 'save', payload: { x: 1 } }),
+      entry({ table: 'blocks', recordId: -4, op: 'save', payload: { x: 2 } }),
+      entry({ table: 'blocks', recordId: -4, op: 'delete', payload: { type: 'text' } }),
+    ])
+    expect(out).toEqual([])
+  })
+
+  it('never merges into an entry already sent (its key may have reached the server)', () => {
+    const out = apply([
+      entry({
+        table: 'department',
+        recordId: -1,
+        op: 'create',
+        payload: { name: 'А' },
+        sent: true,
+      }),
+      entry({ table: 'department', recordId: -1, op: 'update', payload: { name: 'Б' } }),
+      entry({ table: 'department', recordId: -1, op: 'delete' }),
+    ])
+    expect(out.map((o) => o.what)).toEqual(['create department:-1', 'delete department:-1'])
+    expect(out[0]!.payload).toEqual({ name: 'А' })
+  })
+
+  it('a parked create of a record deleted since is dropped with the delete', () => {
+    const out = apply([
+      entry({ table: 'department', recordId: -1, op: 'create', state: 'parked', sent: true }),
+      entry({ table: 'department', recordId: -1, op: 'delete' }),
+    ])
+    expect(out).toEqual([])
+  })
+
+  it('leaves uploads alone', () => {
+    const entries = [
+      entry({ table: 'files', recordId: 1, op: 'upload' }),
+      entry({ table: 'files', recordId: 1, op: 'upload' }),
+    ]
+    expect(coalesce(entries)).toEqual({ changed: [], dropped: [] })
+  })
+})

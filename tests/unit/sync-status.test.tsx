@@ -1,0 +1,83 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { MirrorDb, setDb } from '../../src/data/db.ts'
+import { writeSyncMeta } from '../../src/data/sync-state.ts'
+import type { OutboxEntry } from '../../src/data/types.ts'
+import { SyncStatus } from '../../src/features/sync-status/sync-status.tsx'
+import { discardEntry, retryEntry } from '../../src/sync/client.ts'
+import { renderInApp } from './helpers/render-app.tsx'
+
+vi.mock('../../src/sync/client.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/sync/client.ts')>()),
+  retryEntry: vi.fn(async () => undefined),
+  discardEntry: vi.fn(async () => undefined),
+}))
+
+let db: MirrorDb
+let n = 0
+beforeEach(() => {
+  n += 1
+  db = new MirrorDb(`sync-status-${n}`)
+  setDb(db)
+  vi.mocked(retryEntry).mockClear()
+  vi.mocked(discardEntry).mockClear()
+})
+
+const entry = (partial: Partial<OutboxEntry>): OutboxEntry => ({
+  key: crypto.randomUUID(),
+  table: 'department',
+  recordId: 5,
+  op: 'update',
+  payload: {},
+  state: 'pending',
+  attempts: 0,
+  nextAttemptAt: 0,
+  sent: false,
+  label: 'Кардиология',
+  createdAt: 0,
+  ...partial,
+})
+
+describe('sync status in the top bar', () => {
+  it('says everything is saved when the outbox is empty', async () => {
+    await renderInApp(() => <SyncStatus />)
+    expect(await screen.findByRole('button', { name: /Всё сохранено/ })).toBeInTheDocument()
+  })
+
+  it('counts waiting changes and lists rejected ones with retry and discard', async () => {
+    await db.outbox.add(entry({ recordId: 6 }))
+    await db.outbox.add(entry({ recordId: 6, table: 'location', label: 'Центр' }))
+    const seq = await db.outbox.add(
+      entry({
+        state: 'parked',
+        sent: true,
+        message: 'Проверьте введённые данные: Обязательное поле',
+      }),
+    )
+    await renderInApp(() => <SyncStatus />)
+    const trigger = await screen.findByRole('button', { name: /Ждут отправки: 2/ })
+    await userEvent.click(trigger)
+    // The panel is a popover still in its opening transition in jsdom: query hidden nodes too.
+    expect(await screen.findByText('Отделение «Кардиология»')).toBeInTheDocument()
+    expect(screen.getByText('Проверьте введённые данные: Обязательное поле')).toBeInTheDocument()
+    await userEvent.click(await screen.findByRole('button', { name: 'Повторить', hidden: true }))
+    expect(retryEntry).toHaveBeenCalledWith(seq)
+    await userEvent.click(screen.getByRole('button', { name: 'Отменить изменение', hidden: true }))
+    expect(discardEntry).toHaveBeenCalledWith(seq)
+  })
+
+  it('shows the rejected count when nothing else waits', async () => {
+    await db.outbox.add(entry({ state: 'parked', sent: true, message: 'Не найдено' }))
+    await renderInApp(() => <SyncStatus />)
+    expect(await screen.findByRole('button', { name: /Отклонено: 1/ })).toBeInTheDocument()
+  })
+
+  it('asks to sign in again after a 401 and leads to the lock screen', async () => {
+    await writeSyncMeta({ needsSignIn: true }, db)
+    const { router } = await renderInApp(() => <SyncStatus />, '/department')
+    await userEvent.click(await screen.findByRole('button', { name: 'Войти снова' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pages/lock-screen'))
+    expect(router.state.location.search).toMatchObject({ to: '/department' })
+  })
+})

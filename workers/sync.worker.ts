@@ -1,0 +1,29 @@
+/// <reference lib="webworker" />
+import { expose } from 'comlink'
+import { configureApi } from '../src/api/client.ts'
+import { getDb } from '../src/data/db.ts'
+import { readAuthToken } from '../src/data/sync-state.ts'
+import { createSyncEngine } from '../src/sync/engine.ts'
+import { STATUS_CHANNEL, type SyncWorkerApi } from '../src/sync/protocol.ts'
+
+/**
+ * The sync worker: replays the outbox and refreshes the mirror off the main thread. The page
+ * mirrors its token into `meta` (src/sync/client.ts setSyncToken); the worker reads it there.
+ */
+const db = getDb()
+configureApi({ getToken: () => readAuthToken(db) })
+
+const engine = createSyncEngine({
+  db,
+  channel: typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(STATUS_CHANNEL),
+})
+
+const api: SyncWorkerApi = {
+  replay: () => engine.replay(),
+  refresh: (scope) => engine.refresh(scope),
+  retryEntry: (seq) => engine.retryEntry(seq),
+  discardEntry: (seq) => engine.discardEntry(seq),
+  flush: (timeoutMs) => engine.flush(timeoutMs),
+}
+
+expose(api)
