@@ -45,6 +45,10 @@ export async function storeAuthToken(auth: StoredAuth, db: MirrorDb = getDb()): 
   })
 }
 
+export async function readStoredAuth(db: MirrorDb = getDb()): Promise<StoredAuth | null> {
+  return ((await db.meta.get(AUTH))?.value as StoredAuth | undefined) ?? null
+}
+
 /** The token to send, or null when none is stored or it has expired. */
 export async function readAuthToken(
   db: MirrorDb = getDb(),

@@ -74,6 +74,10 @@ function refreshActiveScopes(): void {
 export function startSync(): void {
   if (started) return
   started = true
+  // Every screen needs the workspaces (switcher, current workspace) and the editors the types.
+  for (const scope of [{ kind: 'workspaces' }, { kind: 'projectTypes' }] as RefreshScope[]) {
+    activeScopes.set(scopeKey(scope), { scope, count: 1 })
+  }
   remote = spawnWorker()
   if (!remote) {
     void pageEngine().then((engine) => {

@@ -11,10 +11,16 @@ import {
 } from '../data/cascade.ts'
 import { CURRENT_WORKSPACE } from '../data/commands.ts'
 import type { MirrorDb } from '../data/db.ts'
-import { isLocalId, localFileUrl } from '../data/ids.ts'
+import { isLocalId } from '../data/ids.ts'
 import { newKey } from '../data/outbox.ts'
 import { createsRecord, localDependencies, refsTo, remapEntry, remapRow } from '../data/refs.ts'
-import { readAuthToken, readSyncMeta, redirectKey, writeSyncMeta } from '../data/sync-state.ts'
+import {
+  readAuthToken,
+  readStoredAuth,
+  readSyncMeta,
+  redirectKey,
+  writeSyncMeta,
+} from '../data/sync-state.ts'
 import {
   RECORD_KINDS,
   type MirrorTable,
@@ -143,7 +149,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     return entries.filter((e) => e.op !== 'complete').length
   }
 
-  // ---- step 6: id remapping ----------------------------------------------------------------------
+  // ---- step 6: applying the answer; id remapping -------------------------------------------
   /** The add of `table` local id `from` returned `row` (server id): re-key and rewrite references. */
   async function finishCreate(entry: OutboxEntry, table: MirrorTable, row: { id: number }) {
     const from = entry.recordId
@@ -192,7 +198,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     await db.outbox.delete(entry.seq!)
   }
 
-  // ---- step 5: one request per entry, with its Idempotency-Key ------------------------------------
+  // ---- steps 4–5: one request per entry, in order, with its Idempotency-Key ---------------
   async function perform(entry: OutboxEntry): Promise<void> {
     const { table, op, payload, key } = entry
     const id = entry.recordId
@@ -322,11 +328,18 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     await finishDelete(entry)
   }
 
-  // ---- steps 2–7: one pass over the outbox ------------------------------------------------------
+  // ---- steps 2–8: one pass over the outbox ------------------------------------------------------
   async function pass(): Promise<ReplayOutcome> {
+    // step 2: paused after a 401 until a new token arrives; nothing to do while signed out.
     const meta = await readSyncMeta(db)
     if (meta.needsSignIn) return 'signin'
-    if (!(await readAuthToken(db, now()))) return 'signedout'
+    if (!(await readAuthToken(db, now()))) {
+      // A token that expired while changes wait is the same as a 401: ask to sign in again.
+      const stored = await readStoredAuth(db)
+      if (!stored?.token) return 'signedout'
+      await writeSyncMeta({ needsSignIn: true }, db)
+      return 'signin'
+    }
     await coalesceOutbox()
     const queue = await db.outbox.orderBy('seq').toArray()
     // Records whose create was rejected: everything else about them waits for retry or discard.
@@ -344,10 +357,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         scheduleRetry(entry.nextAttemptAt)
         return 'backoff'
       }
+      // step 5: from its first try on, the entry is frozen (never coalesced again), so every retry
+      // sends the same request under the same Idempotency-Key.
       if (!entry.sent) await db.outbox.update(entry.seq!, { sent: true })
       try {
         await perform(entry)
       } catch (error) {
+        // step 7: 401 pauses; network/5xx/429 back off and end the pass (order is kept); any other
+        // refusal parks the entry with the server's message and the pass goes on.
         if (error instanceof ApiError && error.status === 401) {
           await writeSyncMeta({ needsSignIn: true }, db)
           return 'signin'
@@ -383,10 +400,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       return running
     }
     running = (async () => {
+      // step 1: one replayer across tabs, the worker and the service worker.
       const outcome = await withLock(locks, REPLAY_LOCK, true, async () => {
         announce(true)
         try {
           let result: ReplayOutcome = 'idle'
+          // step 8: passes until no new entry arrived meanwhile; then "last synced" is now.
           for (let i = 0; i < MAX_PASSES; i += 1) {
             again = false
             const before = await lastSeq()
@@ -623,5 +642,3 @@ export function parkMessage(error: ApiError): string {
   if (fields.length === 0) return error.message
   return `${error.message}: ${fields.join('; ')}`
 }
-
-export { localFileUrl }

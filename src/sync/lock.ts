@@ -10,28 +10,33 @@ export interface LockManagerLike {
   ): Promise<T>
 }
 
-const localQueues = new Map<string, Promise<unknown>>()
-const localHeld = new Set<string>()
+const localTails = new Map<string, Promise<void>>()
+/** Holders and waiters per lock name: counted synchronously, so `ifAvailable` is exact. */
+const localUsers = new Map<string, number>()
 
 async function localLock<T>(
   name: string,
   ifAvailable: boolean,
   fn: () => Promise<T>,
 ): Promise<T | null> {
-  if (ifAvailable && localHeld.has(name)) return null
-  const previous = localQueues.get(name) ?? Promise.resolve()
+  if (ifAvailable && (localUsers.get(name) ?? 0) > 0) return null
+  localUsers.set(name, (localUsers.get(name) ?? 0) + 1)
+  const previous = localTails.get(name) ?? Promise.resolve()
   let release!: () => void
   const current = new Promise<void>((resolve) => (release = resolve))
-  localQueues.set(
+  localTails.set(
     name,
     previous.then(() => current),
   )
   await previous
-  localHeld.add(name)
   try {
     return await fn()
   } finally {
-    localHeld.delete(name)
+    const left = (localUsers.get(name) ?? 1) - 1
+    if (left === 0) {
+      localUsers.delete(name)
+      localTails.delete(name)
+    } else localUsers.set(name, left)
     release()
   }
 }

@@ -16,6 +16,8 @@ import { readSyncMeta, storeAuthToken } from '../../src/data/sync-state.ts'
 import type { LocalBlock } from '../../src/data/types.ts'
 import type { SavedBlock } from '../../src/domain/block.ts'
 import { pngImage } from '../server/helpers.ts'
+import { createSyncEngine } from '../../src/sync/engine.ts'
+import type { LockManagerLike } from '../../src/sync/lock.ts'
 import { json, startHarness, type Harness } from './harness.ts'
 
 let h: Harness
@@ -462,5 +464,49 @@ describe('replay against the reference server', () => {
     const [serverSpec] = await serverList<{ department_id: number | null }>('specialist')
     expect(serverSpec!.department_id).toBeNull()
     expect(await h.db.outbox.count()).toBe(0)
+  })
+
+  it('one replayer at a time: a second engine on the same outbox reports busy and sends nothing', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      await createRecord('location', h.workspaceId, { name: `Точка ${i}`, address: '', phone: '' })
+    }
+    const other = createSyncEngine({ db: h.db, locks: null, schedule: () => undefined })
+    const [a, b] = await Promise.all([h.engine.replay(), other.replay()])
+    expect([a, b].sort()).toEqual(['busy', 'idle'])
+    expect(h.sent.filter((s) => s.path === '/api/location/add')).toHaveLength(5)
+    expect(await serverList('location')).toHaveLength(5)
+  })
+
+  it('uses Web Locks when present: the lock is asked for by name, only if available', async () => {
+    const asked: { name: string; ifAvailable?: boolean }[] = []
+    let held = false
+    const locks: LockManagerLike = {
+      async request(name, options, callback) {
+        asked.push({ name, ifAvailable: options.ifAvailable })
+        if (held && options.ifAvailable) return callback(null)
+        held = true
+        try {
+          return await callback({ name })
+        } finally {
+          held = false
+        }
+      },
+    }
+    const engine = createSyncEngine({ db: h.db, locks, schedule: () => undefined })
+    await createRecord('department', h.workspaceId, { name: 'Лор', description: '' })
+    held = true
+    expect(await engine.replay()).toBe('busy')
+    held = false
+    expect(await engine.replay()).toBe('idle')
+    expect(asked.every((a) => a.name === 'promo-builder-outbox' && a.ifAvailable)).toBe(true)
+    expect(await serverList('department')).toHaveLength(1)
+  })
+
+  it('a token that expired while changes wait asks to sign in again', async () => {
+    await storeAuthToken({ token: h.token, expiry: h.clock.now - 1 }, h.db)
+    await createRecord('department', h.workspaceId, { name: 'Офтальмология', description: '' })
+    expect(await h.engine.replay()).toBe('signin')
+    expect((await readSyncMeta(h.db)).needsSignIn).toBe(true)
+    expect(h.sent).toHaveLength(0)
   })
 })
