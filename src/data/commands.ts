@@ -279,7 +279,11 @@ async function mayBeOnServer(db: MirrorDb, table: 'projects' | 'backgrounds', id
 export function deleteProject(id: number): Promise<void> {
   return write(async (db) => {
     const row = await db.projects.get(id)
-    await removeProjectContent(db, [id])
+    // A copy of it waits in the outbox: the server must get the project (and its content) first.
+    const copied = await db.outbox
+      .filter((e) => e.op === 'copy' && e.payload.source_id === id)
+      .count()
+    await removeProjectContent(db, [id], { keepQueued: copied > 0 })
     await db.projects.delete(id)
     if (!(await mayBeOnServer(db, 'projects', id))) return
     await enqueue(db, { table: 'projects', recordId: id, op: 'delete', label: row?.name })

@@ -283,6 +283,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         const items = await api.getItems(id)
         await inAll(async () => {
           await db.outbox.delete(entry.seq!)
+          // Deleted locally since (it waits only to be deleted on the server): nothing to show.
+          if (!(await db.backgrounds.get(id))) return
           await reconcile(db, 'blocks', (t) => t.where('bg_id').equals(id).toArray(), items)
         })
         return

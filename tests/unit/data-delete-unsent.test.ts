@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import {
   addBackground,
+  copyProject,
   createProject,
   deleteBackground,
   deleteProject,
@@ -68,5 +69,21 @@ describe('deleting what never reached the server', () => {
     await db.outbox.update(create!.seq!, { sent: true })
     await deleteProject(projectId)
     expect(await outboxAfterCoalescing()).toEqual(['create projects', 'delete projects'])
+  })
+})
+
+describe('deleting a record another queued change still needs', () => {
+  it('a project copied offline and then deleted is created, copied, then deleted', async () => {
+    const projectId = await createProject(1, 'Акция')
+    await addBackground(projectId, image(), { width: 16, height: 9 })
+    await copyProject(projectId, 'Акция (копия)')
+    await deleteProject(projectId)
+    expect(await outboxAfterCoalescing()).toEqual([
+      'create projects',
+      'create backgrounds',
+      'copy projects',
+      'delete projects',
+    ])
+    expect(await db.backgrounds.count()).toBe(0)
   })
 })
