@@ -106,9 +106,16 @@ export interface SyncWorld {
 
 let counter = 0
 
-export async function startSyncWorld(options: { delayMs?: number } = {}): Promise<SyncWorld> {
+export interface SyncWorldOptions {
+  /** Pause of the proxy's `delay` fault. */
+  delayMs?: number
+  /** A server to share between worlds (each world registers its own user); closed by the caller. */
+  server?: RunningServer
+}
+
+export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<SyncWorld> {
   counter += 1
-  const server = await startServer({ port: 0, dataDir: 'memory' })
+  const server = options.server ?? (await startServer({ port: 0, dataDir: 'memory' }))
   const proxy = await startFaultProxy(server.url, () => 'pass', { delayMs: options.delayMs ?? 15 })
   const realFetch = globalThis.fetch
   const email = `sync${counter}.${Date.now()}@example.ru`
@@ -244,7 +251,7 @@ export async function startSyncWorld(options: { delayMs?: number } = {}): Promis
       globalThis.fetch = realFetch
       db.close()
       await proxy.close()
-      await server.close()
+      if (!options.server) await server.close()
     },
   }
 }
