@@ -39,7 +39,7 @@ export function installBackgroundSync(scope: ServiceWorkerGlobalScope): void {
     if (sync.tag !== SYNC_TAG) return
     sync.waitUntil(
       getEngine()
-        .replay()
+        .replay({ resetBackoff: true })
         .then((outcome) => {
           if (outcome === 'backoff') throw new Error('outbox still waiting for the network')
         }),

@@ -19,7 +19,7 @@ const engine = createSyncEngine({
 })
 
 const api: SyncWorkerApi = {
-  replay: () => engine.replay(),
+  replay: (options) => engine.replay(options),
   refresh: (scope) => engine.refresh(scope),
   retryEntry: (seq) => engine.retryEntry(seq),
   discardEntry: (seq) => engine.discardEntry(seq),

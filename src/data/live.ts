@@ -149,7 +149,7 @@ export function useFileUrl(url: string): string {
   )
   if (fileId === null) return url
   if (file?.uploadedUrl) return file.uploadedUrl
-  return file?.blob ? objectUrlOf(file.blob) : ''
+  return file?.blob instanceof Blob ? objectUrlOf(file.blob) : ''
 }
 
 /** The server id that replaced a local id (follow `/specialist/-3` to `/specialist/42`), or null. */

@@ -8,6 +8,7 @@ import {
   STATUS_CHANNEL,
   SYNC_TAG,
   type RefreshScope,
+  type ReplayOptions,
   type StatusMessage,
   type SyncWorkerApi,
 } from './protocol.ts'
@@ -94,12 +95,12 @@ export function startSync(): void {
   }
   if (typeof window !== 'undefined') {
     window.addEventListener('online', () => {
-      requestSync()
+      requestSync({ resetBackoff: true })
       refreshActiveScopes()
     })
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState !== 'visible') return
-      requestSync()
+      requestSync({ resetBackoff: true })
       refreshActiveScopes()
     })
     window.setInterval(() => {
@@ -115,6 +116,7 @@ export function startSync(): void {
   })
   requestSync()
   refreshActiveScopes()
+  void checkStorage()
 }
 
 let pendingTimer: ReturnType<typeof setTimeout> | null = null
@@ -127,13 +129,13 @@ function scheduleSync(delayMs: number) {
 }
 
 /** Replay now. Offline, registers a Background Sync so the service worker replays on reconnect. */
-export function requestSync(): void {
+export function requestSync(options: ReplayOptions = {}): void {
   if (!isOnline()) {
     void registerBackgroundSync()
     return
   }
   if (!remote) return
-  remote.replay().then(
+  remote.replay(options).then(
     (outcome) => {
       if (outcome === 'backoff') void registerBackgroundSync()
       // Another tab or the service worker is replaying; it may have finished its last look at the
@@ -253,7 +255,11 @@ export async function discardEntry(seq: number): Promise<void> {
 export async function flushBeforeReload(): Promise<void> {
   if (!remote || !isOnline()) return
   try {
-    await remote.flush(10_000)
+    // Bounded even if the worker never answers: the update must not hang on it.
+    await Promise.race([
+      remote.flush(10_000),
+      new Promise((resolve) => setTimeout(resolve, 12_000)),
+    ])
   } catch {
     // Whatever is left stays in IndexedDB and replays after the reload.
   }
@@ -268,4 +274,57 @@ export async function setSyncToken(auth: StoredAuth): Promise<void> {
 /** Changes not yet on the server (pending and rejected): for the sign-out confirmation. */
 export function unsyncedChanges(): Promise<number> {
   return unsyncedCount()
+}
+
+// ---- storage: ask to keep the data; say when space is short ----------------------------------
+
+export interface StorageStatus {
+  /** null: not known (no Storage API). */
+  persisted: boolean | null
+  /** Less than 50 MB or 10 % of the quota left. */
+  short: boolean
+}
+
+let storageStatus: StorageStatus = { persisted: null, short: false }
+const storageListeners = new Set<() => void>()
+const SHORT_BYTES = 50 * 1024 * 1024
+
+/**
+ * Asks the browser to keep IndexedDB under storage pressure (called after sign-in) and measures
+ * the space left. Refusal is normal in some browsers; the sync panel then says unsent changes could
+ * be evicted.
+ */
+export async function checkStorage(): Promise<StorageStatus> {
+  const storage = typeof navigator === 'undefined' ? undefined : navigator.storage
+  if (!storage) return storageStatus
+  let persisted: boolean | null = null
+  try {
+    persisted = (await storage.persisted?.()) ?? null
+    if (persisted === false && storage.persist) persisted = await storage.persist()
+  } catch {
+    persisted = null
+  }
+  let short = false
+  try {
+    const { usage, quota } = (await storage.estimate?.()) ?? {}
+    if (typeof usage === 'number' && typeof quota === 'number' && quota > 0) {
+      short = quota - usage < Math.min(SHORT_BYTES, quota * 0.1)
+    }
+  } catch {
+    short = false
+  }
+  storageStatus = { persisted, short }
+  for (const listener of storageListeners) listener()
+  return storageStatus
+}
+
+export function useStorageStatus(): StorageStatus {
+  return useSyncExternalStore(
+    (listener) => {
+      storageListeners.add(listener)
+      return () => storageListeners.delete(listener)
+    },
+    () => storageStatus,
+    () => storageStatus,
+  )
 }

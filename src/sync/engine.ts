@@ -35,6 +35,7 @@ import { pendingIds, reconcile } from './mirror.ts'
 import {
   REPLAY_LOCK,
   type RefreshScope,
+  type ReplayOptions,
   type ReplayOutcome,
   type StatusMessage,
 } from './protocol.ts'
@@ -55,12 +56,14 @@ export interface SyncEngineOptions {
   channel?: { postMessage(message: StatusMessage): void } | null
   now?: () => number
   random?: () => number
+  /** false sends every entry as queued (benchmarks compare against it). Default true. */
+  coalesce?: boolean
   /** Schedules the next attempt after a backoff (default setTimeout; tests may pass a no-op). */
   schedule?: (run: () => void, delayMs: number) => void
 }
 
 export interface SyncEngine {
-  replay(): Promise<ReplayOutcome>
+  replay(options?: ReplayOptions): Promise<ReplayOutcome>
   refresh(scope: RefreshScope): Promise<void>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
@@ -293,9 +296,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (table === 'blocks') {
       // step 4: the block-save chain, one block after another in edit order.
       if (op === 'save') {
-        const body = isLocalId(id) ? { ...payload } : { ...payload, id }
-        delete (body as { id?: number }).id
-        if (!isLocalId(id)) (body as { id?: number }).id = id
+        // A local block is created (no id); a saved one is updated by its id.
+        const { id: _ignored, ...fields } = payload as { id?: number }
+        const body = isLocalId(id) ? fields : { ...fields, id }
         const saved = await api.saveBlock(body as never, key)
         return isLocalId(id) ? finishCreate(entry, table, saved) : finishUpdate(entry, table, saved)
       }
@@ -342,7 +345,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await writeSyncMeta({ needsSignIn: true }, db)
       return 'signin'
     }
-    await coalesceOutbox()
+    if (options.coalesce !== false) await coalesceOutbox()
     const queue = await db.outbox.orderBy('seq').toArray()
     // Records whose create was rejected: everything else about them waits for retry or discard.
     const blocked = new Set(
@@ -396,7 +399,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     await db.outbox.update(entry.seq!, { state: 'parked', message, code })
   }
 
-  async function replay(): Promise<ReplayOutcome> {
+  async function replay(options: ReplayOptions = {}): Promise<ReplayOutcome> {
+    if (options.resetBackoff) {
+      // The network is back: retries waiting out their backoff are due now (attempts are kept).
+      await db.outbox
+        .where('state')
+        .equals('pending')
+        .modify((entry) => {
+          entry.nextAttemptAt = 0
+        })
+    }
     if (running) {
       again = true
       return running

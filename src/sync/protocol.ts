@@ -10,13 +10,20 @@ export type RefreshScope =
 
 /** The sync worker's API (exposed with comlink). */
 export interface SyncWorkerApi {
-  /** Replays the outbox now (no-op when another tab or the service worker is replaying). */
-  replay(): Promise<ReplayOutcome>
+  /**
+   * Replays the outbox now (no-op when another tab or the service worker is replaying). With
+   * `resetBackoff` (the network just came back) waiting retries are due at once.
+   */
+  replay(options?: ReplayOptions): Promise<ReplayOutcome>
   refresh(scope: RefreshScope): Promise<void>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
   /** Replays until the outbox is idle or `timeoutMs` passes; true when nothing is left pending. */
   flush(timeoutMs: number): Promise<boolean>
+}
+
+export interface ReplayOptions {
+  resetBackoff?: boolean
 }
 
 export type ReplayOutcome =

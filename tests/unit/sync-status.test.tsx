@@ -81,3 +81,27 @@ describe('sync status in the top bar', () => {
     expect(router.state.location.search).toMatchObject({ to: '/department' })
   })
 })
+
+describe('storage warnings in the sync panel', () => {
+  it('says when persistent storage was refused and space is short', async () => {
+    const original = navigator.storage
+    Object.defineProperty(navigator, 'storage', {
+      configurable: true,
+      value: {
+        persisted: async () => false,
+        persist: async () => false,
+        estimate: async () => ({ usage: 95, quota: 100 }),
+      },
+    })
+    try {
+      const { checkStorage } = await import('../../src/sync/client.ts')
+      expect(await checkStorage()).toEqual({ persisted: false, short: true })
+      await renderInApp(() => <SyncStatus />)
+      await userEvent.click(await screen.findByRole('button', { name: /Всё сохранено/ }))
+      expect(await screen.findByTestId('storage-short')).toHaveTextContent(/мало места/)
+      expect(screen.getByTestId('storage-not-persisted')).toHaveTextContent(/постоянное хранилище/)
+    } finally {
+      Object.defineProperty(navigator, 'storage', { configurable: true, value: original })
+    }
+  })
+})

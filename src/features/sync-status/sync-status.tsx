@@ -9,7 +9,12 @@ import {
 } from '@tabler/icons-react'
 import { useNavigate, useRouterState } from '@tanstack/react-router'
 import { useState, type ReactNode } from 'react'
-import { useParkedEntries, useSyncStatus, type SyncStatus as Status } from '../../sync/client.ts'
+import {
+  useParkedEntries,
+  useStorageStatus,
+  useSyncStatus,
+  type SyncStatus as Status,
+} from '../../sync/client.ts'
 import { ParkedList } from './parked-list.tsx'
 import classes from './sync-status.module.css'
 
@@ -115,6 +120,7 @@ function useStateLabel(state: State, status: Status): string {
 function SyncPanel({ status }: { status: Status }) {
   const { t, i18n } = useLingui()
   const parked = useParkedEntries()
+  const storage = useStorageStatus()
   const pending = status.pending
   const time = status.lastSyncedAt
     ? new Intl.DateTimeFormat(i18n.locale, {
@@ -141,6 +147,22 @@ function SyncPanel({ status }: { status: Status }) {
           </Text>
         ) : null}
       </Stack>
+      {storage.short ? (
+        <Text size="sm" c="orange.8" data-testid="storage-short">
+          <Trans>
+            На устройстве мало места. Изменения, которые уже сохранены, не пропадут, но новые могут
+            не поместиться: освободите место или дождитесь отправки.
+          </Trans>
+        </Text>
+      ) : null}
+      {storage.persisted === false ? (
+        <Text size="xs" c="dimmed" data-testid="storage-not-persisted">
+          <Trans>
+            Браузер не разрешил постоянное хранилище: при нехватке места он может удалить данные
+            этого сайта. Не очищайте данные браузера, пока изменения ждут отправки.
+          </Trans>
+        </Text>
+      ) : null}
       {parked.length > 0 ? <ParkedList entries={parked} /> : null}
     </Stack>
   )

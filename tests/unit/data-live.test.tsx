@@ -1,0 +1,112 @@
+import { renderHook, waitFor } from '@testing-library/react'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createRecord, setCurrentWorkspace, uploadFile } from '../../src/data/commands.ts'
+import { MirrorDb, setDb } from '../../src/data/db.ts'
+import {
+  useCurrentWorkspaceId,
+  useFileUrl,
+  useIdRedirect,
+  useRecords,
+  useSyncMarks,
+} from '../../src/data/live.ts'
+
+let db: MirrorDb
+let n = 0
+beforeEach(() => {
+  n += 1
+  db = new MirrorDb(`live-${n}`)
+  setDb(db)
+})
+
+describe('live hooks over the mirror', () => {
+  it('lists records of a workspace: server ids first, then local ones in creation order', async () => {
+    await db.location.bulkPut([
+      { id: 9, workspace_id: 1, name: 'Б', address: '', phone: '' },
+      { id: 3, workspace_id: 1, name: 'А', address: '', phone: '' },
+      { id: 4, workspace_id: 2, name: 'Чужая', address: '', phone: '' },
+    ])
+    await createRecord('location', 1, { name: 'Новая 1', address: '', phone: '' })
+    await createRecord('location', 1, { name: 'Новая 2', address: '', phone: '' })
+    const { result } = renderHook(() => useRecords('location', 1))
+    await waitFor(() => expect(result.current?.map((r) => r.id)).toEqual([3, 9, -1, -2]))
+  })
+
+  it('marks records with pending and parked changes', async () => {
+    await db.outbox.bulkAdd([
+      {
+        key: 'a',
+        table: 'department',
+        recordId: 5,
+        op: 'update',
+        payload: {},
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: 0,
+        sent: false,
+        label: '',
+        createdAt: 0,
+      },
+      {
+        key: 'b',
+        table: 'department',
+        recordId: 6,
+        op: 'update',
+        payload: {},
+        state: 'parked',
+        attempts: 0,
+        nextAttemptAt: 0,
+        sent: true,
+        label: '',
+        createdAt: 0,
+      },
+      {
+        key: 'c',
+        table: 'location',
+        recordId: 7,
+        op: 'update',
+        payload: {},
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: 0,
+        sent: false,
+        label: '',
+        createdAt: 0,
+      },
+    ])
+    const { result } = renderHook(() => useSyncMarks('department'))
+    await waitFor(() =>
+      expect([...result.current.entries()]).toEqual([
+        [5, 'pending'],
+        [6, 'parked'],
+      ]),
+    )
+  })
+
+  it('remembers the current workspace and falls back to the first by name', async () => {
+    await db.workspaces.bulkPut([
+      { id: 2, name: 'Яблоко' },
+      { id: 1, name: 'Альфа' },
+    ])
+    const { result } = renderHook(() => useCurrentWorkspaceId())
+    await waitFor(() => expect(result.current).toBe(1))
+    await setCurrentWorkspace(2)
+    await waitFor(() => expect(result.current).toBe(2))
+  })
+
+  it('follows a local id to the server id that replaced it', async () => {
+    await db.meta.put({ key: 'redirect:specialist:-3', value: 42 })
+    const { result } = renderHook(() => useIdRedirect('specialist', -3))
+    await waitFor(() => expect(result.current).toBe(42))
+  })
+
+  it('resolves local-file urls to the server url once uploaded; other urls pass through', async () => {
+    // (A Blob does not survive fake-indexeddb under jsdom, so the object-url case is left to the browser.)
+    const url = await uploadFile(new Blob(['x'], { type: 'image/png' }))
+    const { result } = renderHook(() => useFileUrl(url))
+    await waitFor(() => expect(result.current).toBe(''))
+    await db.files.update(Number(url.split(':')[1]), { uploadedUrl: '/uploads/a.png', blob: null })
+    await waitFor(() => expect(result.current).toBe('/uploads/a.png'))
+    const { result: plain } = renderHook(() => useFileUrl('/uploads/b.png'))
+    expect(plain.current).toBe('/uploads/b.png')
+  })
+})
