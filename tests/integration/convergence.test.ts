@@ -1,8 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/start.ts'
-import { createRecord } from '../../src/data/commands.ts'
+import { createRecord, deleteRecord, setRecordEnabled } from '../../src/data/commands.ts'
 import { createSyncEngine } from '../../src/sync/engine.ts'
-import { compareWithMirror, drain, runScenario } from '../support/convergence-scenario.ts'
+import {
+  compareWithMirror,
+  drain,
+  openCopies,
+  runScenario,
+} from '../support/convergence-scenario.ts'
 import { startSyncWorld, type SyncWorld } from '../support/sync-world.ts'
 
 /**
@@ -44,6 +49,7 @@ describe('convergence under faults', () => {
       world = await startSyncWorld({ server })
       const report = await runScenario(seed, world, { steps: STEPS })
       const left = await drain(world, report.worker)
+      if (left.length === 0) await openCopies(world, report.worker, report.copies)
       const differences = left.length > 0 ? [] : await compareWithMirror(world)
       const problems = [
         ...report.violations,
@@ -91,6 +97,39 @@ describe('convergence under faults', () => {
       expect(wanted.filter((item) => !covered.has(item))).toEqual([])
     })
   }
+
+  it('a specialist answered before the delete of its location replays keeps the location cleared', async () => {
+    world = await startSyncWorld({ server })
+    const add = async (kind: string, body: Record<string, unknown>) =>
+      (await (
+        await world!.call('POST', `/api/${kind}/add`, { workspace_id: world!.workspaceId, ...body })
+      ).json()) as { id: number }
+    const location = await add('location', { name: 'Центр', address: '', phone: '' })
+    const specialist = await add('specialist', {
+      name: 'Анна',
+      position: '',
+      department_id: null,
+      location_id: location.id,
+      phone: '',
+      email: '',
+      photo_url: '',
+      description: '',
+    })
+    const { engine } = world.startWorker('tab')
+    await engine.refresh({ kind: 'workspaces' })
+    await engine.refresh({ kind: 'location', workspaceId: world.workspaceId })
+    await engine.refresh({ kind: 'specialist', workspaceId: world.workspaceId })
+    // Offline: the specialist is disabled, then his location deleted; both replay in that order.
+    await setRecordEnabled('specialist', specialist.id, false)
+    await deleteRecord('location', location.id)
+    expect((await world.db.specialist.get(specialist.id))?.location_id).toBeNull()
+    expect(await engine.replay()).toBe('idle')
+    expect(await world.db.specialist.get(specialist.id)).toMatchObject({
+      enabled: false,
+      location_id: null,
+    })
+    expect(await compareWithMirror(world)).toEqual([])
+  })
 
   it('two engines without Web Locks (Node) share the process lock: one replays, the other is busy', async () => {
     world = await startSyncWorld({ server })
