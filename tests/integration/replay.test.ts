@@ -233,43 +233,53 @@ describe('replay against the reference server', () => {
     expect(await h.engine.replay()).toBe('backoff')
     expect(h.sent.filter((s) => s.path === '/api/department/add')).toHaveLength(1)
 
+    // Meanwhile the user renames it: the rename must not merge into the sent add (whose stored
+    // answer the server will replay), it follows as its own update.
+    await updateRecord('department', entry!.recordId, { name: 'Хирургия и травматология' })
     // The network is back (the page's `online`): the retry is due at once, with the same key.
     expect(await h.engine.replay({ resetBackoff: true })).toBe('idle')
     const adds = h.sent.filter((s) => s.path === '/api/department/add')
     expect(adds).toHaveLength(2)
     expect(adds[1]!.key).toBe(adds[0]!.key)
-    const list = await serverList<{ id: number }>('department')
-    expect(list).toHaveLength(1)
-    expect((await h.db.department.toArray()).map((d) => d.id)).toEqual([list[0]!.id])
+    const list = await serverList<{ id: number; name: string }>('department')
+    expect(list.map((d) => d.name)).toEqual(['Хирургия и травматология'])
+    const local = await h.db.department.toArray()
+    expect(local.map((d) => [d.id, d.name])).toEqual([[list[0]!.id, 'Хирургия и травматология']])
   })
 
-  it('5xx and 429 back off exponentially and keep the order', async () => {
+  it('a request that never left, 5xx and 429 back off exponentially and keep the order', async () => {
     await createRecord('location', h.workspaceId, { name: 'Север', address: '', phone: '' })
     await createRecord('location', h.workspaceId, { name: 'Юг', address: '', phone: '' })
+    const faults = ['fail-before', 503, 429] as const
     let failures = 0
     h.fault.current = (s) => {
-      if (s.path === '/api/location/add' && failures < 2) {
-        failures += 1
-        return new Response(
-          JSON.stringify({ error: { code: 'server_error', message: 'Ошибка' } }),
-          {
-            status: failures === 1 ? 503 : 429,
-          },
-        )
-      }
-      return undefined
+      if (s.path !== '/api/location/add' || failures >= faults.length) return undefined
+      const fault = faults[failures++]!
+      if (fault === 'fail-before') return 'fail-before'
+      return new Response(JSON.stringify({ error: { code: 'server_error', message: 'Ошибка' } }), {
+        status: fault,
+      })
     }
-    expect(await h.engine.replay()).toBe('backoff')
-    const first = (await h.db.outbox.orderBy('seq').first())!
-    const delay1 = first.nextAttemptAt - h.clock.now
-    h.clock.now = first.nextAttemptAt
-    expect(await h.engine.replay()).toBe('backoff')
-    const second = (await h.db.outbox.orderBy('seq').first())!
-    expect(second.nextAttemptAt - h.clock.now).toBeGreaterThan(delay1)
-    h.clock.now = second.nextAttemptAt
+    let previousDelay = 0
+    for (let i = 0; i < faults.length; i += 1) {
+      expect(await h.engine.replay()).toBe('backoff')
+      const first = (await h.db.outbox.orderBy('seq').first())!
+      expect(first.attempts).toBe(i + 1)
+      const delay = first.nextAttemptAt - h.clock.now
+      expect(delay).toBeGreaterThan(previousDelay)
+      previousDelay = delay
+      h.clock.now = first.nextAttemptAt
+    }
     expect(await h.engine.replay()).toBe('idle')
     const names = (await serverList<{ name: string }>('location')).map((l) => l.name)
     expect(names).toEqual(['Север', 'Юг'])
+    // Every try of the first entry carried the same key.
+    const keys = new Set(
+      h.sent
+        .filter((s) => s.body && (s.body as { name?: string }).name === 'Север')
+        .map((s) => s.key),
+    )
+    expect(keys.size).toBe(1)
   })
 
   it('401 pauses replay and asks to sign in; a new token resumes with nothing lost', async () => {
