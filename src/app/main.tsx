@@ -7,10 +7,10 @@ import { Providers } from './providers.tsx'
 import { createAppRouter } from './router.ts'
 import { registerServiceWorker } from './service-worker.ts'
 import { setupSession } from './setup.ts'
+import { setupSync } from './sync.ts'
 
 setupSession()
-// The data layer (Dexie, the sync worker) loads beside the first render, not before it.
-void import('./sync.ts').then(({ setupSync }) => setupSync())
+setupSync()
 
 const router = createAppRouter()
 

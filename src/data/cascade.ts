@@ -23,11 +23,24 @@ async function dropEntries(db: MirrorDb, match: (entry: OutboxEntry) => boolean)
   await db.outbox.bulkDelete(entries.map((entry) => entry.seq!))
 }
 
-export async function removeBackgroundContent(db: MirrorDb, bgIds: number[]): Promise<void> {
+/**
+ * `keepQueued`: remove the local rows only. For a project a queued copy still reads on the server:
+ * its create and content must reach the server before the copy, and its delete after.
+ */
+export interface CascadeOptions {
+  keepQueued?: boolean
+}
+
+export async function removeBackgroundContent(
+  db: MirrorDb,
+  bgIds: number[],
+  options: CascadeOptions = {},
+): Promise<void> {
   const bgs = new Set(bgIds)
   const blockIds = await db.blocks.where('bg_id').anyOf(bgIds).primaryKeys()
   const blocks = new Set(blockIds)
   await db.blocks.bulkDelete(blockIds)
+  if (options.keepQueued) return
   await dropEntries(
     db,
     (e) =>
@@ -36,10 +49,15 @@ export async function removeBackgroundContent(db: MirrorDb, bgIds: number[]): Pr
   )
 }
 
-export async function removeProjectContent(db: MirrorDb, projectIds: number[]): Promise<void> {
+export async function removeProjectContent(
+  db: MirrorDb,
+  projectIds: number[],
+  options: CascadeOptions = {},
+): Promise<void> {
   const bgIds = await db.backgrounds.where('project_id').anyOf(projectIds).primaryKeys()
-  await removeBackgroundContent(db, bgIds)
+  await removeBackgroundContent(db, bgIds, options)
   await db.backgrounds.bulkDelete(bgIds)
+  if (options.keepQueued) return
   const projects = new Set(projectIds)
   await dropEntries(
     db,

@@ -7,8 +7,9 @@ import {
   removeProjectContent,
   removeWorkspaceContent,
 } from './cascade.ts'
-import { localFileUrl } from './ids.ts'
+import { isLocalId, localFileUrl } from './ids.ts'
 import { enqueue, nextFileId, nextLocalId, resolveUploadedUrls } from './outbox.ts'
+import { createsRecord } from './refs.ts'
 import {
   hasEnabled,
   type BlockRow,
@@ -264,11 +265,27 @@ export function copyProject(id: number, name?: string): Promise<number> {
   })
 }
 
+/**
+ * After a cascade: false when the record is local and its create (or copy) is no longer queued. The
+ * cascade dropped it unsent, so the server never heard of the record and a delete would wait for a
+ * server id forever.
+ */
+async function mayBeOnServer(db: MirrorDb, table: 'projects' | 'backgrounds', id: number) {
+  if (!isLocalId(id)) return true
+  const entries = await db.outbox.where('[table+recordId]').equals([table, id]).toArray()
+  return entries.some(createsRecord)
+}
+
 export function deleteProject(id: number): Promise<void> {
   return write(async (db) => {
     const row = await db.projects.get(id)
-    await removeProjectContent(db, [id])
+    // A copy of it waits in the outbox: the server must get the project (and its content) first.
+    const copied = await db.outbox
+      .filter((e) => e.op === 'copy' && e.payload.source_id === id)
+      .count()
+    await removeProjectContent(db, [id], { keepQueued: copied > 0 })
     await db.projects.delete(id)
+    if (!(await mayBeOnServer(db, 'projects', id))) return
     await enqueue(db, { table: 'projects', recordId: id, op: 'delete', label: row?.name })
   })
 }
@@ -308,6 +325,7 @@ export function deleteBackground(id: number): Promise<void> {
     const row = await db.backgrounds.get(id)
     await removeBackgroundContent(db, [id])
     await db.backgrounds.delete(id)
+    if (!(await mayBeOnServer(db, 'backgrounds', id))) return
     await enqueue(db, {
       table: 'backgrounds',
       recordId: id,

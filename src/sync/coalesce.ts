@@ -75,6 +75,16 @@ export function coalesce(entries: readonly OutboxEntry[]): CoalescePlan {
       return seq !== undefined && seq > anchorSeq
     })
 
+  // Local records other entries refer to (a copy's source, a specialist's department, a block's
+  // specialist): their create must reach the server even when a delete follows.
+  const referenced = new Set<string>()
+  for (const e of sorted) {
+    for (const ref of refsFrom(e.table)) {
+      const value = e.payload[ref.field]
+      if (typeof value === 'number' && isLocalId(value)) referenced.add(`${ref.target}:${value}`)
+    }
+  }
+
   for (const e of sorted) {
     if (e.op === 'upload') continue
     if (e.op === 'complete') {
@@ -102,6 +112,11 @@ export function coalesce(entries: readonly OutboxEntry[]): CoalescePlan {
 
     if (e.op === 'delete') {
       if (frozen(e)) {
+        s.anchor = null
+        continue
+      }
+      if (s.create && referenced.has(`${e.table}:${e.recordId}`)) {
+        // Still needed by another entry: create (with its edits), then delete, all sent.
         s.anchor = null
         continue
       }

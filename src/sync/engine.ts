@@ -13,7 +13,14 @@ import { CURRENT_WORKSPACE } from '../data/commands.ts'
 import type { MirrorDb } from '../data/db.ts'
 import { isLocalId } from '../data/ids.ts'
 import { newKey } from '../data/outbox.ts'
-import { createsRecord, localDependencies, refsTo, remapEntry, remapRow } from '../data/refs.ts'
+import {
+  createsRecord,
+  localDependencies,
+  refsFrom,
+  refsTo,
+  remapEntry,
+  remapRow,
+} from '../data/refs.ts'
 import {
   readAuthToken,
   readStoredAuth,
@@ -164,6 +171,28 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   }
 
   // ---- step 6: applying the answer; id remapping -------------------------------------------
+  /**
+   * A specialist answered before a queued delete of its department or location replays still names
+   * it; the server clears that reference when the delete arrives (ON DELETE SET NULL), and so did
+   * the local delete: keep it cleared rather than bring it back.
+   */
+  async function withoutDeletedRefs(table: MirrorTable, row: { id: number }) {
+    if (table !== 'specialist') return row
+    let next = row as { id: number } & Record<string, unknown>
+    for (const ref of refsFrom(table)) {
+      if (ref.field === 'workspace_id') continue
+      const value = next[ref.field]
+      if (typeof value !== 'number') continue
+      const deletes = await db.outbox
+        .where('[table+recordId]')
+        .equals([ref.target, value])
+        .filter((e) => e.op === 'delete')
+        .count()
+      if (deletes > 0) next = { ...next, [ref.field]: null }
+    }
+    return next
+  }
+
   /** The add of `table` local id `from` returned `row` (server id): re-key and rewrite references. */
   async function finishCreate(entry: OutboxEntry, table: MirrorTable, row: { id: number }) {
     const from = entry.recordId
@@ -175,7 +204,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const stillEdited = (await editsOf(table, from)) > 0
       // Later edits are queued: keep the local state (it is newer), only the id changes. A row
       // deleted locally meanwhile is not brought back (its delete, if any, follows remapped).
-      if (local) await t.put(stillEdited ? { ...local, id: to } : (row as never))
+      if (local)
+        await t.put(
+          stillEdited ? { ...local, id: to } : ((await withoutDeletedRefs(table, row)) as never),
+        )
       if (from !== to) await t.delete(from)
       for (const ref of refsTo(table)) {
         const rows = await db
@@ -204,7 +236,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await db.outbox.delete(entry.seq!)
       const waiting = await editsOf(table, row.id)
       if (waiting === 0 && (await db.mirror(table).get(row.id)))
-        await db.mirror(table).put(row as never)
+        await db.mirror(table).put((await withoutDeletedRefs(table, row)) as never)
     })
   }
 
@@ -298,6 +330,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         const items = await api.getItems(id)
         await inAll(async () => {
           await db.outbox.delete(entry.seq!)
+          // Deleted locally since (it waits only to be deleted on the server): nothing to show.
+          if (!(await db.backgrounds.get(id))) return
           await reconcile(db, 'blocks', (t) => t.where('bg_id').equals(id).toArray(), items)
         })
         return

@@ -14,7 +14,7 @@ interface Bench {
 
 const benches: Bench[] = [
   { name: 'bundle', load: async () => (await import('./bundle-bench.ts')).runBundleBench },
-  { name: 'sync', load: async () => (await import('./sync-bench.ts')).runSyncBench },
+  { name: 'outbox', load: async () => (await import('./outbox-bench.ts')).runOutboxBench },
   { name: 'list', load: async () => (await import('./list-bench.ts')).runListBench },
 ]
 

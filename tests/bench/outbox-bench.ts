@@ -1,0 +1,79 @@
+import 'fake-indexeddb/auto'
+import { createProject, addBackground, saveBlocks } from '../../src/data/commands.ts'
+import type { BlockRow } from '../../src/data/types.ts'
+import { BLOCK_TYPES } from '../../src/domain/block.ts'
+import { pngImage } from '../server/helpers.ts'
+import { newBlock } from '../support/convergence-scenario.ts'
+import { startSyncWorld } from '../support/sync-world.ts'
+
+/**
+ * The outbox against a slow network: 200 edits spread over 20 blocks (every block type), flushed
+ * by the product (coalescing, the block-save chain, one completion step) versus sent one request
+ * per edit, both through the fault proxy adding 150 ms to every request, in the same run.
+ */
+const BLOCKS = 20
+const EDITS = 200
+const ROUND_TRIP_MS = 150
+
+export async function runOutboxBench(): Promise<Record<string, number>> {
+  const world = await startSyncWorld({ delayMs: ROUND_TRIP_MS })
+  try {
+    const worker = world.startWorker('bench')
+    await worker.engine.refresh({ kind: 'workspaces' })
+    const projectId = await createProject(world.workspaceId, 'Замер')
+    const png = new Blob([new Uint8Array(pngImage(32, 18))], { type: 'image/png' })
+    const bgId = await addBackground(projectId, png, { width: 32, height: 18 })
+    await saveBlocks(
+      Array.from({ length: BLOCKS }, (_, i) =>
+        newBlock(BLOCK_TYPES[i % BLOCK_TYPES.length]!, bgId, i + 1),
+      ),
+    )
+    if ((await worker.engine.replay()) !== 'idle') throw new Error('setup did not sync')
+    const blocks = await world.db.blocks.orderBy('id').toArray()
+
+    // The edits a person makes: each block moved in turn, ten rounds, each its own save.
+    const edits: BlockRow[] = []
+    for (let round = 1; round <= EDITS / BLOCKS; round += 1)
+      for (const block of blocks) edits.push({ ...block, x: round, y: -round })
+
+    world.proxy.setPolicy(() => 'delay')
+
+    // Naive: every edit is its own request, one after the other.
+    const naiveStarted = performance.now()
+    for (const [i, edit] of edits.entries()) {
+      const response = await fetch(`${world.proxy.url}/api/${edit.type}/add`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${world.token}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': `naive-${i}`,
+        },
+        body: JSON.stringify(edit),
+      })
+      if (!response.ok) throw new Error(`naive save ${response.status}`)
+      await response.text()
+    }
+    const naiveMs = performance.now() - naiveStarted
+
+    // The product: the same edits through the commands, then one flush.
+    for (const edit of edits) await saveBlocks([{ ...edit, x: edit.x + 0.5 }])
+    const sentBefore = world.traffic.sent
+    const started = performance.now()
+    const outcome = await worker.engine.replay()
+    const flushMs = performance.now() - started
+    const requests = world.traffic.sent - sentBefore
+    if (outcome !== 'idle' || (await world.db.outbox.count()) > 0)
+      throw new Error(`flush ended ${outcome}`)
+
+    console.log(
+      `${EDITS} edits over ${BLOCKS} blocks at +${ROUND_TRIP_MS} ms: product ${requests} requests ` +
+        `in ${(flushMs / 1000).toFixed(2)} s, one request per edit ${EDITS} in ${(naiveMs / 1000).toFixed(2)} s`,
+    )
+    return {
+      outbox_requests_200_edits_20_blocks: requests,
+      outbox_flush_speedup_vs_naive_150ms: naiveMs / flushMs,
+    }
+  } finally {
+    await world.close()
+  }
+}

@@ -1,0 +1,753 @@
+import {
+  addBackground,
+  copyProject,
+  createProject,
+  createRecord,
+  createWorkspace,
+  deleteBackground,
+  deleteBlocks,
+  deleteProject,
+  deleteRecord,
+  deleteWorkspace,
+  renameProject,
+  renameWorkspace,
+  saveBlocks,
+  setProjectType,
+  setRecordEnabled,
+  updateRecord,
+  uploadFile,
+} from '../../src/data/commands.ts'
+import { isLocalId } from '../../src/data/ids.ts'
+import { readSyncMeta, storeAuthToken } from '../../src/data/sync-state.ts'
+import type { BlockRow, LocalBlock, RecordKind } from '../../src/data/types.ts'
+import { BLOCK_TYPES, type BlockType } from '../../src/domain/block.ts'
+import { pngImage } from '../server/helpers.ts'
+import { randomPolicy, seededRandom, type FaultPolicy } from './fault-proxy.ts'
+import type { SyncWorld, Worker } from './sync-world.ts'
+
+/**
+ * Seeded random scenarios for the convergence test: a person edits every kind of record and every
+ * block type through the product's commands while the sync workers replay through a faulty
+ * network, get killed mid-chain, race each other and lose their session. Everything is decided by
+ * the seed (scenario choices and faults come from two separate seeded streams), so a failing seed
+ * replays the same story.
+ */
+
+export interface ScenarioOptions {
+  steps: number
+}
+
+export interface ScenarioReport {
+  /** What happened, one line per step (printed when the scenario fails). */
+  log: string[]
+  /** Invariants broken during the run (not the final comparison). */
+  violations: string[]
+  /** The worker alive at the end (it drains the outbox). */
+  worker: Worker
+  /** Local ids of projects copied during the run. */
+  copies: number[]
+}
+
+type Random = () => number
+
+const STORM = {
+  'drop-request': 0.08,
+  'drop-response': 0.08,
+  delay: 0.04,
+  'status-500': 0.04,
+  'status-502': 0.04,
+  'status-429': 0.04,
+  duplicate: 0.08,
+}
+const DRIZZLE = { 'drop-response': 0.05, duplicate: 0.05, 'status-502': 0.03, delay: 0.03 }
+
+const pick = <T>(random: Random, items: readonly T[]): T | undefined =>
+  items.length === 0 ? undefined : items[Math.floor(random() * items.length)]
+const chance = (random: Random, p: number) => random() < p
+const between = (random: Random, min: number, max: number) =>
+  min + Math.floor(random() * (max - min + 1))
+
+function pngBlob(random: Random): { blob: Blob; width: number; height: number } {
+  const width = between(random, 8, 24)
+  const height = between(random, 8, 24)
+  return {
+    blob: new Blob([new Uint8Array(pngImage(width, height))], { type: 'image/png' }),
+    width,
+    height,
+  }
+}
+
+/** A complete new block of `type` on `bgId` (every field its type requires). */
+export function newBlock(
+  type: BlockType,
+  bgId: number,
+  n: number,
+  extra: { specialistId?: number | null; imageUrl?: string; zindex?: number } = {},
+): LocalBlock {
+  const base = { bg_id: bgId, x: n % 50, y: -(n % 30), zindex: extra.zindex ?? n, rotation: 0 }
+  const name = `Блок ${n}`
+  switch (type) {
+    case 'text':
+      return {
+        ...base,
+        type,
+        width: 40,
+        fontSize: 6,
+        font: 'Inter',
+        align: 'center',
+        color: '#112233',
+        text: `Текст ${n}`,
+        background: 'transparent',
+        name,
+      }
+    case 'button':
+      return {
+        ...base,
+        type,
+        width: 30,
+        height: 10,
+        btn_type: 'link',
+        btn_type_value: 'https://example.ru/sale',
+        name,
+        border_width: 1,
+        border_color: '#000000',
+        fontSize: 5,
+        font: 'Inter',
+        align: 'center',
+        color: '#ffffff',
+        background: '#336699',
+        text: `Купить ${n}`,
+      }
+    case 'image':
+      return {
+        ...base,
+        type,
+        width: 20,
+        height: 20,
+        scaleX: 1,
+        scaleY: 1,
+        name,
+        image_url: extra.imageUrl ?? '',
+      }
+    case 'video':
+      return {
+        ...base,
+        type,
+        width: 40,
+        height: 30,
+        scaleX: 1,
+        scaleY: 1,
+        video_url: 'https://example.ru/promo.mp4',
+        video_src: '',
+        name,
+      }
+    case 'gift':
+      return {
+        ...base,
+        type,
+        width: 30,
+        color: '#aa3344',
+        text: `Подарок ${n}`,
+        name,
+        button_url: '',
+        button_hook_url: '',
+      }
+    case 'price':
+      return {
+        ...base,
+        type,
+        width: 30,
+        color: '#223344',
+        text: `${n} 900 ₽`,
+        text_price: n * 1000 + 900,
+        button_text: 'Записаться',
+      }
+    case 'subscribe':
+      return {
+        ...base,
+        type,
+        width: 30,
+        specialist_id: extra.specialistId ?? null,
+        date: '2026-12-01',
+        action: `Запись ${n}`,
+      }
+  }
+}
+
+/** An edit of a saved or local block: moves it, restacks it, changes its words. */
+function editedBlock(random: Random, block: BlockRow, n: number): LocalBlock {
+  const next = { ...block, x: between(random, -90, 90), y: between(random, -50, 50) } as BlockRow
+  if (chance(random, 0.3)) next.zindex = between(random, 0, 200)
+  if (chance(random, 0.3)) next.rotation = between(random, -180, 180)
+  if ('text' in next && next.type !== 'price' && chance(random, 0.5)) next.text = `Правка ${n}`
+  if (next.type === 'price' && chance(random, 0.5)) {
+    next.text = `${n} 500 ₽`
+    next.text_price = n * 1000 + 500
+  }
+  return next
+}
+
+function recordFields(
+  kind: RecordKind,
+  n: number,
+  refs: { department?: number; location?: number },
+) {
+  switch (kind) {
+    case 'amo':
+      return {
+        name: `amoCRM ${n}`,
+        subdomain: `clinic-${n}`,
+        client_id: `client-${n}`,
+        client_secret: `secret-value-${n}`,
+        redirect_uri: 'https://clinic.example/cb',
+      }
+    case 'bitrix':
+      return {
+        name: `Битрикс ${n}`,
+        portal_url: `https://clinic${n}.bitrix24.ru`,
+        webhook_url: `https://clinic${n}.bitrix24.ru/rest/7/token${n}abcdef/`,
+      }
+    case 'department':
+      return { name: `Отделение ${n}`, description: `Описание ${n}` }
+    case 'location':
+      return { name: `Филиал ${n}`, address: `Тверская, ${n}`, phone: '+7 495 000-00-00' }
+    case 'specialist':
+      return {
+        name: `Специалист ${n}`,
+        position: 'Терапевт',
+        department_id: refs.department ?? null,
+        location_id: refs.location ?? null,
+        phone: '',
+        email: `doctor${n}@example.ru`,
+        photo_url: '',
+        description: '',
+      }
+  }
+}
+
+function recordPatch(kind: RecordKind, n: number): Record<string, unknown> {
+  switch (kind) {
+    case 'amo':
+      return { name: `amoCRM ${n}`, client_id: `client-${n}` }
+    case 'bitrix':
+      return { name: `Битрикс ${n}` }
+    case 'department':
+      return { description: `Правка ${n}` }
+    case 'location':
+      return { address: `Арбат, ${n}` }
+    case 'specialist':
+      return { position: `Хирург ${n}` }
+  }
+}
+
+const KINDS: readonly RecordKind[] = ['amo', 'bitrix', 'department', 'location', 'specialist']
+
+/** Runs one scenario on `world`; the caller drains and compares afterwards. */
+export async function runScenario(
+  seed: number,
+  world: SyncWorld,
+  options: ScenarioOptions,
+): Promise<ScenarioReport> {
+  const random = seededRandom(seed)
+  const faults = seededRandom(seed ^ 0x5bd1e995)
+  const db = world.db
+  const log: string[] = []
+  const violations: string[] = []
+  const copies: number[] = []
+  let n = 0
+  let workers = 0
+  let worker: Worker = world.startWorker(`worker-${workers}`)
+  const policies: Record<string, FaultPolicy> = {
+    calm: () => 'pass',
+    drizzle: randomPolicy(faults, DRIZZLE),
+    storm: randomPolicy(faults, STORM),
+  }
+  // The app lists the workspaces first (the mirror starts from the server's).
+  await worker.engine.refresh({ kind: 'workspaces' })
+  world.proxy.setPolicy(policies.drizzle!)
+
+  const workspaces = async () => (await db.workspaces.toArray()).map((w) => w.id)
+  const inWorkspace = async (kind: RecordKind, ws: number) =>
+    (await db.recordTable(kind).where('workspace_id').equals(ws).toArray()).map((r) => r.id)
+  const someWorkspace = async () => pick(random, await workspaces())
+
+  async function someBackground(): Promise<{ bgId: number; ws: number } | undefined> {
+    const bgs = await db.backgrounds.toArray()
+    const bg = pick(random, bgs)
+    if (!bg) return undefined
+    const project = await db.projects.get(bg.project_id)
+    return project ? { bgId: bg.id, ws: project.workspace_id } : undefined
+  }
+
+  async function ensureProject(ws: number): Promise<number> {
+    const existing = await db.projects.where('workspace_id').equals(ws).toArray()
+    const project = pick(random, existing)
+    if (project) return project.id
+    n += 1
+    const id = await createProject(ws, `Проект ${n}`)
+    log.push(`createProject ${id} in ${ws}`)
+    return id
+  }
+
+  /** Moves the clock to when every waiting entry may be tried again (backoff is real time). */
+  async function waitOutBackoff() {
+    const pending = await db.outbox.where('state').equals('pending').toArray()
+    const next = Math.max(...pending.map((e) => e.nextAttemptAt))
+    if (Number.isFinite(next) && next > world.clock.now) world.clock.now = next
+  }
+
+  async function replayOnce(label: string) {
+    const outcome = await worker.engine.replay()
+    log.push(`${label}: ${worker.name} → ${outcome} (${world.traffic.sent} sent)`)
+    if (outcome === 'backoff' && chance(random, 0.8)) await waitOutBackoff()
+    return outcome
+  }
+
+  const edits: (() => Promise<void>)[] = [
+    // Workspaces
+    async () => {
+      n += 1
+      const id = await createWorkspace(`Пространство ${n}`)
+      log.push(`createWorkspace ${id}`)
+    },
+    async () => {
+      const id = await someWorkspace()
+      if (id === undefined) return
+      n += 1
+      await renameWorkspace(id, `Пространство ${n}`)
+      log.push(`renameWorkspace ${id}`)
+    },
+    async () => {
+      const ids = (await workspaces()).filter((id) => id !== world.workspaceId)
+      const id = pick(random, ids)
+      if (id === undefined || !chance(random, 0.4)) return
+      await deleteWorkspace(id)
+      log.push(`deleteWorkspace ${id}`)
+    },
+    // Records of every kind
+    async () => {
+      const ws = await someWorkspace()
+      const kind = pick(random, KINDS)!
+      if (ws === undefined) return
+      n += 1
+      const refs = {
+        department: pick(random, await inWorkspace('department', ws)),
+        location: pick(random, await inWorkspace('location', ws)),
+      }
+      const enabled = chance(random, 0.2) ? false : undefined
+      const fields: Record<string, unknown> = { ...recordFields(kind, n, refs) }
+      if (enabled === false) fields.enabled = false
+      if (kind === 'specialist' && chance(random, 0.3))
+        fields.photo_url = await uploadFile(pngBlob(random).blob)
+      const id = await createRecord(kind, ws, fields as never)
+      log.push(`create ${kind} ${id} in ${ws}`)
+    },
+    async () => {
+      const kind = pick(random, KINDS)!
+      const row = pick(random, await db.recordTable(kind).toArray())
+      if (!row) return
+      n += 1
+      await updateRecord(kind, row.id, recordPatch(kind, n) as never)
+      log.push(`update ${kind} ${row.id}`)
+    },
+    async () => {
+      const kind = pick(random, ['amo', 'bitrix', 'specialist'] as const)!
+      const row = pick(random, await db.recordTable(kind).toArray())
+      if (!row) return
+      const enabled = !(row as { enabled: boolean }).enabled
+      await setRecordEnabled(kind, row.id, enabled)
+      log.push(`${enabled ? 'enable' : 'disable'} ${kind} ${row.id}`)
+    },
+    async () => {
+      const kind = pick(random, KINDS)!
+      const row = pick(random, await db.recordTable(kind).toArray())
+      if (!row || !chance(random, 0.5)) return
+      // Known gap, left out here: a subscribe block keeps the id of a deleted specialist (locally
+      // and on the server), and the server refuses every later save of that block (422).
+      const subscribers = await db.blocks
+        .filter((b) => 'specialist_id' in b && b.specialist_id === row.id)
+        .count()
+      if (kind === 'specialist' && subscribers > 0) return
+      await deleteRecord(kind, row.id)
+      log.push(`delete ${kind} ${row.id}`)
+    },
+    // Projects and backgrounds
+    async () => {
+      const ws = await someWorkspace()
+      if (ws === undefined) return
+      n += 1
+      const id = await createProject(ws, `Проект ${n}`)
+      log.push(`createProject ${id} in ${ws}`)
+    },
+    async () => {
+      const row = pick(random, await db.projects.toArray())
+      if (!row) return
+      n += 1
+      if (chance(random, 0.5)) {
+        await renameProject(row.id, `Проект ${n}`)
+        log.push(`renameProject ${row.id}`)
+      } else {
+        const type = pick(random, [1, 2] as const)!
+        await setProjectType(row.id, type)
+        log.push(`setProjectType ${row.id} ${type}`)
+      }
+    },
+    async () => {
+      const row = pick(random, await db.projects.toArray())
+      if (!row || !chance(random, 0.3)) return
+      n += 1
+      const id = await copyProject(row.id, `Копия ${n}`)
+      copies.push(id)
+      log.push(`copyProject ${row.id} → ${id}`)
+    },
+    async () => {
+      const row = pick(random, await db.projects.toArray())
+      if (!row || !chance(random, 0.3)) return
+      await deleteProject(row.id)
+      log.push(`deleteProject ${row.id}`)
+    },
+    async () => {
+      const ws = await someWorkspace()
+      if (ws === undefined) return
+      const projectId = await ensureProject(ws)
+      const { blob, width, height } = pngBlob(random)
+      const id = await addBackground(projectId, blob, { width, height })
+      log.push(`addBackground ${id} to ${projectId}`)
+    },
+    async () => {
+      const bg = pick(random, await db.backgrounds.toArray())
+      if (!bg || !chance(random, 0.3)) return
+      await deleteBackground(bg.id)
+      log.push(`deleteBackground ${bg.id}`)
+    },
+    // Blocks of every type: new ones, edits of several at once, deletes
+    async () => {
+      const target = await someBackground()
+      if (!target) return
+      const count = between(random, 1, 3)
+      const blocks: LocalBlock[] = []
+      for (let i = 0; i < count; i += 1) {
+        n += 1
+        const type = pick(random, BLOCK_TYPES)!
+        const extra: Parameters<typeof newBlock>[3] = {}
+        if (type === 'subscribe')
+          extra.specialistId = pick(random, await inWorkspace('specialist', target.ws)) ?? null
+        if (type === 'image' && chance(random, 0.5))
+          extra.imageUrl = await uploadFile(pngBlob(random).blob)
+        blocks.push(newBlock(type, target.bgId, n, extra))
+      }
+      const ids = await saveBlocks(blocks)
+      log.push(
+        `saveBlocks new ${blocks.map((b) => b.type).join(',')} → ${ids.join(',')} on ${target.bgId}`,
+      )
+    },
+    async () => {
+      const target = await someBackground()
+      if (!target) return
+      const onBg = await db.blocks.where('bg_id').equals(target.bgId).toArray()
+      const chosen = onBg.filter(() => chance(random, 0.5))
+      if (chosen.length === 0) return
+      n += 1
+      await saveBlocks(chosen.map((b) => editedBlock(random, b, n)))
+      log.push(`saveBlocks edit ${chosen.map((b) => b.id).join(',')}`)
+    },
+    async () => {
+      const block = pick(random, await db.blocks.toArray())
+      if (!block || !chance(random, 0.5)) return
+      await deleteBlocks([block.id])
+      log.push(`deleteBlocks ${block.id}`)
+    },
+  ]
+
+  /** Offline: a department and a location, and a specialist using both. */
+  async function offlineDirectoryChain() {
+    world.proxy.setOffline(true)
+    const ws = (await someWorkspace()) ?? world.workspaceId
+    n += 1
+    const department = await createRecord(
+      'department',
+      ws,
+      recordFields('department', n, {}) as never,
+    )
+    const location = await createRecord('location', ws, recordFields('location', n, {}) as never)
+    const specialist = await createRecord(
+      'specialist',
+      ws,
+      recordFields('specialist', n, { department, location }) as never,
+    )
+    log.push(
+      `offline: department ${department}, location ${location}, specialist ${specialist} in ${ws}`,
+    )
+    await replayOnce('replay while offline')
+  }
+
+  /** Offline: a specialist, a background on a new project, blocks on it with a subscribe to him. */
+  async function offlineCanvasChain() {
+    world.proxy.setOffline(true)
+    const ws = (await someWorkspace()) ?? world.workspaceId
+    n += 1
+    const specialist = await createRecord(
+      'specialist',
+      ws,
+      recordFields('specialist', n, {}) as never,
+    )
+    const projectId = await ensureProject(ws)
+    const { blob, width, height } = pngBlob(random)
+    const bgId = await addBackground(projectId, blob, { width, height })
+    // Every block type, stacked in reverse, an image waiting for its upload among them.
+    const imageUrl = await uploadFile(pngBlob(random).blob)
+    const blocks = BLOCK_TYPES.map((type, i) => {
+      n += 1
+      const zindex = BLOCK_TYPES.length - i
+      return newBlock(type, bgId, n, { specialistId: specialist, zindex, imageUrl })
+    })
+    const ids = await saveBlocks(blocks)
+    log.push(
+      `offline: specialist ${specialist}, background ${bgId} on ${projectId}, blocks ${ids.join(',')}`,
+    )
+    await replayOnce('replay while offline')
+    if (chance(random, 0.7)) world.proxy.setOffline(false)
+  }
+
+  async function killWorker() {
+    const killAfter = between(random, 1, 4)
+    await waitOutBackoff()
+    workers += 1
+    const doomed = world.startWorker(`worker-${workers}`, { killAfter })
+    const outcome = await Promise.race([
+      doomed.engine.replay().then((result) => `finished ${result}`),
+      doomed.killed.then(() => 'killed'),
+    ])
+    log.push(`${doomed.name} (dies on call ${killAfter}): ${outcome}`)
+    workers += 1
+    worker = world.startWorker(`worker-${workers}`)
+  }
+
+  async function twoWorkers() {
+    workers += 1
+    const other = world.startWorker(`worker-${workers}`)
+    const [a, b] = await Promise.all([worker.engine.replay(), other.engine.replay()])
+    log.push(`two workers at once: ${a}, ${b}`)
+    if (a !== 'busy' && b !== 'busy') violations.push(`two workers replayed at once (${a}, ${b})`)
+    if (chance(random, 0.5)) worker = other
+  }
+
+  async function sessionEnds() {
+    if (chance(random, 0.5)) {
+      // The server no longer accepts the token: 401, "sign in again", nothing sent until then.
+      n += 1
+      await createRecord('location', world.workspaceId, recordFields('location', n, {}) as never)
+      await storeAuthToken({ token: `revoked-${n}`, expiry: null }, db)
+      let outcome = 'backoff'
+      for (let i = 0; i < 3 && outcome === 'backoff'; i += 1) {
+        await waitOutBackoff()
+        outcome = await replayOnce('replay with a revoked token')
+      }
+      if (outcome === 'signin') {
+        if (!(await readSyncMeta(db)).needsSignIn) violations.push('401 did not ask to sign in')
+        n += 1
+        await createRecord(
+          'department',
+          world.workspaceId,
+          recordFields('department', n, {}) as never,
+        )
+        const before = world.traffic.sent
+        const again = await worker.engine.replay()
+        if (again !== 'signin' || world.traffic.sent !== before)
+          violations.push(
+            `replay went on after 401 (${again}, ${world.traffic.sent - before} sent)`,
+          )
+      }
+    } else {
+      // The stored token's expiry passes: the worker asks to sign in again before sending anything.
+      await storeAuthToken({ token: world.token, expiry: world.clock.now + 1000 }, db)
+      world.clock.now += 2000
+      const before = world.traffic.sent
+      const outcome = await worker.engine.replay()
+      log.push(`replay with an expired token → ${outcome}`)
+      if (outcome !== 'signin' || world.traffic.sent !== before)
+        violations.push(
+          `replay with an expired token: ${outcome}, ${world.traffic.sent - before} sent`,
+        )
+    }
+    await world.signInAgain()
+    if ((await readSyncMeta(db)).needsSignIn) violations.push('a new token did not resume replay')
+    log.push('signed in again')
+  }
+
+  // Records and blocks are what people edit most.
+  const [, , , createRec, updateRec, toggleRec, , , , , , , , newBlocks, editBlocks] = edits
+  const weighted = [
+    ...edits,
+    createRec!,
+    createRec!,
+    updateRec!,
+    toggleRec!,
+    newBlocks!,
+    editBlocks!,
+    editBlocks!,
+  ]
+  const directoryAt = between(random, 0, options.steps - 1)
+  const canvasAt = between(random, 0, options.steps - 1)
+  for (let step = 0; step < options.steps; step += 1) {
+    if (step === directoryAt) await offlineDirectoryChain()
+    if (step === canvasAt) await offlineCanvasChain()
+    const roll = random()
+    if (roll < 0.5) {
+      await pick(random, weighted)!()
+    } else if (roll < 0.78) {
+      for (let i = between(random, 1, 3); i > 0; i -= 1) await replayOnce('replay')
+    } else if (roll < 0.84) {
+      const offline = chance(random, 0.5)
+      world.proxy.setOffline(offline)
+      log.push(offline ? 'network down' : 'network up')
+    } else if (roll < 0.89) {
+      const name = pick(random, ['calm', 'drizzle', 'storm'])!
+      world.proxy.setPolicy(policies[name]!)
+      log.push(`faults: ${name}`)
+    } else if (roll < 0.93) {
+      await killWorker()
+    } else if (roll < 0.97) {
+      await twoWorkers()
+    } else {
+      await sessionEnds()
+    }
+  }
+  world.proxy.setOffline(false)
+  return { log, violations, worker, copies }
+}
+
+/**
+ * Faults off, the network back, a valid session: replay (moving the clock past every backoff)
+ * until the outbox is empty. Returns what is left when it cannot empty it.
+ */
+export async function drain(world: SyncWorld, worker: Worker): Promise<string[]> {
+  world.proxy.setOffline(false)
+  world.proxy.setPolicy(() => 'pass')
+  for (let i = 0; i < 50; i += 1) {
+    const outcome = await worker.engine.replay()
+    const left = await world.db.outbox.count()
+    if (left === 0) return []
+    if (outcome === 'backoff') world.clock.now += 10 * 60_000
+    else if (outcome === 'idle') break
+    else if (outcome === 'busy') await new Promise((resolve) => setTimeout(resolve, 5))
+    else return [`replay stopped: ${outcome}`]
+  }
+  const left = await world.db.outbox.orderBy('seq').toArray()
+  return left.map(
+    (e) =>
+      `${e.state} ${e.op} ${e.table} ${e.recordId} ${e.code ?? ''} ${e.message ?? ''} ${JSON.stringify(e.payload).slice(0, 80)} sent=${e.sent}`,
+  )
+}
+
+/**
+ * A copied project's backgrounds and blocks come with the refresh right after the copy replays; when
+ * that refresh fails (faults), they come when the project is opened (docs/SYNC.md, Limits). This
+ * opens every copy still on the server, as the person would, before the mirror is compared.
+ */
+export async function openCopies(world: SyncWorld, worker: Worker, copies: number[]) {
+  for (const local of copies) {
+    const redirect = await world.db.meta.get(`redirect:projects:${local}`)
+    const id = typeof redirect?.value === 'number' ? redirect.value : local
+    if (!isLocalId(id) && (await world.db.projects.get(id)))
+      await worker.engine.refresh({ kind: 'project', projectId: id })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing the server with the mirror
+
+type Row = { id: number } & Record<string, unknown>
+
+async function get<T>(world: SyncWorld, path: string, query?: Record<string, string | number>) {
+  const response = await world.call('GET', path, undefined, query)
+  if (!response.ok) throw new Error(`${path} ${response.status} ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+/** Everything the user has on the server, listed with direct calls, table by table. */
+export async function serverState(world: SyncWorld): Promise<Record<string, Row[]>> {
+  const state: Record<string, Row[]> = { workspaces: [], projects: [], backgrounds: [], blocks: [] }
+  for (const kind of KINDS) state[kind] = []
+  state.workspaces = await get<Row[]>(world, '/api/workspace/list')
+  for (const ws of state.workspaces) {
+    for (const kind of KINDS)
+      state[kind]!.push(...(await get<Row[]>(world, `/api/${kind}/list`, { workspace_id: ws.id })))
+    const projects = await get<Row[]>(world, '/api/project/list', { workspace_id: ws.id })
+    for (const project of projects) {
+      const full = await get<Row & { backgrounds: Row[] }>(world, '/api/project/get', {
+        project_id: project.id,
+      })
+      state.projects!.push(project)
+      state.backgrounds!.push(...full.backgrounds)
+      for (const bg of full.backgrounds)
+        state.blocks!.push(...(await get<Row[]>(world, '/api/project/get_items', { bg_id: bg.id })))
+    }
+  }
+  return state
+}
+
+/** Fields compared per table (the rest, like a project's `updated_at`, move on their own). */
+const IGNORED: Record<string, readonly string[]> = { projects: ['updated_at'] }
+
+/**
+ * Differences between the server and the local mirror: rows missing on either side, duplicated
+ * names, fields that differ, and blocks stacked in another order. Empty when they are equal.
+ */
+export async function compareWithMirror(world: SyncWorld): Promise<string[]> {
+  const server = await serverState(world)
+  const problems: string[] = []
+  for (const [table, serverRows] of Object.entries(server)) {
+    const localRows = (await world.db.table(table).toArray()) as Row[]
+    const local = new Map(localRows.map((row) => [row.id, row]))
+    const remote = new Map(serverRows.map((row) => [row.id, row]))
+    for (const row of localRows) {
+      if (isLocalId(row.id)) problems.push(`${table} ${row.id}: still a local id`)
+      else if (!remote.has(row.id))
+        problems.push(`${table} ${row.id}: in the mirror, not on the server`)
+    }
+    for (const row of serverRows) {
+      const mine = local.get(row.id)
+      if (!mine) {
+        problems.push(`${table} ${row.id}: on the server, not in the mirror ${JSON.stringify(row)}`)
+        continue
+      }
+      for (const [field, value] of Object.entries(row)) {
+        if (IGNORED[table]?.includes(field)) continue
+        if (JSON.stringify(mine[field]) !== JSON.stringify(value))
+          problems.push(
+            `${table} ${row.id}.${field}: server ${JSON.stringify(value)}, mirror ${JSON.stringify(mine[field])}`,
+          )
+      }
+    }
+    // Nothing duplicated: names the scenario made unique stay unique within their parent.
+    const parent = (row: Row) => String(row.bg_id ?? row.project_id ?? row.workspace_id ?? 'user')
+    const seen = new Set<string>()
+    for (const row of serverRows) {
+      if (typeof row.name !== 'string' || row.name === '' || row.name.endsWith('(копия)')) continue
+      const key = `${parent(row)}/${row.name}`
+      if (seen.has(key))
+        problems.push(`${table}: "${row.name}" twice in ${parent(row)} on the server`)
+      seen.add(key)
+    }
+  }
+  // The stacking order of every background's blocks, and the order of every project's backgrounds.
+  const order = (rows: Row[], group: string, by: string) => {
+    const out = new Map<unknown, string>()
+    const sorted = [...rows].sort((a, b) => Number(a[by]) - Number(b[by]) || a.id - b.id)
+    for (const row of sorted) out.set(row[group], `${out.get(row[group]) ?? ''},${row.id}`)
+    return out
+  }
+  const pairs: [string, string, string][] = [
+    ['blocks', 'bg_id', 'zindex'],
+    ['backgrounds', 'project_id', 'position'],
+  ]
+  for (const [table, group, by] of pairs) {
+    const remote = order(server[table]!, group, by)
+    const local = order((await world.db.table(table).toArray()) as Row[], group, by)
+    for (const [key, ids] of remote)
+      if (local.get(key) !== ids)
+        problems.push(`${table} of ${key} ordered ${local.get(key)}, server ${ids}`)
+  }
+  return problems
+}

@@ -1,0 +1,257 @@
+import { configureApi } from '../../src/api/client.ts'
+import * as endpoints from '../../src/api/endpoints.ts'
+import { MirrorDb, setDb } from '../../src/data/db.ts'
+import { readAuthToken, storeAuthToken } from '../../src/data/sync-state.ts'
+import { createSyncEngine, type SyncApi, type SyncEngine } from '../../src/sync/engine.ts'
+import type { LockManagerLike } from '../../src/sync/lock.ts'
+import { startServer, type RunningServer } from '../../server/start.ts'
+import { startFaultProxy, type FaultProxy } from './fault-proxy.ts'
+
+/**
+ * The reference server in-process, the fault proxy in front of it, a fresh mirror database and
+ * replay engines ("sync workers") that reach the server only through the proxy. Direct calls
+ * (`call`) go straight to the server: they are how a test looks at what the server really holds.
+ * Every request the product sends is counted at `fetch`, with the most ever in flight at once.
+ */
+
+/** Web Locks as an origin has them: shared by every worker; a killed worker's locks are freed. */
+export class OriginLocks {
+  private holder = new Map<string, string>()
+  private waiting = new Map<string, (() => void)[]>()
+
+  client(owner: string): LockManagerLike {
+    return {
+      request: async <T>(
+        name: string,
+        options: { ifAvailable?: boolean },
+        callback: (lock: unknown) => Promise<T>,
+      ): Promise<T> => {
+        if (this.holder.has(name)) {
+          if (options.ifAvailable) return callback(null)
+          await new Promise<void>((resolve) => {
+            const queue = this.waiting.get(name) ?? []
+            queue.push(resolve)
+            this.waiting.set(name, queue)
+          })
+        }
+        this.holder.set(name, owner)
+        try {
+          return await callback({ name })
+        } finally {
+          if (this.holder.get(name) === owner) this.release(name)
+        }
+      },
+    }
+  }
+
+  /** The worker died: the browser releases whatever it held. */
+  kill(owner: string): void {
+    for (const [name, held] of [...this.holder]) if (held === owner) this.release(name)
+  }
+
+  private release(name: string) {
+    this.holder.delete(name)
+    const next = this.waiting.get(name)?.shift()
+    if (next) {
+      // The next waiter takes the lock before anyone asking "if available" can.
+      this.holder.set(name, '(handing over)')
+      next()
+    }
+  }
+}
+
+export interface Worker {
+  name: string
+  engine: SyncEngine
+  /** Resolves when the worker was killed (see `killAfter`). */
+  killed: Promise<void>
+}
+
+export interface WorkerOptions {
+  /**
+   * Kill the worker on its n-th API call: that call still reaches the server (the request was on
+   * the wire), but its answer never comes back and the worker's locks are freed, as when a browser
+   * ends a worker.
+   */
+  killAfter?: number
+}
+
+export interface SyncWorld {
+  server: RunningServer
+  proxy: FaultProxy
+  db: MirrorDb
+  clock: { now: number }
+  locks: OriginLocks
+  /** Requests the product sent (to the proxy) and the most in flight at one time. */
+  traffic: { sent: number; inFlight: number; maxInFlight: number; paths: string[] }
+  /** The most workers that ever had calls in flight at the same moment (the lock allows one). */
+  concurrency: { busyWorkers: Set<string>; maxBusyWorkers: number }
+  workspaceId: number
+  email: string
+  password: string
+  token: string
+  /** A sync worker on the shared database (its API calls are watched for concurrency). */
+  startWorker(name: string, options?: WorkerOptions): Worker
+  /** Calls the server directly (not through the proxy) as the user. */
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    query?: Record<string, string | number>,
+  ): Promise<Response>
+  /** Signs in again (directly) and hands the new token to the sync layer, like the page does. */
+  signInAgain(): Promise<string>
+  close(): Promise<void>
+}
+
+let counter = 0
+
+export interface SyncWorldOptions {
+  /** Pause of the proxy's `delay` fault. */
+  delayMs?: number
+  /** A server to share between worlds (each world registers its own user); closed by the caller. */
+  server?: RunningServer
+}
+
+export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<SyncWorld> {
+  counter += 1
+  const server = options.server ?? (await startServer({ port: 0, dataDir: 'memory' }))
+  const proxy = await startFaultProxy(server.url, () => 'pass', { delayMs: options.delayMs ?? 15 })
+  const realFetch = globalThis.fetch
+  const email = `sync${counter}.${Date.now()}@example.ru`
+  const password = 'password123'
+  const register = await realFetch(`${server.url}/api/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Редактор', email, password }),
+  })
+  let token = ((await register.json()) as { access_token: string }).access_token
+
+  const call: SyncWorld['call'] = (method, path, body, query) => {
+    const q = query
+      ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`
+      : ''
+    return realFetch(`${server.url}${path}${q}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  }
+  const workspaces = (await (await call('GET', '/api/workspace/list')).json()) as { id: number }[]
+
+  const traffic: SyncWorld['traffic'] = { sent: 0, inFlight: 0, maxInFlight: 0, paths: [] }
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input))
+    if (url.origin !== new URL(proxy.url).origin) return realFetch(input, init)
+    traffic.sent += 1
+    traffic.paths.push(url.pathname)
+    traffic.inFlight += 1
+    traffic.maxInFlight = Math.max(traffic.maxInFlight, traffic.inFlight)
+    try {
+      return await realFetch(input, init)
+    } finally {
+      traffic.inFlight -= 1
+    }
+  }
+
+  const db = new MirrorDb(`sync-world-${counter}-${Date.now()}`)
+  setDb(db)
+  await storeAuthToken({ token, expiry: null }, db)
+  configureApi({ baseUrl: proxy.url, getToken: () => readAuthToken(db) })
+  const clock = { now: Date.now() }
+  const locks = new OriginLocks()
+  const concurrency: SyncWorld['concurrency'] = { busyWorkers: new Set(), maxBusyWorkers: 0 }
+  const calls = new Map<string, number>()
+
+  function watchedApi(name: string, killAfter: number | undefined, onKill: () => void): SyncApi {
+    let made = 0
+    return new Proxy(
+      { ...endpoints },
+      {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown
+          if (typeof value !== 'function') return value
+          return async (...args: unknown[]) => {
+            made += 1
+            const open = (calls.get(name) ?? 0) + 1
+            calls.set(name, open)
+            concurrency.busyWorkers.add(name)
+            concurrency.maxBusyWorkers = Math.max(
+              concurrency.maxBusyWorkers,
+              concurrency.busyWorkers.size,
+            )
+            const done = () => {
+              const left = (calls.get(name) ?? 1) - 1
+              calls.set(name, left)
+              if (left === 0) concurrency.busyWorkers.delete(name)
+            }
+            const call = (value as (...a: unknown[]) => Promise<unknown>)(...args)
+            if (killAfter !== undefined && made >= killAfter) {
+              await call.catch(() => undefined)
+              done()
+              locks.kill(name)
+              onKill()
+              return new Promise(() => undefined)
+            }
+            try {
+              return await call
+            } finally {
+              done()
+            }
+          }
+        },
+      },
+    ) as SyncApi
+  }
+
+  return {
+    server,
+    proxy,
+    db,
+    clock,
+    locks,
+    traffic,
+    concurrency,
+    workspaceId: workspaces[0]!.id,
+    email,
+    password,
+    get token() {
+      return token
+    },
+    startWorker(name, options = {}) {
+      let signal!: () => void
+      const killed = new Promise<void>((resolve) => (signal = resolve))
+      const engine = createSyncEngine({
+        db,
+        api: watchedApi(name, options.killAfter, signal),
+        locks: locks.client(name),
+        now: () => clock.now,
+        random: () => 0.5,
+        // Retries are driven by the test moving the clock, not by timers.
+        schedule: () => undefined,
+      })
+      return { name, engine, killed }
+    },
+    call,
+    async signInAgain() {
+      const response = await realFetch(`${server.url}/api/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      })
+      if (!response.ok) throw new Error(`login ${response.status}`)
+      token = ((await response.json()) as { access_token: string }).access_token
+      await storeAuthToken({ token, expiry: null }, db)
+      return token
+    },
+    async close() {
+      globalThis.fetch = realFetch
+      db.close()
+      await proxy.close()
+      if (!options.server) await server.close()
+    },
+  }
+}
