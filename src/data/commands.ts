@@ -9,11 +9,13 @@ import {
 } from './cascade.ts'
 import { isLocalId, localFileUrl } from './ids.ts'
 import { enqueue, nextFileId, nextLocalId, resolveUploadedUrls } from './outbox.ts'
-import { createsRecord } from './refs.ts'
+import { createsRecord, refsFrom } from './refs.ts'
+import { redirectKey } from './sync-state.ts'
 import {
   hasEnabled,
   type BlockRow,
   type LocalBlock,
+  type MirrorTable,
   type RecordFields,
   type RecordKind,
   type RecordOf,
@@ -30,6 +32,32 @@ function write<T>(fn: (db: MirrorDb) => Promise<T>): Promise<T> {
   const db = getDb()
   // An async scope function: Dexie keeps the transaction across native awaits only for those.
   return db.transaction('rw', db.allTables(), async () => fn(db))
+}
+
+/**
+ * The id a record has now. A screen may still hold a local id whose add replayed a moment ago (the
+ * row was re-keyed to the server id): writing under the old id would create a second record.
+ */
+async function currentId(db: MirrorDb, table: MirrorTable, id: number): Promise<number> {
+  if (!isLocalId(id)) return id
+  const redirect = await db.meta.get(redirectKey(table, id))
+  return typeof redirect?.value === 'number' ? redirect.value : id
+}
+
+/** The row with every reference to a since-replayed local id moved to the server id. */
+async function withCurrentRefs<T extends Record<string, unknown>>(
+  db: MirrorDb,
+  table: MirrorTable,
+  row: T,
+): Promise<T> {
+  let next = row
+  for (const ref of refsFrom(table)) {
+    const value = next[ref.field]
+    if (typeof value !== 'number' || !isLocalId(value)) continue
+    const id = await currentId(db, ref.target, value)
+    if (id !== value) next = { ...next, [ref.field]: id }
+  }
+  return next
 }
 
 export const CURRENT_WORKSPACE = 'currentWorkspace'
@@ -58,6 +86,7 @@ export function createWorkspace(name: string): Promise<number> {
 
 export function renameWorkspace(id: number, name: string): Promise<void> {
   return write(async (db) => {
+    id = await currentId(db, 'workspaces', id)
     await db.workspaces.update(id, { name })
     await enqueue(db, {
       table: 'workspaces',
@@ -72,6 +101,7 @@ export function renameWorkspace(id: number, name: string): Promise<void> {
 /** Deletes the workspace and, locally, everything in it (the server cascades the same way). */
 export function deleteWorkspace(id: number): Promise<void> {
   return write(async (db) => {
+    id = await currentId(db, 'workspaces', id)
     const row = await db.workspaces.get(id)
     await removeWorkspaceContent(db, id)
     await db.workspaces.delete(id)
@@ -108,7 +138,8 @@ export function createRecord<K extends RecordKind>(
 ): Promise<number> {
   return write(async (db) => {
     const id = await nextLocalId(db)
-    const resolved = await resolveUploadedUrls(db, fields as Record<string, unknown>)
+    const uploaded = await resolveUploadedUrls(db, fields as Record<string, unknown>)
+    const resolved = await withCurrentRefs(db, kind, uploaded)
     const { enabled, ...input } = resolved as Record<string, unknown> & { enabled?: boolean }
     const row = { ...DEFAULTS[kind], ...input, id, workspace_id: workspaceId } as RecordOf<K>
     if (hasEnabled(kind)) (row as { enabled: boolean }).enabled = enabled !== false
@@ -142,7 +173,9 @@ export function updateRecord<K extends RecordKind>(
   patch: RecordPatch<K>,
 ): Promise<void> {
   return write(async (db) => {
-    const resolved = await resolveUploadedUrls(db, patch as Record<string, unknown>)
+    id = await currentId(db, kind, id)
+    const uploaded = await resolveUploadedUrls(db, patch as Record<string, unknown>)
+    const resolved = await withCurrentRefs(db, kind, uploaded)
     const { enabled, ...fields } = resolved as Record<string, unknown> & { enabled?: boolean }
     for (const [field, value] of Object.entries(fields)) {
       if (typeof value === 'string' && isMasked(value)) delete fields[field]
@@ -164,6 +197,7 @@ export function updateRecord<K extends RecordKind>(
 
 export function deleteRecord(kind: RecordKind, id: number): Promise<void> {
   return write(async (db) => {
+    id = await currentId(db, kind, id)
     const row = await db.recordTable(kind).get(id)
     await db.recordTable(kind).delete(id)
     await clearReferences(db, kind, id)
@@ -173,6 +207,7 @@ export function deleteRecord(kind: RecordKind, id: number): Promise<void> {
 
 export function setRecordEnabled(kind: ToggleKind, id: number, enabled: boolean): Promise<void> {
   return write(async (db) => {
+    id = await currentId(db, kind, id)
     const table = db.recordTable(kind)
     const row = await table.get(id)
     if (!row) return
@@ -213,6 +248,7 @@ export function createProject(workspaceId: number, name: string): Promise<number
 
 export function renameProject(id: number, name: string): Promise<void> {
   return write(async (db) => {
+    id = await currentId(db, 'projects', id)
     await db.projects.update(id, { name, updated_at: new Date().toISOString() })
     await enqueue(db, {
       table: 'projects',
@@ -226,6 +262,7 @@ export function renameProject(id: number, name: string): Promise<void> {
 
 export function setProjectType(id: number, type: ProjectTypeId): Promise<void> {
   return write(async (db) => {
+    id = await currentId(db, 'projects', id)
     const row = await db.projects.get(id)
     await db.projects.update(id, { type, updated_at: new Date().toISOString() })
     await enqueue(db, {
@@ -244,6 +281,7 @@ export function setProjectType(id: number, type: ProjectTypeId): Promise<void> {
  */
 export function copyProject(id: number, name?: string): Promise<number> {
   return write(async (db) => {
+    id = await currentId(db, 'projects', id)
     const source = await db.projects.get(id)
     const copyId = await nextLocalId(db)
     const copyName = name ?? source?.name ?? ''
@@ -278,6 +316,7 @@ async function mayBeOnServer(db: MirrorDb, table: 'projects' | 'backgrounds', id
 
 export function deleteProject(id: number): Promise<void> {
   return write(async (db) => {
+    id = await currentId(db, 'projects', id)
     const row = await db.projects.get(id)
     // A copy of it waits in the outbox: the server must get the project (and its content) first.
     const copied = await db.outbox
@@ -322,6 +361,7 @@ export function addBackground(
 
 export function deleteBackground(id: number): Promise<void> {
   return write(async (db) => {
+    id = await currentId(db, 'backgrounds', id)
     const row = await db.backgrounds.get(id)
     await removeBackgroundContent(db, [id])
     await db.backgrounds.delete(id)
@@ -359,7 +399,10 @@ export function saveBlocks(blocks: LocalBlock[]): Promise<number[]> {
     const ids: number[] = []
     const touched = new Set<number>()
     for (const input of blocks) {
-      const block = (await resolveUploadedUrls(db, input as Record<string, unknown>)) as LocalBlock
+      const known =
+        input.id === undefined ? input : { ...input, id: await currentId(db, 'blocks', input.id) }
+      const resolved = await resolveUploadedUrls(db, known as Record<string, unknown>)
+      const block = (await withCurrentRefs(db, 'blocks', resolved)) as LocalBlock
       const id = block.id ?? (await nextLocalId(db))
       ids.push(id)
       const row = { ...block, id } as BlockRow
@@ -391,7 +434,8 @@ export function saveBlocks(blocks: LocalBlock[]): Promise<number[]> {
 export function deleteBlocks(ids: number[]): Promise<void> {
   return write(async (db) => {
     const touched = new Set<number>()
-    for (const id of ids) {
+    for (const known of ids) {
+      const id = await currentId(db, 'blocks', known)
       const row = await db.blocks.get(id)
       if (!row) continue
       await db.blocks.delete(id)

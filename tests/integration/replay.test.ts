@@ -138,6 +138,39 @@ describe('replay against the reference server', () => {
     expect(updates[0]!.body).toMatchObject({ id: saved!.id, y: -20 })
   })
 
+  it('an edit or delete that still names a block by the local id its add just replaced goes to the server id', async () => {
+    const { bgId } = await projectWithBackground()
+    const [localId] = await saveBlocks([text(bgId)])
+    expect(await h.engine.replay()).toBe('idle')
+    // The editor still holds the local id (its drag started before the add came back).
+    const [current] = await saveBlocks([text(bgId, { id: localId, x: 42 })])
+    expect(current).toBeGreaterThan(0)
+    expect(await h.engine.replay()).toBe('idle')
+    let onServer = await json<SavedBlock[]>(
+      await h.call('GET', '/api/project/get_items', undefined, { bg_id: bgId }),
+    )
+    expect(onServer).toHaveLength(1)
+    expect(onServer[0]).toMatchObject({ id: current, x: 42 })
+    await deleteBlocks([localId!])
+    expect(await h.engine.replay()).toBe('idle')
+    onServer = await json<SavedBlock[]>(
+      await h.call('GET', '/api/project/get_items', undefined, { bg_id: bgId }),
+    )
+    expect(onServer).toHaveLength(0)
+  })
+
+  it('a specialist picked by its local id after it replayed is saved with the server id', async () => {
+    const localId = await createRecord('specialist', h.workspaceId, specialistFields(null, null))
+    expect(await h.engine.replay()).toBe('idle')
+    const [specialist] = await serverList<{ id: number }>('specialist')
+    await updateRecord('specialist', localId, { position: 'Главный врач' })
+    expect(await h.engine.replay()).toBe('idle')
+    const after = await serverList<{ id: number; position: string }>('specialist')
+    expect(after).toEqual([
+      expect.objectContaining({ id: specialist!.id, position: 'Главный врач' }),
+    ])
+  })
+
   it('saves the stage as a chain in edit order, attaches returned ids, then reconciles get_items', async () => {
     const { bgId } = await projectWithBackground()
     // A block deleted on the server by another device disappears at the completion step.
