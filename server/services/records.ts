@@ -157,6 +157,9 @@ export class RecordService {
 
   async delete(kind: RecordKind, userId: number, id: number): Promise<void> {
     await this.owned(kind, id, userId)
-    await store.deleteRecord(this.db, kind, id)
+    await this.db.transaction(async (tx) => {
+      if (kind === 'specialist') await store.clearSpecialistFromBlocks(tx, id)
+      await store.deleteRecord(tx, kind, id)
+    })
   }
 }

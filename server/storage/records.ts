@@ -135,3 +135,19 @@ export async function updateRecord(
 export async function deleteRecord(db: Queryable, kind: RecordKind, id: number): Promise<void> {
   await db.query(`DELETE FROM ${RECORD_TABLES[kind].table} WHERE id = $1`, [id])
 }
+
+/**
+ * A deleted specialist is cleared from the subscribe blocks that named it, as a deleted department
+ * or location is cleared from specialists (ON DELETE SET NULL): the block stays and asks for a new
+ * choice, and its next save is not refused for a reference that no longer exists.
+ */
+export async function clearSpecialistFromBlocks(
+  db: Queryable,
+  specialistId: number,
+): Promise<void> {
+  await db.query(
+    `UPDATE blocks SET data = jsonb_set(data, '{specialist_id}', 'null'::jsonb)
+     WHERE type = 'subscribe' AND data->>'specialist_id' = $1`,
+    [String(specialistId)],
+  )
+}

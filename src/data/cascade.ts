@@ -86,23 +86,32 @@ export async function removeWorkspaceContent(db: MirrorDb, workspaceId: number):
   )
 }
 
-/** Clears references to a deleted record (specialist department_id/location_id → null). */
+/** References that the server sets to null when their target is deleted (the rest cascade). */
+const NULLABLE_REFS = new Set([
+  'specialist.department_id',
+  'specialist.location_id',
+  'blocks.specialist_id',
+])
+
+/**
+ * Clears references to a deleted record: a specialist's department_id/location_id, a subscribe
+ * block's specialist_id → null, in the mirror and in unsent queued payloads.
+ */
 export async function clearReferences(
   db: MirrorDb,
   target: MirrorTable,
   id: number,
 ): Promise<void> {
-  // Only nullable references are cleared; the others are removed by the cascades above. The
-  // outbox read comes first so this function always awaits IndexedDB (see resolveUploadedUrls).
-  const queued = await db.outbox.filter((e) => !e.sent && e.table === 'specialist').toArray()
+  // The outbox read comes first so this function always awaits IndexedDB (see resolveUploadedUrls).
+  const queued = await db.outbox.filter((e) => !e.sent).toArray()
   for (const ref of refsTo(target)) {
-    if (ref.table !== 'specialist') continue
+    if (!NULLABLE_REFS.has(`${ref.table}.${ref.field}`)) continue
     const rows = await db
       .mirror(ref.table)
       .filter((row) => row[ref.field] === id)
       .toArray()
     await db.mirror(ref.table).bulkPut(rows.map((row) => ({ ...row, [ref.field]: null })))
-    const entries = queued.filter((e) => e.payload[ref.field] === id)
+    const entries = queued.filter((e) => e.table === ref.table && e.payload[ref.field] === id)
     await db.outbox.bulkPut(
       entries.map((e) => ({ ...e, payload: { ...e.payload, [ref.field]: null } })),
     )

@@ -370,6 +370,47 @@ describe('blocks', () => {
     )
   })
 
+  it('deleting a specialist clears it from subscribe blocks, which still save afterwards', async () => {
+    const project = await newProject()
+    const bg = await addBackground(project.id)
+    const spec = await json<Row>(
+      await s.call('POST', '/api/specialist/add', {
+        token: u.token,
+        body: {
+          workspace_id: u.workspaceId,
+          name: 'Уходящий врач',
+          position: '',
+          department_id: null,
+          location_id: null,
+          phone: '',
+          email: '',
+          photo_url: '',
+          description: '',
+        },
+      }),
+    )
+    const block = await json<Row>(
+      await s.call('POST', '/api/subscribe/add', {
+        token: u.token,
+        body: { ...samples.subscribe!(bg.id), specialist_id: spec.id },
+      }),
+    )
+    const deleted = await s.call('POST', '/api/specialist/delete', {
+      token: u.token,
+      body: { id: spec.id },
+    })
+    expect(deleted.status).toBe(200)
+    const items = await json<Row[]>(
+      await s.call('GET', '/api/project/get_items', { token: u.token, query: { bg_id: bg.id } }),
+    )
+    expect(items.find((b) => b.id === block.id)).toMatchObject({ specialist_id: null })
+    const saved = await s.call('POST', '/api/subscribe/update', {
+      token: u.token,
+      body: { ...samples.subscribe!(bg.id), id: block.id, action: 'Записаться снова' },
+    })
+    expect(saved.status).toBe(200)
+  })
+
   it('copy duplicates backgrounds and blocks into a new project', async () => {
     const project = await newProject('Оригинал')
     await s.call('POST', '/api/project/set_type', {
