@@ -24,6 +24,11 @@ export function configureApi(next: Partial<ApiConfig>): void {
   config = { ...config, ...next }
 }
 
+/** The current configuration (src/api/upload.ts sends with XMLHttpRequest for progress). */
+export function apiConfig(): Readonly<ApiConfig> {
+  return config
+}
+
 /** The server answered with an error status. `message` is the server's Russian text. */
 export class ApiError extends Error {
   override readonly name = 'ApiError'

@@ -9,7 +9,7 @@ import {
   type ProjectTypeId,
 } from '../domain/project.ts'
 import { request } from './client.ts'
-import { postForm } from './upload.ts'
+import { postForm, type UploadProgress } from './upload.ts'
 
 /** Projects, project types, backgrounds and uploads (spec §7, DESIGN §4). */
 
@@ -84,11 +84,16 @@ export function addBackground(
   file: Blob,
   size: { width?: number; height?: number },
   idempotencyKey: string,
+  onProgress?: UploadProgress,
 ) {
   const fields: Record<string, number> = { project_id: projectId }
   if (size.width && size.width > 0) fields.width = Math.round(size.width)
   if (size.height && size.height > 0) fields.height = Math.round(size.height)
-  return postForm('/api/project/add_bg', file, fields, { schema: Background, idempotencyKey })
+  return postForm('/api/project/add_bg', file, fields, {
+    schema: Background,
+    idempotencyKey,
+    onProgress,
+  })
 }
 
 export function deleteBackground(id: number, idempotencyKey: string) {
@@ -101,6 +106,11 @@ export function deleteBackground(id: number, idempotencyKey: string) {
 }
 
 /** Multipart `file` → `{ url }`. */
-export function uploadImage(file: Blob, idempotencyKey: string) {
-  return postForm('/api/image/upload', file, {}, { schema: UploadResponse, idempotencyKey })
+export function uploadImage(file: Blob, idempotencyKey: string, onProgress?: UploadProgress) {
+  return postForm(
+    '/api/image/upload',
+    file,
+    {},
+    { schema: UploadResponse, idempotencyKey, onProgress },
+  )
 }

@@ -5,10 +5,10 @@ import { restoreLocale } from './i18n.ts'
 import { Providers } from './providers.tsx'
 import { createAppRouter } from './router.ts'
 import { setupSession } from './setup.ts'
+import { setupSync } from './sync.ts'
 
 setupSession()
-// The data layer (Dexie, the sync worker) loads beside the first render, not before it.
-void import('./sync.ts').then(({ setupSync }) => setupSync())
+setupSync()
 
 const router = createAppRouter()
 

@@ -2,6 +2,7 @@ import { wrap } from 'comlink'
 import { useEffect, useSyncExternalStore } from 'react'
 import { useOutboxCounts, useParkedEntryRows, useSyncMeta } from '../data/live.ts'
 import { storeAuthToken, unsyncedCount, watchOutbox, type StoredAuth } from '../data/sync-state.ts'
+import { localFileId } from '../data/ids.ts'
 import type { ParkedEntry } from '../data/types.ts'
 import {
   scopeKey,
@@ -90,7 +91,10 @@ export function startSync(): void {
   if (typeof BroadcastChannel !== 'undefined') {
     const channel = new BroadcastChannel(STATUS_CHANNEL)
     channel.onmessage = (event: MessageEvent<StatusMessage>) => {
-      if (event.data?.type === 'replaying') setReplaying(event.data.replaying)
+      const message = event.data
+      if (message?.type === 'replaying') setReplaying(message.replaying)
+      if (message?.type === 'upload')
+        setUploadProgress(message.fileId, message.loaded, message.total)
     }
   }
   if (typeof window !== 'undefined') {
@@ -274,6 +278,33 @@ export async function setSyncToken(auth: StoredAuth): Promise<void> {
 /** Changes not yet on the server (pending and rejected): for the sign-out confirmation. */
 export function unsyncedChanges(): Promise<number> {
   return unsyncedCount()
+}
+
+// ---- upload progress of files waiting in IndexedDB ----------------------------------------------
+
+const uploads = new Map<number, number>()
+const uploadListeners = new Set<() => void>()
+
+function setUploadProgress(fileId: number, loaded: number, total: number) {
+  if (total > 0 && loaded >= total) uploads.delete(fileId)
+  else uploads.set(fileId, total > 0 ? loaded / total : 0)
+  for (const listener of uploadListeners) listener()
+}
+
+/**
+ * 0…1 while the file behind a `local-file:<n>` url is being uploaded, else null (waiting, done,
+ * or any other url).
+ */
+export function useUploadProgress(url: string): number | null {
+  const fileId = localFileId(url)
+  return useSyncExternalStore(
+    (listener) => {
+      uploadListeners.add(listener)
+      return () => uploadListeners.delete(listener)
+    },
+    () => (fileId === null ? null : (uploads.get(fileId) ?? null)),
+    () => null,
+  )
 }
 
 // ---- storage: ask to keep the data; say when space is short ----------------------------------

@@ -108,11 +108,22 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let timerAt = 0
 
   const inAll = <T>(fn: () => Promise<T>) => db.transaction('rw', db.allTables(), async () => fn())
-  const announce = (replaying: boolean) => {
+  const post = (message: StatusMessage) => {
     try {
-      options.channel?.postMessage({ type: 'replaying', replaying })
+      options.channel?.postMessage(message)
     } catch {
       // A closed channel only loses a status hint.
+    }
+  }
+  const announce = (replaying: boolean) => post({ type: 'replaying', replaying })
+  /** Upload progress of a waiting file, for the image shown meanwhile (at most ~10 messages/s). */
+  const progressOf = (fileId: number) => {
+    let last = 0
+    return (loaded: number, total: number) => {
+      const t = now()
+      if (loaded < total && t - last < 100) return
+      last = t
+      post({ type: 'upload', fileId, loaded, total })
     }
   }
 
@@ -275,6 +286,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           file.blob,
           { width: p.width, height: p.height },
           key,
+          progressOf(file.id),
         )
         await finishCreate(entry, table, bg)
         await db.files.update(file.id, { uploadedUrl: bg.image_url, blob: null })
@@ -310,7 +322,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         if (file?.uploadedUrl) return finishDelete(entry)
         throw new ParkError('file_missing')
       }
-      const { url } = await api.uploadImage(file.blob, key)
+      const { url } = await api.uploadImage(file.blob, key, progressOf(id))
       await inAll(async () => {
         await db.outbox.delete(entry.seq!)
         await rewriteFileUrl(db, id, url)

@@ -40,10 +40,10 @@ export type ReplayOutcome =
 
 /** BroadcastChannel name and message: whether some replayer is sending right now. */
 export const STATUS_CHANNEL = 'promo-builder-sync'
-export interface StatusMessage {
-  type: 'replaying'
-  replaying: boolean
-}
+export type StatusMessage =
+  | { type: 'replaying'; replaying: boolean }
+  /** An upload of `local-file:<fileId>` in progress (loaded === total when done). */
+  | { type: 'upload'; fileId: number; loaded: number; total: number }
 
 /** Background Sync tag registered by the page when changes wait offline. */
 export const SYNC_TAG = 'promo-builder-outbox'
