@@ -26,9 +26,9 @@ import {
   type SpecialistOutput,
   type SpecialistValues,
 } from './specialist-form.tsx'
-import { SpecialistPhoto } from './specialist-photo.tsx'
+import { SpecialistPhotoPreview } from './specialist-photo.tsx'
 
-const renderPhoto = (url: string) => <SpecialistPhoto url={url} size={72} />
+const renderPhoto = (url: string) => <SpecialistPhotoPreview url={url} />
 
 /** Pickers read the mirror, so departments and locations made offline are offered too. */
 function usePickers(workspaceId: number) {

@@ -1,6 +1,8 @@
 import { useLingui } from '@lingui/react/macro'
-import { Avatar } from '@mantine/core'
+import { Avatar, Progress, Stack, Text } from '@mantine/core'
+import { isLocalFileUrl } from './photo-url.ts'
 import { useFileUrl } from '../../data/live.ts'
+import { useUploadProgress } from '../../sync/client.ts'
 
 /** A specialist's photo; an upload still waiting in IndexedDB shows from there. */
 export function SpecialistPhoto({
@@ -23,5 +25,28 @@ export function SpecialistPhoto({
       name={name}
       color="initials"
     />
+  )
+}
+
+/** The photo in the form, with what happens to a file not yet on the server. */
+export function SpecialistPhotoPreview({ url }: { url: string }) {
+  const { t } = useLingui()
+  const progress = useUploadProgress(url)
+  return (
+    <Stack gap={4} align="center" w={96}>
+      <SpecialistPhoto url={url} size={72} />
+      {progress !== null ? (
+        <Progress
+          w="100%"
+          size="sm"
+          value={Math.round(progress * 100)}
+          aria-label={t`Загрузка фото`}
+        />
+      ) : isLocalFileUrl(url) ? (
+        <Text size="xs" c="dimmed" ta="center">
+          {t`Ждёт загрузки`}
+        </Text>
+      ) : null}
+    </Stack>
   )
 }
