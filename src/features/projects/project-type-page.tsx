@@ -10,7 +10,7 @@ import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
 import { useRefresh } from '../../sync/client.ts'
-import { projectPath, TYPE_TEXT } from './project-types.ts'
+import { projectRoute, TYPE_TEXT } from './project-types.ts'
 import { TypePicture } from './type-picture.tsx'
 
 /** /project/$id/type: choose the editor; choosing sets the type and opens that editor. */
@@ -48,7 +48,7 @@ export function ProjectTypePage({ id }: { id: number }) {
     setChoosing(type)
     const done = await runCommand(() => setProjectType(project.id, type).then(() => true))
     setChoosing(null)
-    if (done) void navigate({ to: projectPath({ id: project.id, type }) as never })
+    if (done) void navigate(projectRoute({ id: project.id, type }))
   }
 
   const name = project.name

@@ -18,7 +18,9 @@ export const TYPE_TEXT: Record<
 }
 
 /** The editor route of a project: its type's editor, or the type choice when it has none. */
-export function projectPath(project: { id: number; type: ProjectTypeId | null }): string {
-  if (project.type === null) return `/project/${project.id}/type`
-  return `/projects/${project.id}/edit/type-${project.type}`
+export function projectRoute(project: { id: number; type: ProjectTypeId | null }) {
+  const params = { id: String(project.id) }
+  if (project.type === null) return { to: '/project/$id/type', params } as const
+  if (project.type === 1) return { to: '/projects/$id/edit/type-1', params } as const
+  return { to: '/projects/$id/edit/type-2', params } as const
 }

@@ -25,7 +25,7 @@ import { NoWorkspace } from '../records/no-workspace.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
-import { projectPath, TYPE_TEXT } from './project-types.ts'
+import { projectRoute, TYPE_TEXT } from './project-types.ts'
 
 const ProjectName = v.object({ name: requiredText() })
 
@@ -66,7 +66,7 @@ export function ProjectsPage() {
     [t],
   )
 
-  const open = (project: Project) => void navigate({ to: projectPath(project) as never })
+  const open = (project: Project) => void navigate(projectRoute(project))
 
   const copy = async (project: Project) => {
     const name = project.name
