@@ -57,6 +57,8 @@ export function AppLayout(props: AppLayoutProps) {
 
   // Leaving a page closes the drawer on phones and tablets in portrait.
   useEffect(close, [pathname, close])
+  // The canvas editor needs the whole width: there the sidebar is a drawer at every size.
+  const canvasFirst = /^\/projects\/[^/]+\/edit\//.test(pathname)
 
   const items: NavItem[] = [
     { to: '/projects', label: t`Проекты`, icon: IconLayoutGrid, also: ['/project'] },
@@ -71,8 +73,12 @@ export function AppLayout(props: AppLayoutProps) {
   return (
     <AppShell
       header={{ height: 60 }}
-      navbar={{ width: 248, breakpoint: 'md', collapsed: { mobile: !opened } }}
-      padding={{ base: 'sm', sm: 'md', lg: 'xl' }}
+      navbar={{
+        width: 248,
+        breakpoint: 'md',
+        collapsed: { mobile: !opened, desktop: canvasFirst && !opened },
+      }}
+      padding={canvasFirst ? 'sm' : { base: 'sm', sm: 'md', lg: 'xl' }}
       styles={{ main: { background: 'var(--mantine-color-gray-0)' } }}
     >
       <AppShell.Header px={{ base: 'sm', sm: 'md' }}>
@@ -81,7 +87,7 @@ export function AppLayout(props: AppLayoutProps) {
             <Burger
               opened={opened}
               onClick={toggle}
-              hiddenFrom="md"
+              hiddenFrom={canvasFirst ? undefined : 'md'}
               size="sm"
               aria-label={opened ? t`Скрыть меню` : t`Открыть меню`}
             />
