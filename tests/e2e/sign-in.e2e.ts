@@ -91,6 +91,24 @@ describe('routes and roles', () => {
 })
 
 describe('leaving and coming back', () => {
+  it('after a navigation the overlay is hidden and the page is scrolled to the top', async () => {
+    await page.setViewportSize({ width: 1280, height: 320 })
+    try {
+      await signIn(page, demoAccount('admin'))
+      await page.goto(appUrl('/specialist/'))
+      await expectShell(page, 'Специалисты')
+      await page.getByText('Иванова Анна Сергеевна').waitFor()
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
+      await navLink(page, 'Локации').click()
+      await expectShell(page, 'Локации')
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+      expect(await page.getByTestId('loading-overlay').isVisible()).toBe(false)
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
+  })
+
   it('signs out from the user menu and forgets the token', async () => {
     await signIn(page, demoAccount('admin'))
     await expectShell(page, 'Проекты')
