@@ -98,6 +98,10 @@ async function landingProject(
     if (i === blocks) Object.assign(block, { x: 0, y: 0 })
     // Images and videos without a file draw a placeholder; spread the rest over the section.
     else Object.assign(block, { x: ((i * 37) % 160) - 80, y: ((i * 23) % 90) - 45 })
+    // About the size of the Konva scene's blocks (120 × 44 px on a 1200 px section).
+    Object.assign(block, { width: 10 })
+    if ('height' in block) Object.assign(block, { height: 6.5 })
+    if ('fontSize' in block) Object.assign(block, { fontSize: 2.7 })
     await api.post(`/api/${block.type}/add`, block)
   }
   return project.id
