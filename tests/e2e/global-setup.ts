@@ -46,7 +46,7 @@ function newestMtime(path: string): number {
 }
 
 /** CI builds before `npm test`; a newcomer may not have, or may have edited sources since. */
-function ensureBuilt(): void {
+export function ensureBuilt(): void {
   const built = join(DIST, 'index.html')
   const builtAt = existsSync(built) && existsSync(join(DIST, 'sw.js')) ? statSync(built).mtimeMs : 0
   const changedAt = Math.max(...SOURCES.map((s) => newestMtime(join(ROOT, s))))

@@ -1,0 +1,170 @@
+import { deflateSync } from 'node:zlib'
+import { inject } from 'vitest'
+import type { Page } from 'playwright-core'
+import { appUrl } from './app.ts'
+
+/** Block type buttons of the editor's toolbar, in the order the toolbar shows them. */
+export const BLOCK_BUTTONS = [
+  'Текст',
+  'Кнопка',
+  'Изображение',
+  'Видео',
+  'Подарок',
+  'Цена',
+  'Запись',
+] as const
+
+export interface TestUser {
+  name: string
+  email: string
+  password: string
+  token: string
+}
+
+/** Registers a new user through the API: a fresh account with its own empty workspace. */
+export async function registerUser(label: string): Promise<TestUser> {
+  const email = `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`
+  const input = { name: `Проверка ${label}`, email, password: 'Пароль-надёжный-123' }
+  const response = await fetch(new URL('/api/register', inject('baseUrl')), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+  })
+  if (!response.ok) throw new Error(`register failed: ${response.status} ${await response.text()}`)
+  const body = (await response.json()) as { access_token: string }
+  return { ...input, token: body.access_token }
+}
+
+/** GET on the API as `user`, from the test process (never through the browser). */
+export async function apiGet<T>(user: TestUser, path: string): Promise<T> {
+  const response = await fetch(new URL(path, inject('baseUrl')), {
+    headers: { Authorization: `Bearer ${user.token}` },
+  })
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4)
+  length.writeUInt32BE(data.length)
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(body))
+  return Buffer.concat([length, body, crc])
+}
+
+/** A real RGB PNG of `width` × `height` with a diagonal gradient (a background to upload). */
+export function makePng(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header[8] = 8 // bit depth
+  header[9] = 2 // RGB
+  const rows = Buffer.alloc((width * 3 + 1) * height)
+  for (let y = 0; y < height; y += 1) {
+    const row = y * (width * 3 + 1)
+    for (let x = 0; x < width; x += 1) {
+      const at = row + 1 + x * 3
+      rows[at] = Math.round((255 * x) / width)
+      rows[at + 1] = 180
+      rows[at + 2] = Math.round((255 * y) / height)
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
+
+/** Creates a project from /projects and picks its type; resolves with its id on the editor page. */
+export async function createProjectThroughUi(
+  page: Page,
+  name: string,
+  type: 1 | 2,
+): Promise<number> {
+  await page.goto(appUrl('/projects'))
+  await page.getByRole('button', { name: 'Новый проект' }).first().click()
+  await page.getByLabel('Название нового проекта').fill(name)
+  await page.getByRole('button', { name: 'Создать', exact: true }).click()
+  await page.waitForURL((url) => /^\/project\/\d+\/type$/.test(url.pathname))
+  await page.locator(`[data-testid="type-${type}"]`).click()
+  await page.waitForURL((url) =>
+    new RegExp(`^/projects/\\d+/edit/type-${type}$`).test(url.pathname),
+  )
+  return Number(new URL(page.url()).pathname.split('/')[2])
+}
+
+/** Uploads a background through the editor's file picker. */
+export async function uploadBackground(page: Page, png: Buffer): Promise<void> {
+  await page
+    .locator('input[type="file"]')
+    .first()
+    .setInputFiles({ name: 'background.png', mimeType: 'image/png', buffer: png })
+}
+
+/** The toolbar button adding a block of the given label. */
+export function addBlockButton(page: Page, label: string) {
+  return page
+    .getByRole('toolbar', { name: 'Добавить блок' })
+    .getByRole('button', { name: label, exact: true })
+}
+
+/** The editor's layers list (blocks of the current background, front first). */
+export function layerItems(page: Page) {
+  return page.getByRole('list', { name: 'Слои' }).getByRole('listitem')
+}
+
+/** The blocks of a background in the browser's local mirror (IndexedDB `promo-builder`). */
+export function mirrorBlocks(page: Page, bgId: number): Promise<Record<string, unknown>[]> {
+  return page.evaluate(
+    (bg) =>
+      new Promise<Record<string, unknown>[]>((resolve, reject) => {
+        const open = indexedDB.open('promo-builder')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          const read = db.transaction('blocks').objectStore('blocks').getAll()
+          read.onsuccess = () => {
+            db.close()
+            resolve((read.result as Record<string, unknown>[]).filter((b) => b.bg_id === bg))
+          }
+          read.onerror = () => reject(read.error)
+        }
+      }),
+    bgId,
+  )
+}
+
+/** Mirror outbox entries still waiting. */
+export function mirrorOutboxSize(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('promo-builder')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          const count = db.transaction('outbox').objectStore('outbox').count()
+          count.onsuccess = () => {
+            db.close()
+            resolve(count.result)
+          }
+          count.onerror = () => reject(count.error)
+        }
+      }),
+  )
+}
