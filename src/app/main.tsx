@@ -3,6 +3,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { restoreLocale } from './i18n.ts'
 import { watchDeviceStorage } from './device-storage.ts'
+import { watchInstallHint } from './install-hint.ts'
 import { Providers } from './providers.tsx'
 import { createAppRouter } from './router.ts'
 import { registerServiceWorker } from './service-worker.ts'
@@ -25,9 +26,10 @@ async function start() {
       </Providers>
     </StrictMode>,
   )
-  // After the first render: neither may delay the first paint.
+  // After the first render: none may delay the first paint.
   registerServiceWorker()
   watchDeviceStorage()
+  watchInstallHint()
 }
 
 void start()
