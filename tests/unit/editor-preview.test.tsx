@@ -165,6 +165,22 @@ describe('landing preview', () => {
     expect(box.style.zIndex).toBe('3')
   })
 
+  it('a target button scrolls to its section', () => {
+    const jump = {
+      ...defaultBlock('button', 10, WIDE, 1, texts),
+      text: 'Ниже',
+      btn_type: 'target',
+      btn_type_value: '11',
+    } as LocalBlock
+    const scrolled: Element[] = []
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this)
+    }
+    setup('landing', backgrounds, [jump])
+    fireEvent.click(screen.getByRole('link', { name: 'Ниже' }))
+    expect(scrolled).toEqual([screen.getByRole('region', { name: 'Фон 2' })])
+  })
+
   it('does not make a link of an unsafe URL', () => {
     const bad = {
       ...defaultBlock('button', 10, WIDE, 1, texts),
@@ -232,6 +248,20 @@ describe('stories preview', () => {
     fireEvent.pointerDown(frame, { clientX: 100, clientY: 300 })
     fireEvent.pointerUp(frame, { clientX: 300, clientY: 300 })
     expect(screen.getByText('Слайд один')).toBeInTheDocument()
+  })
+
+  it('a target button goes to its slide', () => {
+    const jump = {
+      ...defaultBlock('button', 20, TALL, 1, texts),
+      text: 'К записи',
+      btn_type: 'target',
+      btn_type_value: '22',
+    } as LocalBlock
+    setup('stories', slides, [...blocks, jump])
+    const link = screen.getByRole('link', { name: 'К записи' })
+    expect(link).toHaveAttribute('href', '#bg-22')
+    fireEvent.click(link)
+    expect(screen.getByText('Слайд три')).toBeInTheDocument()
   })
 
   it('closes with Escape', () => {

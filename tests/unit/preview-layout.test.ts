@@ -87,9 +87,10 @@ describe('links', () => {
     expect(safeHref('')).toBeNull()
   })
 
-  it('turns a target into an anchor', () => {
-    expect(buttonHref('target', 'price')).toBe('#price')
-    expect(buttonHref('target', '#форма')).toBe(`#${encodeURIComponent('форма')}`)
+  it('turns a target (a background id) into the anchor of that background', () => {
+    expect(buttonHref('target', '12')).toBe('#bg-12')
+    expect(buttonHref('target', ' #-3 ')).toBe('#bg--3')
+    expect(buttonHref('target', 'ф')).toBe(`#bg-${encodeURIComponent('ф')}`)
     expect(buttonHref('target', '  ')).toBeNull()
     expect(buttonHref('link', 'ftp://x')).toBeNull()
   })

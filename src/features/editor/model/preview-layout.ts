@@ -62,9 +62,17 @@ export function safeHref(value: string): string | null {
   }
 }
 
-/** A button's destination: a checked link, or an anchor on the page for a target. */
+/** The page anchor of a background (a section of a landing, a slide of stories). */
+export function backgroundAnchor(bgId: number | string): string {
+  return `bg-${bgId}`
+}
+
+/**
+ * A button's destination: a checked link, or for a target (its value is a background's id,
+ * docs/editor.md) the anchor of that background.
+ */
 export function buttonHref(btnType: 'link' | 'target', value: string): string | null {
   if (btnType === 'link') return safeHref(value)
-  const anchor = value.trim().replace(/^#/, '')
-  return anchor ? `#${encodeURIComponent(anchor)}` : null
+  const id = value.trim().replace(/^#/, '')
+  return id ? `#${backgroundAnchor(encodeURIComponent(id))}` : null
 }

@@ -12,6 +12,8 @@ export interface PreviewBlockProps {
   background: Size
   resolveFileUrl: (url: string) => string
   specialistName: (id: number | null) => string | null
+  /** A target button was followed: show the background with this id (scroll or change slide). */
+  onTarget: (bgId: number) => void
 }
 
 const CARD_COLORS = { gift: '#e64980', price: '#2b8a3e', subscribe: '#1c7ed6' } as const
@@ -33,22 +35,13 @@ function ink(hex: string): string {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 ? '#212529' : '#ffffff'
 }
 
-/** A target button scrolls the preview to the block named by its value (there is no real page). */
-function followTarget(event: MouseEvent<HTMLAnchorElement>, target: string) {
-  event.preventDefault()
-  const root = event.currentTarget.closest('[data-preview-root]')
-  const found = Array.from(root?.querySelectorAll<HTMLElement>('[data-block-name]') ?? []).find(
-    (el) => el.dataset.blockName === target.trim().replace(/^#/, ''),
-  )
-  found?.scrollIntoView({ behavior: 'smooth', block: 'center' })
-}
-
 /** One block as a visitor sees it, positioned in percentages of its background (DESIGN §3). */
 export function PreviewBlock({
   block,
   background,
   resolveFileUrl,
   specialistName,
+  onTarget,
 }: PreviewBlockProps) {
   const box = previewBox(block, background)
   const scale =
@@ -66,14 +59,14 @@ export function PreviewBlock({
     fontSize: box.fontSize === null ? undefined : `${box.fontSize}cqw`,
     boxSizing: 'border-box',
   }
-  const name = 'name' in block && block.name ? block.name : undefined
   return (
-    <div style={style} data-block-type={block.type} data-block-name={name}>
+    <div style={style} data-block-type={block.type}>
       <BlockContent
         block={block}
         cardWidth={box.width}
         resolveFileUrl={resolveFileUrl}
         specialistName={specialistName}
+        onTarget={onTarget}
       />
     </div>
   )
@@ -84,6 +77,7 @@ function BlockContent(props: {
   cardWidth: number
   resolveFileUrl: (url: string) => string
   specialistName: (id: number | null) => string | null
+  onTarget: (bgId: number) => void
 }): ReactNode {
   const { block } = props
   switch (block.type) {
@@ -104,7 +98,7 @@ function BlockContent(props: {
         </div>
       )
     case 'button':
-      return <ButtonContent block={block} />
+      return <ButtonContent block={block} onTarget={props.onTarget} />
     case 'image':
       return block.image_url ? (
         <img
@@ -139,19 +133,26 @@ function BlockContent(props: {
   }
 }
 
-function ButtonContent({ block }: { block: BlockOf<'button'> }) {
+function ButtonContent({
+  block,
+  onTarget,
+}: {
+  block: BlockOf<'button'>
+  onTarget: (bgId: number) => void
+}) {
   const href = buttonHref(block.btn_type, block.btn_type_value)
+  const followTarget = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault()
+    const id = Number(block.btn_type_value.trim())
+    if (Number.isInteger(id)) onTarget(id)
+  }
   const justify = { left: 'flex-start', center: 'center', right: 'flex-end' }[block.align]
   return (
     <a
       href={href ?? undefined}
       target={block.btn_type === 'link' && href ? '_blank' : undefined}
       rel={block.btn_type === 'link' && href ? 'noopener noreferrer' : undefined}
-      onClick={
-        block.btn_type === 'target' && href
-          ? (e) => followTarget(e, block.btn_type_value)
-          : undefined
-      }
+      onClick={block.btn_type === 'target' && href ? followTarget : undefined}
       style={{
         display: 'flex',
         alignItems: 'center',

@@ -7,7 +7,7 @@ import type { Background } from '../../../domain/project.ts'
 import type { LocalBlock } from '../editor-data.ts'
 import type { EditorKind } from '../model/layout.ts'
 import { FRAME_WIDTH } from '../model/layout.ts'
-import { blocksInOrder } from '../model/preview-layout.ts'
+import { backgroundAnchor, blocksInOrder } from '../model/preview-layout.ts'
 import { PreviewBlock } from './preview-block.tsx'
 
 export interface ProjectPreviewProps {
@@ -59,11 +59,13 @@ function BackgroundView({
   index,
   props,
   specialistName,
+  onTarget,
 }: {
   bg: Background
   index: number
   props: ProjectPreviewProps
   specialistName: (id: number | null) => string | null
+  onTarget: (bgId: number) => void
 }) {
   const { t } = useLingui()
   const number = index + 1
@@ -71,6 +73,7 @@ function BackgroundView({
   const ratio = bg.width > 0 && bg.height > 0 ? `${bg.width} / ${bg.height}` : '9 / 16'
   return (
     <section
+      id={backgroundAnchor(bg.id)}
       aria-label={t`Фон ${number}`}
       style={{
         position: 'relative',
@@ -78,6 +81,8 @@ function BackgroundView({
         aspectRatio: ratio,
         overflow: 'hidden',
         containerType: 'inline-size',
+        // Its own stacking context, so the image (and blocks with a negative zindex) stay inside.
+        isolation: 'isolate',
         background: 'var(--mantine-color-gray-2)',
       }}
     >
@@ -103,6 +108,7 @@ function BackgroundView({
           background={bg}
           resolveFileUrl={props.resolveFileUrl}
           specialistName={specialistName}
+          onTarget={onTarget}
         />
       ))}
     </section>
@@ -120,9 +126,15 @@ function EmptyPreview() {
 /** Type 1: sections one under another, the page scrolls. */
 function LandingPreview(props: ProjectPreviewProps) {
   const specialistName = useSpecialistName(props.specialists)
+  const root = useRef<HTMLDivElement>(null)
+  const onTarget = useCallback((bgId: number) => {
+    root.current
+      ?.querySelector(`#${backgroundAnchor(bgId)}`)
+      ?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+  }, [])
   if (props.backgrounds.length === 0) return <EmptyPreview />
   return (
-    <Box h="100%" style={{ overflowY: 'auto' }} data-preview-root data-testid="landing-preview">
+    <Box ref={root} h="100%" style={{ overflowY: 'auto' }} data-testid="landing-preview">
       <Box maw={FRAME_WIDTH.landing} mx="auto" bg="white">
         {props.backgrounds.map((bg, index) => (
           <BackgroundView
@@ -131,6 +143,7 @@ function LandingPreview(props: ProjectPreviewProps) {
             index={index}
             props={props}
             specialistName={specialistName}
+            onTarget={onTarget}
           />
         ))}
       </Box>
@@ -148,6 +161,14 @@ function StoriesPreview(props: ProjectPreviewProps) {
   const go = useCallback(
     (step: number) => setCurrent((i) => Math.max(0, Math.min(count - 1, i + step))),
     [count],
+  )
+  const { backgrounds } = props
+  const onTarget = useCallback(
+    (bgId: number) => {
+      const i = backgrounds.findIndex((b) => b.id === bgId)
+      if (i >= 0) setCurrent(i)
+    },
+    [backgrounds],
   )
 
   useEffect(() => {
@@ -202,7 +223,6 @@ function StoriesPreview(props: ProjectPreviewProps) {
         <IconChevronLeft />
       </ActionIcon>
       <div
-        data-preview-root
         data-testid="stories-preview"
         onPointerDown={onPointerDown}
         onPointerUp={onPointerUp}
@@ -257,6 +277,7 @@ function StoriesPreview(props: ProjectPreviewProps) {
             index={index}
             props={props}
             specialistName={specialistName}
+            onTarget={onTarget}
           />
         </div>
       </div>
