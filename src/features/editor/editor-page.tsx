@@ -24,6 +24,7 @@ import {
   IconClipboard,
   IconCopy,
   IconDeviceFloppy,
+  IconEye,
   IconLayersSubtract,
   IconStackBack,
   IconStackFront,
@@ -56,6 +57,7 @@ import { BlockInspector, useBlockTypeLabel } from './inspector/block-inspector.t
 import { LayersPanel } from './layers-panel.tsx'
 import { EditorStore } from './model/editor-store.ts'
 import { editorKindOf, FRAME_WIDTH } from './model/layout.ts'
+import { ProjectPreview } from './preview/project-preview.tsx'
 import { AlignTools, SelectionPanel } from './selection-panel.tsx'
 import { useAutosave, type SaveState } from './use-autosave.ts'
 import { useShortcuts } from './use-shortcuts.ts'
@@ -114,6 +116,11 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
   )
 
   const [grid, setGrid] = useState({ enabled: true, size: DEFAULT_GRID_SIZE })
+  const [previewing, setPreviewing] = useState(false)
+  const previewBlocks = useMemo(
+    () => (previewing ? Array.from(state.blocks.values()) : []),
+    [previewing, state.blocks],
+  )
   const [zoom, setZoom] = useState(1)
   const controller = useRef<CanvasController | null>(null)
   const onController = useCallback((c: CanvasController | null) => {
@@ -148,7 +155,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
     store,
     activeBgId,
     zoomBy: (f) => controller.current?.zoomBy(f),
-    enabled: menu === null,
+    enabled: menu === null && !previewing,
   })
 
   const drawn = useMemo(
@@ -205,6 +212,16 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
         onSave={() => {
           void saveNow().then(() => onSave?.())
         }}
+        onPreview={() => setPreviewing(true)}
+      />
+      <ProjectPreview
+        opened={previewing}
+        onClose={() => setPreviewing(false)}
+        kind={kind}
+        backgrounds={data.backgrounds}
+        blocks={previewBlocks}
+        specialists={data.specialists}
+        resolveFileUrl={data.resolveFileUrl}
       />
       <Group gap="xs" align="stretch" wrap="nowrap" flex={1} mih={0}>
         <Paper
@@ -368,6 +385,7 @@ function Toolbar(props: {
   onGridSize: (size: number) => void
   status: ReactNode
   onSave: () => void
+  onPreview: () => void
 }) {
   const { t } = useLingui()
   const typeLabel = useBlockTypeLabel()
@@ -457,6 +475,9 @@ function Toolbar(props: {
             data={GRID_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
           />
           <Divider orientation="vertical" />
+          <Button variant="default" leftSection={<IconEye size={18} />} onClick={props.onPreview}>
+            <Trans>Предпросмотр</Trans>
+          </Button>
           {props.status}
           <Button leftSection={<IconDeviceFloppy size={18} />} onClick={props.onSave}>
             <Trans>Сохранить</Trans>

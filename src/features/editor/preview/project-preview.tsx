@@ -1,0 +1,297 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { ActionIcon, Box, Group, Modal, Text } from '@mantine/core'
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react'
+import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
+import type { Specialist } from '../../../domain/directory.ts'
+import type { Background } from '../../../domain/project.ts'
+import type { LocalBlock } from '../editor-data.ts'
+import type { EditorKind } from '../model/layout.ts'
+import { FRAME_WIDTH } from '../model/layout.ts'
+import { backgroundAnchor, blocksInOrder } from '../model/preview-layout.ts'
+import { PreviewBlock } from './preview-block.tsx'
+
+export interface ProjectPreviewProps {
+  opened: boolean
+  onClose: () => void
+  kind: EditorKind
+  backgrounds: readonly Background[]
+  /** The editor's current blocks (unsaved edits included). */
+  blocks: readonly LocalBlock[]
+  specialists: readonly Specialist[]
+  resolveFileUrl: (url: string) => string
+}
+
+/** Horizontal travel (px) after which a pointer gesture counts as a swipe, not a tap. */
+const SWIPE_PX = 40
+
+/**
+ * The project as a visitor sees it, drawn with plain DOM: type 1 («Лендинг») scrolls through its
+ * sections in a desktop-width frame, type 2 («Сторис») shows one slide at a time in a phone frame.
+ */
+export function ProjectPreview(props: ProjectPreviewProps) {
+  const { t } = useLingui()
+  return (
+    <Modal
+      opened={props.opened}
+      onClose={props.onClose}
+      fullScreen
+      title={t`Предпросмотр`}
+      closeButtonProps={{ 'aria-label': t`Закрыть предпросмотр`, size: 'lg' }}
+      transitionProps={{ duration: 0 }}
+      styles={{
+        content: { display: 'flex', flexDirection: 'column' },
+        body: { flex: 1, minHeight: 0, padding: 0, background: 'var(--mantine-color-gray-8)' },
+      }}
+    >
+      {props.kind === 'landing' ? <LandingPreview {...props} /> : <StoriesPreview {...props} />}
+    </Modal>
+  )
+}
+
+function useSpecialistName(specialists: readonly Specialist[]) {
+  const names = useMemo(() => new Map(specialists.map((s) => [s.id, s.name])), [specialists])
+  return useCallback((id: number | null) => (id === null ? null : (names.get(id) ?? null)), [names])
+}
+
+/** One background with its blocks; fonts in `cqw` scale with the width it is drawn at. */
+function BackgroundView({
+  bg,
+  index,
+  props,
+  specialistName,
+  onTarget,
+}: {
+  bg: Background
+  index: number
+  props: ProjectPreviewProps
+  specialistName: (id: number | null) => string | null
+  onTarget: (bgId: number) => void
+}) {
+  const { t } = useLingui()
+  const number = index + 1
+  const blocks = useMemo(() => blocksInOrder(props.blocks, bg.id), [props.blocks, bg.id])
+  const ratio = bg.width > 0 && bg.height > 0 ? `${bg.width} / ${bg.height}` : '9 / 16'
+  return (
+    <section
+      id={backgroundAnchor(bg.id)}
+      aria-label={t`Фон ${number}`}
+      style={{
+        position: 'relative',
+        width: '100%',
+        aspectRatio: ratio,
+        overflow: 'hidden',
+        containerType: 'inline-size',
+        // Its own stacking context, so the image (and blocks with a negative zindex) stay inside.
+        isolation: 'isolate',
+        background: 'var(--mantine-color-gray-2)',
+      }}
+    >
+      {bg.image_url ? (
+        <img
+          src={props.resolveFileUrl(bg.image_url)}
+          alt=""
+          draggable={false}
+          // Below every block, even those with a negative zindex.
+          style={{
+            position: 'absolute',
+            inset: 0,
+            width: '100%',
+            height: '100%',
+            zIndex: -1_000_001,
+          }}
+        />
+      ) : null}
+      {blocks.map((block, i) => (
+        <PreviewBlock
+          key={block.id ?? `new-${i}`}
+          block={block}
+          background={bg}
+          resolveFileUrl={props.resolveFileUrl}
+          specialistName={specialistName}
+          onTarget={onTarget}
+        />
+      ))}
+    </section>
+  )
+}
+
+function EmptyPreview() {
+  return (
+    <Text c="gray.0" ta="center" p="xl">
+      <Trans>В проекте пока нет фонов — добавьте первый, чтобы увидеть предпросмотр.</Trans>
+    </Text>
+  )
+}
+
+/** Type 1: sections one under another, the page scrolls. */
+function LandingPreview(props: ProjectPreviewProps) {
+  const specialistName = useSpecialistName(props.specialists)
+  const root = useRef<HTMLDivElement>(null)
+  const onTarget = useCallback((bgId: number) => {
+    root.current
+      ?.querySelector(`#${backgroundAnchor(bgId)}`)
+      ?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+  }, [])
+  if (props.backgrounds.length === 0) return <EmptyPreview />
+  return (
+    <Box ref={root} h="100%" style={{ overflowY: 'auto' }} data-testid="landing-preview">
+      <Box maw={FRAME_WIDTH.landing} mx="auto" bg="white">
+        {props.backgrounds.map((bg, index) => (
+          <BackgroundView
+            key={bg.id}
+            bg={bg}
+            index={index}
+            props={props}
+            specialistName={specialistName}
+            onTarget={onTarget}
+          />
+        ))}
+      </Box>
+    </Box>
+  )
+}
+
+/** Type 2: a phone-sized 9:16 frame, one slide at a time, tap / swipe / arrow keys to move. */
+function StoriesPreview(props: ProjectPreviewProps) {
+  const { t } = useLingui()
+  const specialistName = useSpecialistName(props.specialists)
+  const count = props.backgrounds.length
+  const [current, setCurrent] = useState(0)
+  const index = Math.min(current, Math.max(0, count - 1))
+  const go = useCallback(
+    (step: number) => setCurrent((i) => Math.max(0, Math.min(count - 1, i + step))),
+    [count],
+  )
+  const { backgrounds } = props
+  const onTarget = useCallback(
+    (bgId: number) => {
+      const i = backgrounds.findIndex((b) => b.id === bgId)
+      if (i >= 0) setCurrent(i)
+    },
+    [backgrounds],
+  )
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'ArrowRight' || event.key === 'ArrowDown' || event.key === 'PageDown') {
+        event.preventDefault()
+        go(1)
+      } else if (event.key === 'ArrowLeft' || event.key === 'ArrowUp' || event.key === 'PageUp') {
+        event.preventDefault()
+        go(-1)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [go])
+
+  const start = useRef<{ x: number; y: number } | null>(null)
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    start.current = { x: e.clientX, y: e.clientY }
+  }
+  const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
+    const from = start.current
+    start.current = null
+    if (!from) return
+    const dx = e.clientX - from.x
+    const dy = e.clientY - from.y
+    if (Math.abs(dx) >= SWIPE_PX && Math.abs(dx) > Math.abs(dy)) {
+      go(dx < 0 ? 1 : -1)
+      return
+    }
+    // Taps on the slide's own controls (links, buttons, video) belong to them.
+    if (Math.abs(dx) > 10 || Math.abs(dy) > 10) return
+    if ((e.target as Element).closest('a, button, video')) return
+    const rect = e.currentTarget.getBoundingClientRect()
+    go(e.clientX - rect.left < rect.width / 2 ? -1 : 1)
+  }
+
+  if (count === 0) return <EmptyPreview />
+  const bg = props.backgrounds[index]!
+  const number = index + 1
+  return (
+    <Group h="100%" justify="center" align="center" gap="md" wrap="nowrap" p="sm">
+      <ActionIcon
+        size="xl"
+        radius="xl"
+        variant="white"
+        aria-label={t`Предыдущий слайд`}
+        disabled={index === 0}
+        onClick={() => go(-1)}
+        visibleFrom="sm"
+      >
+        <IconChevronLeft />
+      </ActionIcon>
+      <div
+        data-testid="stories-preview"
+        onPointerDown={onPointerDown}
+        onPointerUp={onPointerUp}
+        onPointerCancel={() => (start.current = null)}
+        style={{
+          position: 'relative',
+          height: 'min(100%, 860px)',
+          maxWidth: '100%',
+          aspectRatio: '9 / 16',
+          background: '#000',
+          borderRadius: 24,
+          overflow: 'hidden',
+          touchAction: 'pan-y',
+          userSelect: 'none',
+          display: 'flex',
+          flexDirection: 'column',
+          justifyContent: 'center',
+        }}
+      >
+        <div
+          role="progressbar"
+          aria-label={t`Слайд ${number} из ${count}`}
+          aria-valuemin={1}
+          aria-valuemax={count}
+          aria-valuenow={index + 1}
+          style={{
+            position: 'absolute',
+            top: 10,
+            left: 10,
+            right: 10,
+            display: 'flex',
+            gap: 4,
+            zIndex: 1_000_001,
+          }}
+        >
+          {props.backgrounds.map((b, i) => (
+            <div
+              key={b.id}
+              style={{
+                flex: 1,
+                height: 3,
+                borderRadius: 2,
+                background: i <= index ? '#fff' : 'rgba(255,255,255,0.4)',
+              }}
+            />
+          ))}
+        </div>
+        <div style={{ maxHeight: '100%', overflowY: 'auto' }}>
+          <BackgroundView
+            key={bg.id}
+            bg={bg}
+            index={index}
+            props={props}
+            specialistName={specialistName}
+            onTarget={onTarget}
+          />
+        </div>
+      </div>
+      <ActionIcon
+        size="xl"
+        radius="xl"
+        variant="white"
+        aria-label={t`Следующий слайд`}
+        disabled={index >= count - 1}
+        onClick={() => go(1)}
+        visibleFrom="sm"
+      >
+        <IconChevronRight />
+      </ActionIcon>
+    </Group>
+  )
+}
