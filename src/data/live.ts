@@ -188,6 +188,7 @@ export function useParkedEntryRows(): ParkedEntry[] | undefined {
       label: entry.label,
       message: entry.message ?? '',
       code: entry.code ?? '',
+      fields: entry.fields ?? {},
     }))
   }, [])
 }

@@ -82,6 +82,8 @@ export interface OutboxEntry {
   /** The server's message when parked (Russian), and its error code. */
   message?: string
   code?: string
+  /** Field messages of a refused validation (field → server message or code), shown on the form. */
+  fields?: Record<string, string>
   /** A human name of the record (for the list of rejected changes). */
   label: string
   createdAt: number
@@ -116,4 +118,5 @@ export interface ParkedEntry {
   label: string
   message: string
   code: string
+  fields: Record<string, string>
 }

@@ -440,7 +440,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         : error instanceof ParkError
           ? error.code
           : 'unexpected'
-    await db.outbox.update(entry.seq!, { state: 'parked', message, code })
+    const fields = error instanceof ApiError ? error.fields : undefined
+    await db.outbox.update(entry.seq!, { state: 'parked', message, code, fields })
   }
 
   async function replay(options: ReplayOptions = {}): Promise<ReplayOutcome> {
@@ -601,6 +602,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       key: newKey(),
       message: undefined,
       code: undefined,
+      fields: undefined,
     })
   }
 

@@ -355,6 +355,8 @@ describe('replay against the reference server', () => {
     })
     expect(parked!.message).toMatch(/Проверьте введённые данные/)
     expect(parked!.message).toMatch(/Обязательное поле/)
+    // The field messages are kept apart too, so the form can show them under their fields.
+    expect(Object.keys(parked!.fields ?? {})).toEqual(['name'])
     expect(await serverList('location')).toHaveLength(1)
 
     // A refresh never overwrites the record while the rejected change waits.

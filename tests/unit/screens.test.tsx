@@ -6,6 +6,7 @@ import { i18n } from '../../src/app/i18n.ts'
 import { createRecord, createWorkspace, setCurrentWorkspace } from '../../src/data/commands.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { redirectKey } from '../../src/data/sync-state.ts'
+import { DepartmentEditPage } from '../../src/features/directory/department-pages.tsx'
 import { DepartmentsPage } from '../../src/features/directory/departments-page.tsx'
 import { SpecialistEditPage } from '../../src/features/directory/specialist-pages.tsx'
 import { SpecialistsPage } from '../../src/features/directory/specialists-page.tsx'
@@ -100,6 +101,34 @@ describe('screens on the mirror', () => {
         false,
       ),
     )
+  })
+
+  it('shows the field messages of a change the server refused under their fields', async () => {
+    const ws = await createWorkspace('Клиника')
+    await setCurrentWorkspace(ws)
+    await db.department.put({ id: 7, workspace_id: ws, name: 'Терапия', description: '' })
+    await db.outbox.add({
+      key: 'refused-1',
+      table: 'department',
+      recordId: 7,
+      op: 'update',
+      payload: { name: ' ' },
+      state: 'parked',
+      attempts: 0,
+      nextAttemptAt: 0,
+      sent: true,
+      message: 'Проверьте введённые данные',
+      code: 'validation_error',
+      fields: { name: 'required' },
+      label: 'Терапия',
+      createdAt: Date.now(),
+    })
+    await renderInApp(() => <DepartmentEditPage id={7} />)
+    expect(await screen.findByTestId('parked-notice')).toHaveTextContent(
+      'Проверьте введённые данные',
+    )
+    const name = await screen.findByRole('textbox', { name: /Название/ })
+    await waitFor(() => expect(name).toHaveAccessibleDescription(/Заполните поле/))
   })
 
   it('follows a record made offline to its server id', async () => {

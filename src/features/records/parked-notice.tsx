@@ -14,8 +14,7 @@ export function useParkedOf(table: MirrorTable, id: number): ParkedEntry[] {
 export function parkedFieldErrors(entries: readonly ParkedEntry[]): Record<string, string> {
   const out: Record<string, string> = {}
   for (const entry of entries) {
-    const fields = (entry as ParkedEntry & { fields?: Record<string, string> }).fields
-    for (const [field, message] of Object.entries(fields ?? {}))
+    for (const [field, message] of Object.entries(entry.fields))
       if (!(field in out)) out[field] = fieldErrorText(message)
   }
   return out
