@@ -28,6 +28,34 @@ afterAll(async () => {
   await rm(site, { recursive: true, force: true })
 })
 
+/** How many departments of the demo workspace the server holds under this name. */
+let apiToken: string | null = null
+async function departmentsNamed(name: string): Promise<number> {
+  if (!apiToken) {
+    const { email, password } = demoAccount('admin')
+    const login = await fetch(`${server.url}/api/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    })
+    apiToken = ((await login.json()) as { access_token: string }).access_token
+  }
+  const auth = { Authorization: `Bearer ${apiToken}` }
+  const workspaces = (await (
+    await fetch(`${server.url}/api/workspace/list`, { headers: auth })
+  ).json()) as { id: number }[]
+  let count = 0
+  for (const workspace of workspaces) {
+    const rows = (await (
+      await fetch(`${server.url}/api/department/list?workspace_id=${workspace.id}`, {
+        headers: auth,
+      })
+    ).json()) as { name: string }[]
+    count += rows.filter((row) => row.name === name).length
+  }
+  return count
+}
+
 const workerState = () =>
   page.evaluate(async () => {
     const registration = await navigator.serviceWorker.getRegistration()
@@ -65,5 +93,45 @@ describe('a new version', () => {
     expect(await workerState()).toEqual({ waiting: false, active: true })
     // The session survived the update.
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy()
+  })
+
+  it('accepting an update while changes wait loses none of them', async () => {
+    await expectShell(page, 'Проекты')
+    await waitForServiceWorker(page)
+    // The department's add cannot get through (a dead link for that call only), so the change is
+    // still waiting in the outbox when the user accepts the new version.
+    const blocked = '**/api/department/add'
+    await browser.context.route(blocked, (route) => route.abort('internetdisconnected'))
+    await page.goto(`${server.url}/department/add`)
+    await page.locator('form [name="name"]').fill('Отделение до обновления')
+    await page.locator('form').getByRole('button', { name: 'Добавить', exact: true }).click()
+    await page
+      .getByRole('list', { name: 'Отделения' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Отделение до обновления' })
+      .locator('[data-sync-mark="pending"]')
+      .waitFor()
+
+    await appendFile(join(site, 'sw.js'), `\n// deployed again ${Date.now()}\n`)
+    await page.evaluate(async () => {
+      await (await navigator.serviceWorker.getRegistration())?.update()
+    })
+    const prompt = page.getByRole('alert').filter({ hasText: 'Доступна новая версия' })
+    await prompt.waitFor()
+    await Promise.all([
+      page.waitForEvent('load', { timeout: 30_000 }),
+      prompt.getByRole('button', { name: 'Обновить' }).click(),
+    ])
+    expect(await workerState()).toEqual({ waiting: false, active: true })
+    expect(await departmentsNamed('Отделение до обновления')).toBe(0)
+
+    // The link is back: the new version replays what the old one queued, exactly once.
+    await browser.context.unroute(blocked)
+    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await expect
+      .poll(() => departmentsNamed('Отделение до обновления'), { timeout: 30_000 })
+      .toBe(1)
+    await page.waitForTimeout(1500)
+    expect(await departmentsNamed('Отделение до обновления')).toBe(1)
   })
 })
