@@ -472,6 +472,18 @@ describe('following the data layer', () => {
     expect(block(store, a)).toMatchObject({ id: 88, image_url: '/uploads/a.png' })
   })
 
+  it('follows the server id of a block edited again before its first save synced', () => {
+    const { store } = setup()
+    const a = store.add('price', LANDSCAPE.id)!
+    const batch = store.takeChanges()
+    store.markSaved(batch, [-1])
+    const synced = { ...batch.blocks[0]!, id: 16 } as LocalBlock
+    store.setGeometry([{ key: a, patch: { x: 54, y: 30 } }])
+    store.syncFromData([synced])
+    expect(store.getState().blocks.size).toBe(1)
+    expect(store.takeChanges().blocks).toEqual([expect.objectContaining({ id: 16, x: 54, y: 30 })])
+  })
+
   it('moves blocks to the server id of a synced background', () => {
     const { store } = setup()
     store.setBackgrounds([LANDSCAPE, { ...PORTRAIT, id: -2 }])

@@ -88,6 +88,8 @@ export class EditorStore {
   private clipboard: { blocks: LocalBlock[]; from: number | null; pastes: number } | null = null
   /** Blocks without an id whose first save is on its way (the mirror may show them first). */
   private inFlight = new Set<string>()
+  /** Each block as last handed to the data layer: its synced copy looks like this, not like later edits. */
+  private lastSaved = new Map<string, LocalBlock>()
   private counter = 0
   private changeCounter = 0
   private listeners = new Set<() => void>()
@@ -200,7 +202,8 @@ export class EditorStore {
     // Local ids the data layer no longer knows: the block synced under a new id.
     for (const [key, block] of this.blocks) {
       if (block.id === undefined || block.id >= 0 || present.has(block.id)) continue
-      const match = unknown.findIndex((b) => sameContent(b, block))
+      const reference = this.lastSaved.get(key) ?? block
+      const match = unknown.findIndex((b) => sameContent(b, reference))
       if (match < 0) continue
       const [found] = unknown.splice(match, 1)
       this.assignId(key, block.id, found!.id!)
@@ -256,6 +259,7 @@ export class EditorStore {
       const id = ids[i]
       const block = this.blocks.get(key)
       this.inFlight.delete(key)
+      if (id !== undefined) this.lastSaved.set(key, { ...batch.blocks[i]!, id } as LocalBlock)
       if (id !== undefined) {
         const previous = batch.blocks[i]!.id
         if (!block) {
@@ -655,6 +659,7 @@ export class EditorStore {
       }
     }
     if (this.clipboard) this.clipboard.blocks = this.clipboard.blocks.map((b) => rewrite(b)!)
+    for (const [key, block] of this.lastSaved) this.lastSaved.set(key, rewrite(block)!)
   }
 
   private snapshot(version: number): EditorState {
