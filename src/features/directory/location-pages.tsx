@@ -1,11 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button } from '@mantine/core'
-import { IconTrash } from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback } from 'react'
 import { createRecord, deleteRecord, updateRecord } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useRecord } from '../../data/live.ts'
 import { confirmDelete } from '../../ui/confirm-delete.ts'
+import { DeleteButton } from '../../ui/delete-button.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
@@ -80,17 +79,7 @@ export function LocationEditPage({ id }: { id: number }) {
         back()
       }}
       onCancel={back}
-      extraActions={
-        <Button
-          size="md"
-          variant="subtle"
-          color="red"
-          leftSection={<IconTrash size={18} />}
-          onClick={() => void remove()}
-        >
-          <Trans>Удалить</Trans>
-        </Button>
-      }
+      extraActions={<DeleteButton onClick={() => void remove()} />}
     />
   )
 }

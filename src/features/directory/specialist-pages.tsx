@@ -1,6 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button } from '@mantine/core'
-import { IconTrash } from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback } from 'react'
 import {
@@ -13,6 +11,7 @@ import {
 import { useCurrentWorkspaceId, useRecord, useRecords } from '../../data/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
 import { confirmDelete } from '../../ui/confirm-delete.ts'
+import { DeleteButton } from '../../ui/delete-button.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
@@ -152,17 +151,7 @@ function SpecialistEdit({
         back()
       }}
       onCancel={back}
-      extraActions={
-        <Button
-          size="md"
-          variant="subtle"
-          color="red"
-          leftSection={<IconTrash size={18} />}
-          onClick={() => void remove()}
-        >
-          <Trans>Удалить</Trans>
-        </Button>
-      }
+      extraActions={<DeleteButton onClick={() => void remove()} />}
     />
   )
 }

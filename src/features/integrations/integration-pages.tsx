@@ -1,6 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button } from '@mantine/core'
-import { IconTrash } from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback } from 'react'
 import { createRecord, setRecordEnabled, updateRecord } from '../../data/commands.ts'
@@ -10,6 +8,7 @@ import type {
   BitrixIntegration,
   IntegrationKind,
 } from '../../domain/integration.ts'
+import { DeleteButton } from '../../ui/delete-button.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
@@ -107,15 +106,9 @@ export function IntegrationEditPage({ kind, id }: { kind: IntegrationKind; id: n
     },
     onCancel: back,
     extraActions: (
-      <Button
-        size="md"
-        variant="subtle"
-        color="red"
-        leftSection={<IconTrash size={18} />}
+      <DeleteButton
         onClick={() => void removeIntegration(kind, record).then((done) => done && back())}
-      >
-        <Trans>Удалить</Trans>
-      </Button>
+      />
     ),
   }
   return 'subdomain' in record ? (
