@@ -87,8 +87,8 @@ describe('font catalog', () => {
   })
 
   it('reads a face key back, and nothing else', () => {
-    expect(parseFaceKey(faceKey({ family: 'Open Sans', weight: 700 }))).toEqual({
-      family: 'Open Sans',
+    expect(parseFaceKey(faceKey({ family: 'Inter', weight: 700 }))).toEqual({
+      family: 'Inter',
       weight: 700,
     })
     expect(parseFaceKey('Arial:400')).toBeNull()

@@ -2,10 +2,10 @@ import robotoCyrillic400 from '@fontsource/roboto/files/roboto-cyrillic-400-norm
 import robotoLatin400 from '@fontsource/roboto/files/roboto-latin-400-normal.woff2?url&no-inline'
 import robotoCyrillic700 from '@fontsource/roboto/files/roboto-cyrillic-700-normal.woff2?url&no-inline'
 import robotoLatin700 from '@fontsource/roboto/files/roboto-latin-700-normal.woff2?url&no-inline'
-import openSansCyrillic400 from '@fontsource/open-sans/files/open-sans-cyrillic-400-normal.woff2?url&no-inline'
-import openSansLatin400 from '@fontsource/open-sans/files/open-sans-latin-400-normal.woff2?url&no-inline'
-import openSansCyrillic700 from '@fontsource/open-sans/files/open-sans-cyrillic-700-normal.woff2?url&no-inline'
-import openSansLatin700 from '@fontsource/open-sans/files/open-sans-latin-700-normal.woff2?url&no-inline'
+import interCyrillic400 from '@fontsource/inter/files/inter-cyrillic-400-normal.woff2?url&no-inline'
+import interLatin400 from '@fontsource/inter/files/inter-latin-400-normal.woff2?url&no-inline'
+import interCyrillic700 from '@fontsource/inter/files/inter-cyrillic-700-normal.woff2?url&no-inline'
+import interLatin700 from '@fontsource/inter/files/inter-latin-700-normal.woff2?url&no-inline'
 import montserratCyrillic400 from '@fontsource/montserrat/files/montserrat-cyrillic-400-normal.woff2?url&no-inline'
 import montserratLatin400 from '@fontsource/montserrat/files/montserrat-latin-400-normal.woff2?url&no-inline'
 import montserratCyrillic700 from '@fontsource/montserrat/files/montserrat-cyrillic-700-normal.woff2?url&no-inline'
@@ -43,11 +43,11 @@ export const FONT_FILES: Readonly<Record<string, readonly FontFile[]>> = {
     { weight: 700, subset: 'cyrillic', url: robotoCyrillic700 },
     { weight: 700, subset: 'latin', url: robotoLatin700 },
   ],
-  'Open Sans': [
-    { weight: 400, subset: 'cyrillic', url: openSansCyrillic400 },
-    { weight: 400, subset: 'latin', url: openSansLatin400 },
-    { weight: 700, subset: 'cyrillic', url: openSansCyrillic700 },
-    { weight: 700, subset: 'latin', url: openSansLatin700 },
+  Inter: [
+    { weight: 400, subset: 'cyrillic', url: interCyrillic400 },
+    { weight: 400, subset: 'latin', url: interLatin400 },
+    { weight: 700, subset: 'cyrillic', url: interCyrillic700 },
+    { weight: 700, subset: 'latin', url: interLatin700 },
   ],
   Montserrat: [
     { weight: 400, subset: 'cyrillic', url: montserratCyrillic400 },

@@ -20,7 +20,7 @@ export interface WebFontFamily {
 
 export const WEB_FONTS: readonly WebFontFamily[] = [
   { family: 'Roboto', fallbacks: ['Arial', 'Helvetica'], generic: 'sans-serif' },
-  { family: 'Open Sans', fallbacks: ['Verdana', 'Arial'], generic: 'sans-serif' },
+  { family: 'Inter', fallbacks: ['Helvetica', 'Arial'], generic: 'sans-serif' },
   { family: 'Montserrat', fallbacks: ['Verdana', 'Arial'], generic: 'sans-serif' },
   { family: 'PT Sans', fallbacks: ['Tahoma', 'Arial'], generic: 'sans-serif' },
   { family: 'PT Serif', fallbacks: ['Georgia', 'Times New Roman'], generic: 'serif' },
