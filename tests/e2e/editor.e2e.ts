@@ -109,17 +109,6 @@ describe('landing editor (type 1)', () => {
     for (const label of BLOCK_BUTTONS) await addBlockButton(page, label).click()
     await expect.poll(() => layerItems(page).count()).toBe(BLOCK_BUTTONS.length)
 
-    // Text and cards use Roboto: its files (Cyrillic and Latin, regular and bold) are loaded and
-    // cached by the service worker as the editor uses them; none of them is precached.
-    await expect
-      .poll(async () => new Set(await loadedRobotoWeights()), { timeout: 15_000 })
-      .toEqual(new Set(['400', '700']))
-    await expect
-      .poll(async () => (await cachedFonts()).filter((p) => /\/roboto-/.test(p)).length, {
-        timeout: 15_000,
-      })
-      .toBe(4)
-
     // Every new block sits in the middle of the section; the last one added is in front.
     const box = (await page.locator('[data-testid="editor-canvas"]').boundingBox())!
     const zoom = (box.width - 2 * FIT_MARGIN) / LANDING_WORLD_WIDTH
@@ -157,6 +146,16 @@ describe('landing editor (type 1)', () => {
 
   it('offline edits survive a reload and reach the server exactly once back online', async () => {
     expect(bgId).toBeGreaterThan(0)
+    // Text and cards use Roboto: the editor has loaded its files (Cyrillic and Latin, regular and
+    // bold) and the service worker cached them as they passed; none of them is precached.
+    await expect
+      .poll(async () => new Set(await loadedRobotoWeights()), { timeout: 15_000 })
+      .toEqual(new Set(['400', '700']))
+    await expect
+      .poll(async () => (await cachedFonts()).filter((p) => /\/roboto-/.test(p)).length, {
+        timeout: 15_000,
+      })
+      .toBe(4)
     await goOffline(browser.context)
     try {
       await layerItems(page).filter({ hasText: 'Новый текст' }).getByRole('button').first().click()
