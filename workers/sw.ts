@@ -2,6 +2,7 @@
 import { clientsClaim } from 'workbox-core'
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching'
 import { installBackgroundSync } from './background-sync.ts'
+import { cacheFonts } from './sw/fonts-cache.ts'
 import { routeClientNavigations } from './sw/navigation.ts'
 import { acceptUpdateWhenAsked } from './sw/update.ts'
 import { cacheUploads } from './sw/uploads-cache.ts'
@@ -11,9 +12,10 @@ declare const self: ServiceWorkerGlobalScope
 // The built app (JS, CSS, index.html; the manifest and icons are added by vite-plugin-pwa).
 precacheAndRoute(self.__WB_MANIFEST)
 cleanupOutdatedCaches()
-// Order matters only among overlapping routes: navigations and /uploads/* never overlap.
+// Order matters only among overlapping routes: navigations, /uploads/* and font files never overlap.
 routeClientNavigations()
 cacheUploads()
+cacheFonts()
 // Prompt strategy: a new version waits until the page says the user accepted it.
 acceptUpdateWhenAsked(self)
 // The first install controls the page that registered it, so a first visit already works offline.

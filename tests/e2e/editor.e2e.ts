@@ -68,6 +68,25 @@ async function canvasRenderer(): Promise<string> {
   return (await canvas.getAttribute('data-renderer')) ?? ''
 }
 
+/** The font files the service worker has cached (runtime cache, never the precache). */
+function cachedFonts(): Promise<string[]> {
+  return page.evaluate(async () => {
+    const cache = await caches.open('fonts')
+    return (await cache.keys()).map((r) => new URL(r.url).pathname)
+  })
+}
+
+/** Weights of the Roboto faces the document has loaded. */
+function loadedRobotoWeights(): Promise<string[]> {
+  return page.evaluate(() => {
+    const weights: string[] = []
+    document.fonts.forEach((f) => {
+      if (f.family.replace(/"/g, '') === 'Roboto' && f.status === 'loaded') weights.push(f.weight)
+    })
+    return weights
+  })
+}
+
 /** Fields both sides hold, for comparing a server block with the local one. */
 function sharedFields(server: ServerBlock, local: Record<string, unknown>) {
   const keys = Object.keys(server).filter((key) => key in local && key !== 'updated_at')
@@ -127,6 +146,16 @@ describe('landing editor (type 1)', () => {
 
   it('offline edits survive a reload and reach the server exactly once back online', async () => {
     expect(bgId).toBeGreaterThan(0)
+    // Text and cards use Roboto: the editor has loaded its files (Cyrillic and Latin, regular and
+    // bold) and the service worker cached them as they passed; none of them is precached.
+    await expect
+      .poll(async () => new Set(await loadedRobotoWeights()), { timeout: 15_000 })
+      .toEqual(new Set(['400', '700']))
+    await expect
+      .poll(async () => (await cachedFonts()).filter((p) => /\/roboto-/.test(p)).length, {
+        timeout: 15_000,
+      })
+      .toBe(4)
     await goOffline(browser.context)
     try {
       await layerItems(page).filter({ hasText: 'Новый текст' }).getByRole('button').first().click()
@@ -148,6 +177,10 @@ describe('landing editor (type 1)', () => {
 
       await page.reload()
       expect(await canvasRenderer()).toBe('webgl')
+      // Offline, the fonts come from the service worker's cache.
+      await expect
+        .poll(async () => new Set(await loadedRobotoWeights()), { timeout: 15_000 })
+        .toEqual(new Set(['400', '700']))
       await expect.poll(() => layerItems(page).count()).toBe(BLOCK_BUTTONS.length + 1)
       await layerItems(page)
         .filter({ hasText: 'Скидка 20% до конца месяца' })

@@ -10,6 +10,7 @@ import type { Specialist } from '../../src/domain/directory.ts'
 import type { LocalBlock } from '../../src/features/editor/editor-data.ts'
 import { BlockInspector } from '../../src/features/editor/inspector/block-inspector.tsx'
 import { defaultBlock } from '../../src/features/editor/model/block-shape.ts'
+import { FONT_FAMILIES } from '../../src/features/editor/model/fonts.ts'
 import { installBrowserStubs } from './helpers/render-app.tsx'
 
 const BG = { id: 10, project_id: 1, image_url: '', width: 1600, height: 900, position: 0 }
@@ -100,6 +101,17 @@ describe('text block inspector', () => {
       expect(field(label)).toBeInTheDocument()
     expect(screen.getByText('Выравнивание текста')).toBeInTheDocument()
     expect(screen.getByRole('checkbox', { name: 'Без заливки' })).toBeChecked()
+  })
+
+  it('offers the web fonts by name and keeps a system font saved before them', async () => {
+    const { user, onChange } = setup('text', { font: 'Tahoma' } as Partial<LocalBlock>)
+    const picker = field('Шрифт') as HTMLSelectElement
+    const offered = [...picker.options].map((o) => o.textContent)
+    expect(offered).toEqual([...FONT_FAMILIES, 'Tahoma'])
+    expect(picker.value).toBe('Tahoma')
+    await user.selectOptions(picker, 'PT Serif')
+    expect(onChange).toHaveBeenLastCalledWith({ font: 'PT Serif' }, 'font')
+    expect(picker.value).toBe('PT Serif')
   })
 
   it('says in Russian what is wrong with a number and keeps the last valid value', async () => {

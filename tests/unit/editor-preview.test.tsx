@@ -94,6 +94,16 @@ describe('landing preview', () => {
   const WIDE = { width: 1600, height: 900 }
   const backgrounds = [bg(10, 0, 1600, 900), bg(11, 1, 1600, 1200)]
 
+  it('draws text in its web font with system fonts behind it, and keeps an old system font', () => {
+    const serif = { ...text(10, 'Сезонное предложение', WIDE), font: 'PT Serif' } as LocalBlock
+    const legacy = { ...text(10, 'Старый блок', WIDE), font: 'Tahoma' } as LocalBlock
+    setup('landing', [backgrounds[0]!], [serif, legacy])
+    expect(screen.getByText('Сезонное предложение').style.fontFamily).toBe(
+      '"PT Serif", "Georgia", "Times New Roman", serif',
+    )
+    expect(screen.getByText('Старый блок').style.fontFamily).toBe('"Tahoma", sans-serif')
+  })
+
   it('shows every section with its image and its own blocks', () => {
     const button = {
       ...defaultBlock('button', 11, WIDE, 1, texts),

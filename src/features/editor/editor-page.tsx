@@ -53,6 +53,7 @@ import EditorCanvas from './canvas/editor-canvas.tsx'
 import { BlockIcon } from './block-icons.tsx'
 import type { CanvasController } from './canvas/scene-host.ts'
 import type { EditorData } from './editor-data.ts'
+import { useWarmFonts } from './fonts/use-fonts.ts'
 import { BlockInspector, useBlockTypeLabel } from './inspector/block-inspector.tsx'
 import { LayersPanel } from './layers-panel.tsx'
 import { EditorStore } from './model/editor-store.ts'
@@ -97,6 +98,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
     store.syncFromData(data.blocks)
   }, [store, data.backgrounds, data.blocks])
   const state = useSyncExternalStore(store.subscribe, store.getState)
+  useWarmFonts(state.blocks)
 
   // The background being edited; it survives its id changing when it syncs (same position).
   const [active, setActive] = useState<{ id: number | null; index: number }>({ id: null, index: 0 })

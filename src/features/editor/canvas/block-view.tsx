@@ -3,7 +3,9 @@ import { memo, useCallback, useLayoutEffect, useMemo } from 'react'
 import type { BlockOf } from '../../../domain/block.ts'
 import { formatDayMonth, formatPrice } from '../../../domain/format.ts'
 import type { LocalBlock } from '../editor-data.ts'
+import { useCanvasFontFamily } from '../fonts/use-fonts.ts'
 import { CARD_RATIO, LINE_HEIGHT, widthUnits } from '../model/block-shape.ts'
+import { DEFAULT_FONT } from '../model/fonts.ts'
 import { useTexture } from './textures.ts'
 
 /** Translated words the canvas draws. */
@@ -81,9 +83,11 @@ function TextContent(props: BlockViewProps & { block: BlockOf<'text'> }) {
   const { block, frameWidth, onMeasured, blockKey } = props
   const w = (block.width / 100) * frameWidth
   const fontSize = block.fontSize * unitPx(frameWidth)
+  // Changes once, when the block's web font has loaded: the text is drawn (and measured) again.
+  const fontFamily = useCanvasFontFamily(block.font)
   const style = useMemo<TextStyleOptions>(
     () => ({
-      fontFamily: block.font || 'Arial',
+      fontFamily,
       fontSize,
       fill: cssColor(block.color, '#000000')!,
       align: block.align,
@@ -92,7 +96,7 @@ function TextContent(props: BlockViewProps & { block: BlockOf<'text'> }) {
       wordWrapWidth: Math.max(1, w),
       lineHeight: fontSize * LINE_HEIGHT,
     }),
-    [block.font, fontSize, block.color, block.align, w],
+    [fontFamily, fontSize, block.color, block.align, w],
   )
   const h = useMemo(() => {
     const metrics = CanvasTextMetrics.measureText(block.text || ' ', new TextStyle(style))
@@ -146,16 +150,17 @@ function ButtonContent(props: BlockViewProps & { block: BlockOf<'button'> }) {
   )
   const fontSize = block.fontSize * unit
   const pad = Math.max(border, 4 * unit)
+  const fontFamily = useCanvasFontFamily(block.font)
   const style = useMemo<TextStyleOptions>(
     () => ({
-      fontFamily: block.font || 'Arial',
+      fontFamily,
       fontSize,
       fill: cssColor(block.color, '#ffffff')!,
       align: block.align,
       wordWrap: true,
       wordWrapWidth: Math.max(1, w - 2 * pad),
     }),
-    [block.font, fontSize, block.color, block.align, w, pad],
+    [fontFamily, fontSize, block.color, block.align, w, pad],
   )
   return (
     <>
@@ -335,9 +340,12 @@ function CardContent(props: BlockViewProps & { block: Card }) {
     },
     [w, h, fill, ink, pad, buttonH],
   )
+  // Cards use the default web font: bold for the title and the button, regular for the date.
+  const boldFamily = useCanvasFontFamily(DEFAULT_FONT, 700)
+  const regularFamily = useCanvasFontFamily(DEFAULT_FONT, 400)
   const titleStyle = useMemo<TextStyleOptions>(
     () => ({
-      fontFamily: 'Arial',
+      fontFamily: boldFamily,
       fontWeight: '700',
       fontSize: w * (sub ? 0.07 : 0.085),
       fill: ink,
@@ -346,21 +354,21 @@ function CardContent(props: BlockViewProps & { block: Card }) {
       breakWords: true,
       wordWrapWidth: Math.max(1, w - 2 * pad),
     }),
-    [w, pad, ink, sub],
+    [boldFamily, w, pad, ink, sub],
   )
   const subStyle = useMemo<TextStyleOptions>(
-    () => ({ fontFamily: 'Arial', fontSize: w * 0.055, fill: ink, align: 'center' }),
-    [w, ink],
+    () => ({ fontFamily: regularFamily, fontSize: w * 0.055, fill: ink, align: 'center' }),
+    [regularFamily, w, ink],
   )
   const buttonStyle = useMemo<TextStyleOptions>(
     () => ({
-      fontFamily: 'Arial',
-      fontWeight: '600',
+      fontFamily: boldFamily,
+      fontWeight: '700',
       fontSize: w * 0.06,
       fill: fill,
       align: 'center',
     }),
-    [w, fill],
+    [boldFamily, w, fill],
   )
   const bodyTop = -h / 2 + pad
   const bodyBottom = h / 2 - pad - buttonH

@@ -22,7 +22,7 @@ import type { Background } from '../../../domain/project.ts'
 import { FieldCode, optionalWebUrl } from '../../../domain/validation.ts'
 import { errorMessage, fieldErrorText } from '../../../ui/field-error.ts'
 import type { LocalBlock } from '../editor-data.ts'
-import { FONTS } from '../model/block-shape.ts'
+import { FONT_FAMILIES } from '../model/fonts.ts'
 import { checkUpload, IMAGE_TYPES, readImageSize, VIDEO_TYPES } from '../upload.ts'
 import {
   AlignField,
@@ -116,8 +116,12 @@ function TypeFields(props: BlockInspectorProps & { ctx: FieldContext }) {
   }
 }
 
+/**
+ * The web fonts by their family names. A block saved with a system font (Arial, …) keeps it and
+ * shows it as the current choice (ChoiceField adds a value that is not in the list).
+ */
 function useFontOptions() {
-  return FONTS.map((font) => ({ value: font, label: font }))
+  return FONT_FAMILIES.map((font) => ({ value: font, label: font }))
 }
 
 function TextFields({ ctx }: { ctx: FieldContext }) {

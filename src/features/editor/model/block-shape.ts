@@ -3,6 +3,7 @@ import { formatPrice } from '../../../domain/format.ts'
 import { halfHeightUnits, roundStored, type Box, type Size } from '../../../domain/geometry.ts'
 import { parsePrice } from '../../../domain/price.ts'
 import type { LocalBlock } from '../editor-data.ts'
+import { DEFAULT_FONT } from './fonts.ts'
 
 /**
  * Block shapes on the 200-unit basis: the default block of each type and the box a block takes
@@ -24,17 +25,6 @@ export interface DefaultTexts {
   priceButton: string
   subscribeAction: string
 }
-
-export const FONTS = [
-  'Arial',
-  'Helvetica',
-  'Verdana',
-  'Tahoma',
-  'Trebuchet MS',
-  'Georgia',
-  'Times New Roman',
-  'Courier New',
-] as const
 
 /** Height (percent of the background's height) that gives `ratio` = height/width for a box `width`% wide. */
 function heightPercent(widthPercent: number, ratio: number, bg: Size): number {
@@ -61,7 +51,7 @@ export function defaultBlock(
         type,
         width: portrait ? 80 : 50,
         fontSize: portrait ? 10 : 4,
-        font: 'Arial',
+        font: DEFAULT_FONT,
         align: 'center',
         color: '#212529',
         text: texts.text,
@@ -80,7 +70,7 @@ export function defaultBlock(
         border_width: 0,
         border_color: '#1c7ed6',
         fontSize: portrait ? 8 : 3,
-        font: 'Arial',
+        font: DEFAULT_FONT,
         align: 'center',
         color: '#ffffff',
         background: '#228be6',

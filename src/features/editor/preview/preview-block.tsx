@@ -5,6 +5,7 @@ import { formatDayMonth, formatPrice } from '../../../domain/format.ts'
 import type { Size } from '../../../domain/geometry.ts'
 import type { LocalBlock } from '../editor-data.ts'
 import { LINE_HEIGHT } from '../model/block-shape.ts'
+import { DEFAULT_FONT, fontStack } from '../model/fonts.ts'
 import { buttonHref, previewBox, safeHref } from '../model/preview-layout.ts'
 
 export interface PreviewBlockProps {
@@ -88,7 +89,7 @@ function BlockContent(props: {
             color: cssColor(block.color, '#000000'),
             background: cssColor(block.background, 'transparent'),
             textAlign: block.align,
-            fontFamily: block.font || 'Arial',
+            fontFamily: fontStack(block.font),
             lineHeight: LINE_HEIGHT,
             whiteSpace: 'pre-wrap',
             overflowWrap: 'anywhere',
@@ -165,7 +166,7 @@ function ButtonContent({
         color: cssColor(block.color, '#ffffff'),
         background: cssColor(block.background, '#228be6'),
         border: `${block.border_width}px solid ${cssColor(block.border_color, 'transparent')}`,
-        fontFamily: block.font || 'Arial',
+        fontFamily: fontStack(block.font),
         textAlign: block.align,
         overflow: 'hidden',
         cursor: href ? 'pointer' : 'default',
@@ -220,8 +221,8 @@ function CardContent(props: {
     border: 'none',
     background: text,
     color: fill,
-    fontFamily: 'Arial',
-    fontWeight: 600,
+    fontFamily: fontStack(DEFAULT_FONT),
+    fontWeight: 700,
     fontSize: `${w * 0.06}cqw`,
     textDecoration: 'none',
     cursor: 'pointer',
@@ -238,7 +239,7 @@ function CardContent(props: {
         borderRadius: `${w * 0.04}cqw`,
         background: fill,
         color: text,
-        fontFamily: 'Arial',
+        fontFamily: fontStack(DEFAULT_FONT),
         textAlign: 'center',
         boxShadow: 'inset 0 0 0 1px rgba(0,0,0,0.15)',
       }}

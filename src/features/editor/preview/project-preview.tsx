@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent } 
 import type { Specialist } from '../../../domain/directory.ts'
 import type { Background } from '../../../domain/project.ts'
 import type { LocalBlock } from '../editor-data.ts'
+import { editorFonts } from '../fonts/use-fonts.ts'
 import type { EditorKind } from '../model/layout.ts'
 import { FRAME_WIDTH } from '../model/layout.ts'
 import { backgroundAnchor, blocksInOrder } from '../model/preview-layout.ts'
@@ -30,6 +31,10 @@ const SWIPE_PX = 40
  */
 export function ProjectPreview(props: ProjectPreviewProps) {
   const { t } = useLingui()
+  // The web fonts' faces are known to the document, so the text below loads its font by itself.
+  useEffect(() => {
+    editorFonts()
+  }, [])
   return (
     <Modal
       opened={props.opened}
