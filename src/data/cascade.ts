@@ -94,24 +94,30 @@ const NULLABLE_REFS = new Set([
 ])
 
 /**
- * Clears references to a deleted record: a specialist's department_id/location_id, a subscribe
- * block's specialist_id → null, in the mirror and in unsent queued payloads.
+ * Clears references to deleted records: a specialist's department_id/location_id, a subscribe
+ * block's specialist_id → null, in the mirror and in unsent queued payloads. Takes every deleted id
+ * at once: a refresh may reflect thousands of server deletions, and each pass scans whole tables.
  */
 export async function clearReferences(
   db: MirrorDb,
   target: MirrorTable,
-  id: number,
+  ids: Iterable<number>,
 ): Promise<void> {
+  const gone = new Set(ids)
   // The outbox read comes first so this function always awaits IndexedDB (see resolveUploadedUrls).
   const queued = await db.outbox.filter((e) => !e.sent).toArray()
+  if (gone.size === 0) return
+  const points = (value: unknown) => typeof value === 'number' && gone.has(value)
   for (const ref of refsTo(target)) {
     if (!NULLABLE_REFS.has(`${ref.table}.${ref.field}`)) continue
+    // Indexed since schema version 2 (db.ts).
     const rows = await db
       .mirror(ref.table)
-      .filter((row) => row[ref.field] === id)
+      .where(ref.field)
+      .anyOf([...gone])
       .toArray()
     await db.mirror(ref.table).bulkPut(rows.map((row) => ({ ...row, [ref.field]: null })))
-    const entries = queued.filter((e) => e.table === ref.table && e.payload[ref.field] === id)
+    const entries = queued.filter((e) => e.table === ref.table && points(e.payload[ref.field]))
     await db.outbox.bulkPut(
       entries.map((e) => ({ ...e, payload: { ...e.payload, [ref.field]: null } })),
     )

@@ -200,7 +200,7 @@ export function deleteRecord(kind: RecordKind, id: number): Promise<void> {
     id = await currentId(db, kind, id)
     const row = await db.recordTable(kind).get(id)
     await db.recordTable(kind).delete(id)
-    await clearReferences(db, kind, id)
+    await clearReferences(db, kind, [id])
     await enqueue(db, { table: kind, recordId: id, op: 'delete', label: row?.name })
   })
 }

@@ -16,9 +16,10 @@ import type {
 export const DATABASE_NAME = 'promo-builder'
 
 /**
- * Version 1 of the mirror's schema. Each later version gets its own entry in `SCHEMA_VERSIONS`
- * (never edit an old one) with an `upgrade` when rows must change; tests/unit/db-migration.test.ts
- * opens a database written by every earlier version and checks it upgrades.
+ * The mirror's schema, version by version. Each version gets its own entry in `SCHEMA_VERSIONS`
+ * (never edit an old one; a version lists only the stores it changes) with an `upgrade` when rows
+ * must change; tests/unit/db-migration.test.ts opens a database written by every earlier version
+ * and checks it upgrades.
  */
 export const SCHEMA_V1 = {
   workspaces: 'id, name',
@@ -36,11 +37,24 @@ export const SCHEMA_V1 = {
   meta: 'key',
 } as const
 
+/**
+ * Version 2: indexes on the references the server sets to null when their target is deleted
+ * (cascade.ts `clearReferences`), so a refresh that reflects thousands of deletions looks the
+ * referring rows up instead of scanning whole tables. IndexedDB builds them over existing rows.
+ */
+export const SCHEMA_V2 = {
+  blocks: 'id, bg_id, specialist_id',
+  specialist: 'id, workspace_id, department_id, location_id',
+} as const
+
 export const SCHEMA_VERSIONS: readonly {
   version: number
   stores: Record<string, string | null>
   upgrade?: (tx: import('dexie').Transaction) => Promise<void> | void
-}[] = [{ version: 1, stores: SCHEMA_V1 }]
+}[] = [
+  { version: 1, stores: SCHEMA_V1 },
+  { version: 2, stores: SCHEMA_V2 },
+]
 
 export class MirrorDb extends Dexie {
   workspaces!: Table<Workspace, number>

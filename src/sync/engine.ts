@@ -574,7 +574,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         (t) => t.where('workspace_id').equals(workspaceId).toArray(),
         list,
       )
-      for (const id of gone) await clearReferences(db, kind, id)
+      await clearReferences(db, kind, gone)
     })
   }
 
@@ -641,7 +641,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const file = bg ? /^local-file:(\d+)$/.exec(bg.image_url) : null
       if (file) await db.files.delete(Number(file[1]))
     }
-    if (isRecordKind(table)) await clearReferences(db, table, id)
+    if (isRecordKind(table)) await clearReferences(db, table, [id])
     await db.mirror(table).delete(id)
   }
 

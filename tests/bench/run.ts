@@ -16,6 +16,7 @@ const benches: Bench[] = [
   { name: 'bundle', load: async () => (await import('./bundle-bench.ts')).runBundleBench },
   { name: 'outbox', load: async () => (await import('./outbox-bench.ts')).runOutboxBench },
   { name: 'list', load: async () => (await import('./list-bench.ts')).runListBench },
+  { name: 'refresh', load: async () => (await import('./refresh-bench.ts')).runRefreshBench },
   { name: 'canvas', load: async () => (await import('./canvas-bench.ts')).runCanvasBench },
 ]
 

@@ -421,6 +421,36 @@ describe('replay against the reference server', () => {
     })
   })
 
+  it('one refresh clears the references to every department the server deleted', async () => {
+    const add = async (name: string) =>
+      json<{ id: number }>(
+        await h.call('POST', '/api/department/add', {
+          workspace_id: h.workspaceId,
+          name,
+          description: '',
+        }),
+      )
+    const [a, b, kept] = [await add('А'), await add('Б'), await add('В')]
+    await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
+    // Three specialists made offline, one per department: their adds wait in the outbox.
+    const ids = await Promise.all(
+      [a, b, kept].map((d) =>
+        createRecord('specialist', h.workspaceId, specialistFields(d.id, null)),
+      ),
+    )
+    await h.call('POST', '/api/department/delete', { id: a.id })
+    await h.call('POST', '/api/department/delete', { id: b.id })
+    await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
+
+    const local = await Promise.all(ids.map((id) => h.db.specialist.get(id)))
+    expect(local.map((s) => s?.department_id)).toEqual([null, null, kept.id])
+    const queued = await h.db.outbox.where('table').equals('specialist').toArray()
+    expect(queued.map((e) => e.payload.department_id).sort()).toEqual([kept.id, null, null].sort())
+    expect(await h.engine.replay()).toBe('idle')
+    const onServer = await serverList<{ department_id: number | null }>('specialist')
+    expect(onServer.map((s) => s.department_id).sort()).toEqual([kept.id, null, null].sort())
+  })
+
   it('an image uploaded offline goes first and its local-file url is rewritten everywhere', async () => {
     const { bgId } = await projectWithBackground()
     const url = await uploadFile(new Blob([new Uint8Array(pngImage(4, 4))], { type: 'image/png' }))

@@ -5,13 +5,17 @@ import { MirrorDb, SCHEMA_VERSIONS } from '../../src/data/db.ts'
 /**
  * Migrations: for every earlier schema version, build a database exactly as that version left it
  * (its stores and upgrades only), put sample rows in, then open it with the current MirrorDb and
- * check the rows survived and the upgrades ran. With only version 1 this opens v1 data with v1; when
- * version 2 arrives, add its sample rows and expectations to SAMPLES and this loop tests 1 → 2.
+ * check the rows survived and the upgrades ran. A new version adds its sample rows to SAMPLES and
+ * its expectations below.
  */
 const SAMPLES: Record<number, { table: string; row: Record<string, unknown> }[]> = {
   1: [
     { table: 'workspaces', row: { id: 1, name: 'Клиника' } },
-    { table: 'specialist', row: { id: -1, workspace_id: 1, name: 'Анна', department_id: null } },
+    {
+      table: 'specialist',
+      row: { id: -1, workspace_id: 1, name: 'Анна', department_id: 7, location_id: null },
+    },
+    { table: 'blocks', row: { id: 3, bg_id: 2, type: 'subscribe', specialist_id: -1 } },
     {
       table: 'outbox',
       row: {
@@ -25,11 +29,34 @@ const SAMPLES: Record<number, { table: string; row: Record<string, unknown> }[]>
     },
     { table: 'meta', row: { key: 'localIdCounter', value: -1 } },
   ],
+  2: [
+    { table: 'workspaces', row: { id: 1, name: 'Клиника' } },
+    {
+      table: 'specialist',
+      row: { id: -1, workspace_id: 1, name: 'Анна', department_id: 7, location_id: null },
+    },
+    { table: 'blocks', row: { id: 3, bg_id: 2, type: 'subscribe', specialist_id: -1 } },
+    {
+      table: 'outbox',
+      row: {
+        key: 'k',
+        table: 'specialist',
+        recordId: -1,
+        op: 'create',
+        state: 'pending',
+        payload: {},
+      },
+    },
+  ],
 }
 
 const latest = Math.max(...SCHEMA_VERSIONS.map((v) => v.version))
 
 describe('mirror schema migrations', () => {
+  it('has sample rows for every version', () => {
+    expect(Object.keys(SAMPLES).map(Number)).toEqual(SCHEMA_VERSIONS.map((v) => v.version))
+  })
+
   for (const { version } of SCHEMA_VERSIONS) {
     it(`opens data written by version ${version} with version ${latest}`, async () => {
       const name = `migration-from-${version}-${Math.random()}`
@@ -49,6 +76,9 @@ describe('mirror schema migrations', () => {
       expect((await db.specialist.get(-1))?.name).toBe('Анна')
       expect(await db.outbox.where('[table+recordId]').equals(['specialist', -1]).count()).toBe(1)
       expect(await db.outbox.where('state').equals('pending').count()).toBe(1)
+      // Version 2's reference indexes cover rows written before them.
+      expect(await db.specialist.where('department_id').equals(7).primaryKeys()).toEqual([-1])
+      expect(await db.blocks.where('specialist_id').equals(-1).primaryKeys()).toEqual([3])
       db.close()
     })
   }
