@@ -231,8 +231,17 @@ describe('landing editor (type 1)', () => {
     await page.locator('[data-testid="landing-preview"]').waitFor({ state: 'detached' })
   }, 150_000)
 
-  it('offline edits survive a reload and reach the server exactly once back online', async () => {
+  it('offline edits and a new video survive a reload and reach the server exactly once back online', async () => {
     expect(bgId).toBeGreaterThan(0)
+    const firstClip = String(
+      (await serverBlocks(bgId)).find((b) => b.type === 'video')?.video_src ?? '',
+    )
+    expect(firstClip).toMatch(/^\/uploads\//)
+    const videoFile = page.locator('input[type="file"][accept="video/mp4,video/webm"]')
+    const waiting = page.getByText('Файл сохранён на устройстве и ждёт отправки на сервер.')
+    const player = page.getByLabel('Загруженное видео')
+    const mirrorVideoSrc = async () =>
+      String((await mirrorBlocks(page, bgId)).find((b) => b.type === 'video')?.video_src ?? '')
     await goOffline(browser.context)
     try {
       await layerItems(page).filter({ hasText: 'Новый текст' }).getByRole('button').first().click()
@@ -241,6 +250,16 @@ describe('landing editor (type 1)', () => {
       await textField.blur()
       await addBlockButton(page, 'Кнопка').click()
       await expect.poll(() => layerItems(page).count()).toBe(BLOCK_BUTTONS.length + 1)
+      // Another clip for the video block: it waits in IndexedDB and plays from there meanwhile.
+      await layerItems(page).filter({ hasText: 'Видео' }).getByRole('button').first().click()
+      await videoFile.setInputFiles({
+        name: 'clip-2.webm',
+        mimeType: 'video/webm',
+        buffer: videoClip(),
+      })
+      await waiting.waitFor()
+      await expect.poll(() => player.getAttribute('src')).toMatch(/^blob:/)
+      await expect.poll(mirrorVideoSrc, { timeout: 10_000 }).toMatch(/^local-file:\d+$/)
       // The edits reach the mirror (autosave) before the page goes away.
       await expect
         .poll(async () => (await mirrorBlocks(page, bgId)).length, { timeout: 10_000 })
@@ -263,6 +282,13 @@ describe('landing editor (type 1)', () => {
       await expect
         .poll(() => page.getByRole('textbox', { name: 'Текст', exact: true }).inputValue())
         .toBe('Скидка 20% до конца месяца')
+      // After the reload, still offline, the clip plays from the device.
+      await layerItems(page).filter({ hasText: 'Видео' }).getByRole('button').first().click()
+      await waiting.waitFor()
+      await expect.poll(() => player.getAttribute('src')).toMatch(/^blob:/)
+      await expect
+        .poll(() => player.evaluate((video: HTMLVideoElement) => video.readyState))
+        .toBeGreaterThanOrEqual(1)
     } finally {
       await goOnline(browser.context)
     }
@@ -275,13 +301,19 @@ describe('landing editor (type 1)', () => {
     expect(local).toHaveLength(server.length)
     expect(server.filter((b) => b.type === 'button')).toHaveLength(2)
     expect(server.find((b) => b.type === 'text')?.text).toBe('Скидка 20% до конца месяца')
+    // The clip was uploaded once back online and the block took the server's URL.
+    const clip = String(server.find((b) => b.type === 'video')?.video_src ?? '')
+    expect(clip).toMatch(/^\/uploads\/[0-9a-f]{32}\.webm$/)
+    expect(clip).not.toBe(firstClip)
+    await expect.poll(() => player.getAttribute('src')).toBe(clip)
+    await expect.poll(() => waiting.count()).toBe(0)
     for (const block of server) {
       const mine = local.find((b) => b.id === block.id)
       expect(mine, `block ${block.id} (${block.type}) is in the mirror`).toBeDefined()
       const { server: theirs, local: ours } = sharedFields(block, mine!)
       expect(ours).toEqual(theirs)
     }
-  })
+  }, 120_000)
 })
 
 describe('stories editor (type 2)', () => {

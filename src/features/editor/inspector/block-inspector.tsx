@@ -405,15 +405,18 @@ function VideoFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
           <>
             {block.video_src ? (
               <>
-                <video
-                  src={props.resolveFileUrl(block.video_src)}
-                  controls
-                  muted
-                  playsInline
-                  preload="metadata"
-                  aria-label={t`Загруженное видео`}
-                  style={{ width: '100%', maxHeight: 160, background: '#000', borderRadius: 4 }}
-                />
+                {/* A file on the device resolves to a blob: URL a moment after it is stored. */}
+                {localFileId(props.resolveFileUrl(block.video_src)) === null ? (
+                  <video
+                    src={props.resolveFileUrl(block.video_src)}
+                    controls
+                    muted
+                    playsInline
+                    preload="metadata"
+                    aria-label={t`Загруженное видео`}
+                    style={{ width: '100%', maxHeight: 160, background: '#000', borderRadius: 4 }}
+                  />
+                ) : null}
                 <Group gap="xs" wrap="nowrap">
                   <Text size="sm" truncate="end" flex={1}>
                     {localFileId(block.video_src) === null
