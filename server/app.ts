@@ -12,19 +12,14 @@ import { authRoutes } from './http/routes/auth.ts'
 import { projectRoutes } from './http/routes/projects.ts'
 import { recordRoutes } from './http/routes/records.ts'
 import { workspaceRoutes } from './http/routes/workspaces.ts'
-import { appCsp, securityHeaders, UPLOAD_CSP } from './http/security.ts'
+import { appCsp, securityHeaders } from './http/security.ts'
 import { inlineScriptHashes, staticSite } from './http/static.ts'
+import { serveUpload } from './http/uploads.ts'
 import { seedDemo, type SeedResult } from './seed.ts'
 import { AppError } from './services/errors.ts'
 import { createServices, type Services } from './services/services.ts'
 import { pruneKeys } from './storage/idempotency.ts'
-import { UPLOAD_CONTENT_TYPES } from './uploads/image.ts'
-import {
-  DiskUploadStorage,
-  MemoryUploadStorage,
-  UPLOAD_NAME,
-  type UploadStorage,
-} from './uploads/storage.ts'
+import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
 
 export interface AppOptions {
   /** PGlite directory (default ./data), or 'memory' for a throwaway database. */
@@ -43,7 +38,10 @@ export interface AppOptions {
   log?: boolean | Logger
   /** Where uploads go; default DATA_DIR/uploads on disk, or memory when dataDir is 'memory'. */
   uploads?: UploadStorage
+  /** Largest image upload (default 10 MB). */
   uploadMaxBytes?: number
+  /** Largest video upload on `image/upload` (default 100 MB). */
+  videoUploadMaxBytes?: number
   tokenTtlDays?: number
   loginLimit?: { attempts: number; windowMs: number }
   /** Take the client IP for rate limiting from X-Forwarded-For (behind a trusted proxy). */
@@ -65,6 +63,7 @@ export interface AppReady {
 
 export const JSON_MAX_BYTES = 1024 * 1024
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024
+export const DEFAULT_VIDEO_UPLOAD_MAX_BYTES = 100 * 1024 * 1024
 
 function resolveLogger(log: AppOptions['log']): Logger {
   if (typeof log === 'function') return log
@@ -75,6 +74,9 @@ function resolveLogger(log: AppOptions['log']): Logger {
 export function createApp(options: AppOptions = {}): ApiApp {
   const log = resolveLogger(options.log)
   const uploadMaxBytes = options.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES
+  const videoUploadMaxBytes = options.videoUploadMaxBytes ?? DEFAULT_VIDEO_UPLOAD_MAX_BYTES
+  // image/upload takes images and videos: its body may be as large as the larger of the two.
+  const mediaMaxBytes = Math.max(uploadMaxBytes, videoUploadMaxBytes)
   const dataDir = options.dataDir ?? './data'
   const uploadStorage =
     options.uploads ??
@@ -93,6 +95,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
     const services = createServices(db, uploadStorage, {
       tokenTtlDays: options.tokenTtlDays ?? 30,
       loginLimit: options.loginLimit ?? { attempts: 10, windowMs: 5 * 60_000 },
+      uploadLimits: { imageMaxBytes: uploadMaxBytes, videoMaxBytes: videoUploadMaxBytes },
     })
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
@@ -138,51 +141,38 @@ export function createApp(options: AppOptions = {}): ApiApp {
     c.set('services', (await init).services)
     await next()
   })
-  // Uploads get their own (larger) limit; every other body is JSON of at most 1 MB.
-  const uploadLimit = bodyLimit({
-    maxSize: uploadMaxBytes + 64 * 1024,
-    onError: () => errorResponse(tooLarge('upload_too_large')),
-  })
+  // Uploads get their own (larger) limits; every other body is JSON of at most 1 MB. The exact
+  // limit of each kind of file is checked once its bytes say what it is.
+  const uploadLimit = (maxBytes: number) =>
+    bodyLimit({
+      maxSize: maxBytes + 64 * 1024,
+      onError: () => errorResponse(tooLarge('upload_too_large')),
+    })
+  const imageLimit = uploadLimit(uploadMaxBytes)
+  const mediaLimit = uploadLimit(mediaMaxBytes)
   const jsonLimit = bodyLimit({
     maxSize: JSON_MAX_BYTES,
     onError: () => errorResponse(tooLarge()),
   })
   app.use('/api/*', (c, next) =>
-    c.req.path === '/api/project/add_bg' || c.req.path === '/api/image/upload'
-      ? uploadLimit(c, next)
-      : jsonLimit(c, next),
+    c.req.path === '/api/image/upload'
+      ? mediaLimit(c, next)
+      : c.req.path === '/api/project/add_bg'
+        ? imageLimit(c, next)
+        : jsonLimit(c, next),
   )
 
   const api = new Hono<AppEnv>()
   authRoutes(api, { log, onResetLink: options.onResetLink, trustProxy: !!options.trustProxy })
   workspaceRoutes(api)
   recordRoutes(api)
-  projectRoutes(api, uploadMaxBytes)
+  projectRoutes(api, { image: uploadMaxBytes, media: mediaMaxBytes })
   app.route('/api', api)
   app.all('/api/*', () => {
     throw routeNotFound()
   })
 
-  app.get('/uploads/:name', async (c) => {
-    const name = c.req.param('name')
-    const { services } = await init
-    const bytes = UPLOAD_NAME.test(name) ? await services.uploadStorage.read(name) : null
-    const extension = name.slice(name.lastIndexOf('.') + 1)
-    // SVG only for the seeded demo backgrounds: uploads are always raster images.
-    const type =
-      extension === 'svg' && name.startsWith('seed-')
-        ? 'image/svg+xml'
-        : UPLOAD_CONTENT_TYPES[extension]
-    if (!bytes || !type) return c.text('Not found', 404)
-    return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(bytes), {
-      headers: {
-        'Content-Type': type,
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        'Content-Security-Policy': UPLOAD_CSP,
-        'Content-Length': String(bytes.length),
-      },
-    })
-  })
+  app.get('/uploads/:name', async (c) => serveUpload(c, (await init).services.uploadStorage))
   app.all('/uploads/*', (c) => c.text('Not found', 404))
 
   const site = options.staticDir ? staticSite(options.staticDir) : null

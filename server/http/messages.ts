@@ -16,6 +16,8 @@ const ERROR_MESSAGES: Record<string, string> = {
   too_large: 'Слишком большой запрос',
   upload_too_large: 'Файл слишком большой',
   unsupported_media: 'Можно загрузить только изображение JPEG, PNG, WebP или GIF',
+  unsupported_upload:
+    'Можно загрузить только изображение JPEG, PNG, WebP или GIF либо видео MP4 или WebM',
   server: 'Внутренняя ошибка сервера. Попробуйте ещё раз позже',
   email_taken: 'Пользователь с таким адресом уже зарегистрирован',
   reset_invalid: 'Ссылка для сброса пароля недействительна или устарела',

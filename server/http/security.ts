@@ -24,9 +24,12 @@ export function appCsp(inlineScriptHashes: readonly string[]): string {
   ].join('; ')
 }
 
-/** Uploaded files are shown as images only; nothing in them may run. */
+/**
+ * Uploaded files are images or videos; nothing in them may run. (media-src lets the browser play
+ * a video opened on its own, in the player page it builds around it.)
+ */
 export const UPLOAD_CSP =
-  "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"
+  "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox"
 
 export function securityHeaders(csp: () => string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

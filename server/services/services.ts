@@ -5,12 +5,13 @@ import { BlockService } from './blocks.ts'
 import { ProjectService } from './projects.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { RecordService } from './records.ts'
-import { UploadService } from './uploads.ts'
+import { UploadService, type UploadLimits } from './uploads.ts'
 import { WorkspaceService } from './workspaces.ts'
 
 export interface ServiceSettings {
   tokenTtlDays: number
   loginLimit: { attempts: number; windowMs: number }
+  uploadLimits: UploadLimits
 }
 
 /** Every service of one app instance, wired to one database and one upload storage. */
@@ -32,7 +33,7 @@ export function createServices(
   uploadStorage: UploadStorage,
   settings: ServiceSettings,
 ): Services {
-  const uploads = new UploadService(uploadStorage)
+  const uploads = new UploadService(uploadStorage, settings.uploadLimits)
   return {
     db,
     auth: new AuthService(db, { tokenTtlDays: settings.tokenTtlDays }),

@@ -89,11 +89,3 @@ export function sniffImage(bytes: Uint8Array): ImageInfo | null {
   }
   return null
 }
-
-/** Content types the /uploads route serves, by the extension the server itself gave the file. */
-export const UPLOAD_CONTENT_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-}

@@ -1,5 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 
 /**
  * Where uploaded files live. Local disk by default; several instances need a shared directory
@@ -8,10 +10,27 @@ import { join } from 'node:path'
 export interface UploadStorage {
   save(name: string, bytes: Uint8Array): Promise<void>
   read(name: string): Promise<Uint8Array | null>
+  /** Size in bytes of a stored file, or null when there is none by that name. */
+  size(name: string): Promise<number | null>
+  /**
+   * Bytes `start` to `end` (exclusive) of a stored file, streamed: a video is served in ranges
+   * and never read whole into memory for one of them.
+   */
+  stream(name: string, start: number, end: number): ReadableStream<Uint8Array>
 }
 
 /** Names the server generates: random hex, an optional `seed-` prefix, one known extension. */
-export const UPLOAD_NAME = /^(seed-)?[a-z0-9-]{8,80}\.(png|jpg|gif|webp|svg)$/
+export const UPLOAD_NAME = /^(seed-)?[a-z0-9-]{8,80}\.(png|jpg|gif|webp|svg|mp4|webm)$/
+
+/** Content types the /uploads route serves, by the extension the server itself gave the file. */
+export const UPLOAD_CONTENT_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+}
 
 export class DiskUploadStorage implements UploadStorage {
   constructor(private readonly dir: string) {}
@@ -31,6 +50,23 @@ export class DiskUploadStorage implements UploadStorage {
       return null
     }
   }
+
+  async size(name: string): Promise<number | null> {
+    if (!UPLOAD_NAME.test(name)) return null
+    try {
+      const info = await stat(join(this.dir, name))
+      return info.isFile() ? info.size : null
+    } catch {
+      return null
+    }
+  }
+
+  stream(name: string, start: number, end: number): ReadableStream<Uint8Array> {
+    if (!UPLOAD_NAME.test(name)) throw new Error(`not an upload name: ${name}`)
+    if (end <= start) return emptyStream()
+    const file = createReadStream(join(this.dir, name), { start, end: end - 1 })
+    return Readable.toWeb(file) as unknown as ReadableStream<Uint8Array>
+  }
 }
 
 export class MemoryUploadStorage implements UploadStorage {
@@ -43,4 +79,22 @@ export class MemoryUploadStorage implements UploadStorage {
   async read(name: string): Promise<Uint8Array | null> {
     return this.files.get(name) ?? null
   }
+
+  async size(name: string): Promise<number | null> {
+    return this.files.get(name)?.length ?? null
+  }
+
+  stream(name: string, start: number, end: number): ReadableStream<Uint8Array> {
+    const bytes = this.files.get(name)?.slice(start, end) ?? new Uint8Array()
+    return new ReadableStream({
+      start(controller) {
+        if (bytes.length > 0) controller.enqueue(bytes)
+        controller.close()
+      },
+    })
+  }
+}
+
+function emptyStream(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() })
 }

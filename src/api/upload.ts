@@ -19,31 +19,44 @@ export function postForm<S extends v.GenericSchema>(
   const form = new FormData()
   form.append('file', file, options.fileName ?? fileNameFor(file))
   for (const [key, value] of Object.entries(fields)) form.append(key, String(value))
+  const timeoutMs = uploadTimeoutMs(file.size)
   if (options.onProgress && typeof XMLHttpRequest !== 'undefined') {
-    return sendWithProgress(path, form, options.schema, options.idempotencyKey, options.onProgress)
+    return sendWithProgress(path, form, {
+      schema: options.schema,
+      idempotencyKey: options.idempotencyKey,
+      onProgress: options.onProgress,
+      timeoutMs,
+    })
   }
   return request(path, {
     method: 'POST',
     body: form,
     schema: options.schema,
     idempotencyKey: options.idempotencyKey,
-    timeoutMs: 120_000,
+    timeoutMs,
   })
+}
+
+/**
+ * Two minutes, or longer for a big file (a video of up to 100 MB) on a slow link: as long as it
+ * takes at 64 KB/s, so only a stalled upload times out (and is retried by the outbox).
+ */
+export function uploadTimeoutMs(bytes: number): number {
+  return Math.max(120_000, Math.ceil(bytes / 64))
 }
 
 async function sendWithProgress<S extends v.GenericSchema>(
   path: string,
   form: FormData,
-  schema: S,
-  idempotencyKey: string,
-  onProgress: UploadProgress,
+  options: { schema: S; idempotencyKey: string; onProgress: UploadProgress; timeoutMs: number },
 ): Promise<v.InferOutput<S>> {
+  const { schema, idempotencyKey, onProgress } = options
   const { baseUrl, getToken } = apiConfig()
   const token = await getToken()
   const response = await new Promise<Response>((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open('POST', baseUrl + path)
-    xhr.timeout = 120_000
+    xhr.timeout = options.timeoutMs
     xhr.setRequestHeader('Accept', 'application/json')
     xhr.setRequestHeader('Idempotency-Key', idempotencyKey)
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`)
@@ -66,6 +79,6 @@ async function sendWithProgress<S extends v.GenericSchema>(
 }
 
 function fileNameFor(file: Blob): string {
-  const extension = /^image\/(jpeg|png|webp|gif)$/.exec(file.type)?.[1] ?? 'bin'
+  const extension = /^(?:image|video)\/(jpeg|png|webp|gif|mp4|webm)$/.exec(file.type)?.[1] ?? 'bin'
   return `upload.${extension === 'jpeg' ? 'jpg' : extension}`
 }

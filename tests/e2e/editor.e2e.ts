@@ -14,12 +14,16 @@ import {
   apiGet,
   BLOCK_BUTTONS,
   createProjectThroughUi,
+  dragOnCanvas,
+  drawnBlocks,
   layerItems,
   makePng,
   mirrorBlocks,
   mirrorOutboxSize,
   registerUser,
   uploadBackground,
+  videoClip,
+  type DrawnBlock,
   type TestUser,
 } from './helpers/editor.ts'
 
@@ -28,11 +32,14 @@ let browser: BrowserSession
 let page: Page
 let user: TestUser
 
-/** What the editor places on a landing section at 100% zoom, and where fit() puts it. */
+/** What the editor places on a background at 100% zoom, and where fit() puts it. */
 const LANDING_WORLD_WIDTH = 1200
+const STORY_WORLD_WIDTH = 360
 const FIT_MARGIN = 40
-/** The uploaded landing background: 16:9. */
+/** The uploaded landing background: 16:9; the story slide: 9:16. */
 const BG = { width: 320, height: 180 }
+const SLIDE = { width: 90, height: 160 }
+const ALL_TYPES = ['text', 'button', 'image', 'video', 'gift', 'price', 'subscribe']
 
 type ServerBlock = Record<string, unknown> & { id: number; type: string; x: number; y: number }
 interface ServerProject {
@@ -96,11 +103,68 @@ function sharedFields(server: ServerBlock, local: Record<string, unknown>) {
   }
 }
 
+/** The canvas's blocks once every one of `count` has its server id (saved and reconciled). */
+async function savedDrawnBlocks(count: number): Promise<DrawnBlock[]> {
+  await expect
+    .poll(
+      async () => {
+        const drawn = await drawnBlocks(page)
+        return drawn.length === count && drawn.every((b) => b.id !== null && b.id > 0)
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true)
+  return drawnBlocks(page)
+}
+
+/**
+ * The journey's core check: the server's `get_items` holds, on the 200-unit basis, exactly where
+ * the canvas draws each block; after a reload every block is drawn at the same place on the page
+ * and at the same stored position. Resolves with the blocks as drawn after the reload.
+ */
+async function expectSamePlaceAfterReload(bgId: number, count: number): Promise<DrawnBlock[]> {
+  const before = await savedDrawnBlocks(count)
+  const server = await serverBlocks(bgId)
+  expect(server).toHaveLength(count)
+  for (const drawn of before) {
+    const stored = server.find((b) => b.id === drawn.id)
+    expect(stored, `${drawn.type} ${drawn.id} is on the server`).toBeDefined()
+    // Stored precision: four decimals (src/domain/geometry.ts).
+    expect(stored!.x, `${drawn.type} x`).toBeCloseTo(drawn.x, 4)
+    expect(stored!.y, `${drawn.type} y`).toBeCloseTo(drawn.y, 4)
+  }
+
+  await page.reload()
+  expect(await canvasRenderer()).toBe('webgl')
+  const after = await savedDrawnBlocks(count)
+  for (const was of before) {
+    const now = after.find((b) => b.id === was.id)
+    expect(now, `${was.type} ${was.id} is drawn after the reload`).toBeDefined()
+    expect(Math.abs(now!.clientX - was.clientX), `${was.type} left/right`).toBeLessThan(0.5)
+    expect(Math.abs(now!.clientY - was.clientY), `${was.type} up/down`).toBeLessThan(0.5)
+    expect(now!.x).toBeCloseTo(was.x, 6)
+    expect(now!.y).toBeCloseTo(was.y, 6)
+  }
+  return after
+}
+
+/** The zoom fit() chooses for a frame of `frame` world px in the canvas `box`. */
+function fitZoom(
+  box: { width: number; height: number },
+  frame: { width: number; height: number },
+  kind: 'landing' | 'stories',
+): number {
+  const across = (box.width - 2 * FIT_MARGIN) / frame.width
+  return kind === 'landing'
+    ? across
+    : Math.min(across, (box.height - 2 * FIT_MARGIN) / frame.height)
+}
+
 describe('landing editor (type 1)', () => {
   let projectId = 0
   let bgId = 0
 
-  it('builds a page with every block type, drags one, and the server holds it', async () => {
+  it('builds a page with every block type and an uploaded video, drags one, reloads, and finds it where it was left, as the server holds it', async () => {
     projectId = await createProjectThroughUi(page, 'Акция на чистку зубов', 1)
     await page.getByText('Добавьте первую секцию').waitFor()
     await uploadBackground(page, makePng(BG.width, BG.height))
@@ -109,16 +173,25 @@ describe('landing editor (type 1)', () => {
     for (const label of BLOCK_BUTTONS) await addBlockButton(page, label).click()
     await expect.poll(() => layerItems(page).count()).toBe(BLOCK_BUTTONS.length)
 
+    // The video block takes a file: kept on the device first, then uploaded, then its URL saved.
+    await layerItems(page).filter({ hasText: 'Видео' }).getByRole('button').first().click()
+    await page.locator('label', { hasText: /^Файл$/ }).click()
+    await page
+      .locator('input[type="file"][accept="video/mp4,video/webm"]')
+      .setInputFiles({ name: 'clip.webm', mimeType: 'video/webm', buffer: videoClip() })
+    await page.getByLabel('Загруженное видео').waitFor()
+
     // Every new block sits in the middle of the section; the last one added is in front.
     const box = (await page.locator('[data-testid="editor-canvas"]').boundingBox())!
-    const zoom = (box.width - 2 * FIT_MARGIN) / LANDING_WORLD_WIDTH
+    const zoom = fitZoom(box, { width: LANDING_WORLD_WIDTH, height: 0 }, 'landing')
+    const front = (await drawnBlocks(page)).find((b) => b.type === 'subscribe')!
+    expect([front.x, front.y]).toEqual([0, 0])
     const frameHeight = (LANDING_WORLD_WIDTH * BG.height) / BG.width
-    const from = { x: box.x + box.width / 2, y: box.y + FIT_MARGIN + (frameHeight / 2) * zoom }
+    expect(front.clientX).toBeCloseTo(box.x + box.width / 2, 0)
+    expect(front.clientY).toBeCloseTo(box.y + FIT_MARGIN + (frameHeight / 2) * zoom, 0)
     // 240 × 120 world px: whole grid cells, so snapping keeps the distance.
-    await page.mouse.move(from.x, from.y)
-    await page.mouse.down()
-    await page.mouse.move(from.x + 240 * zoom, from.y + 120 * zoom, { steps: 12 })
-    await page.mouse.up()
+    const from = { x: front.clientX, y: front.clientY }
+    await dragOnCanvas(page, from, { x: from.x + 240 * zoom, y: from.y + 120 * zoom })
 
     await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
     await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
@@ -135,16 +208,49 @@ describe('landing editor (type 1)', () => {
       return b ? Math.max(Math.abs(b.x - 40), Math.abs(b.y - 20)) : Infinity
     }
     await expect.poll(draggedOff, { timeout: 15_000 }).toBeLessThanOrEqual(tolerance)
+    const videoSrc = async () =>
+      String((await serverBlocks(bgId)).find((b) => b.type === 'video')?.video_src ?? '')
+    await expect.poll(videoSrc, { timeout: 20_000 }).toMatch(/^\/uploads\/[0-9a-f]{32}\.webm$/)
+    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+
     const blocks = await serverBlocks(bgId)
-    expect(new Set(blocks.map((b) => b.type))).toEqual(
-      new Set(['text', 'button', 'image', 'video', 'gift', 'price', 'subscribe']),
-    )
+    expect(new Set(blocks.map((b) => b.type))).toEqual(new Set(ALL_TYPES))
     const dragged = blocks.find((b) => b.type === 'subscribe')!
     for (const other of blocks.filter((b) => b !== dragged))
       expect([other.x, other.y]).toEqual([0, 0])
-  })
 
-  it('offline edits survive a reload and reach the server exactly once back online', async () => {
+    // The server keeps the clip as sent and serves it as WebM, in ranges for the player.
+    const url = await videoSrc()
+    const clip = await fetch(appUrl(url))
+    expect(clip.headers.get('Content-Type')).toBe('video/webm')
+    expect(Buffer.from(await clip.arrayBuffer()).equals(videoClip())).toBe(true)
+    const head = await fetch(appUrl(url), { headers: { Range: 'bytes=0-3' } })
+    expect(head.status).toBe(206)
+    expect([...new Uint8Array(await head.arrayBuffer())]).toEqual([0x1a, 0x45, 0xdf, 0xa3])
+
+    const after = await expectSamePlaceAfterReload(bgId, BLOCK_BUTTONS.length)
+    const moved = after.find((b) => b.type === 'subscribe')!
+    expect(Math.max(Math.abs(moved.x - 40), Math.abs(moved.y - 20))).toBeLessThanOrEqual(tolerance)
+
+    // The preview plays the uploaded clip from the server.
+    await page.getByRole('button', { name: 'Предпросмотр' }).click()
+    const player = page.locator('[data-testid="landing-preview"] video')
+    await player.waitFor()
+    expect(await player.getAttribute('src')).toBe(url)
+    await player.evaluate(async (video: HTMLVideoElement) => {
+      video.muted = true
+      await video.play()
+    })
+    await expect
+      .poll(() => player.evaluate((video: HTMLVideoElement) => video.currentTime), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0)
+    await page.keyboard.press('Escape')
+    await page.locator('[data-testid="landing-preview"]').waitFor({ state: 'detached' })
+  }, 150_000)
+
+  it('offline edits and a new video survive a reload and reach the server exactly once back online', async () => {
     expect(bgId).toBeGreaterThan(0)
     // Text and cards use Roboto: the editor has loaded its files (Cyrillic and Latin, regular and
     // bold) and the service worker cached them as they passed; none of them is precached.
@@ -156,6 +262,15 @@ describe('landing editor (type 1)', () => {
         timeout: 15_000,
       })
       .toBe(4)
+    const firstClip = String(
+      (await serverBlocks(bgId)).find((b) => b.type === 'video')?.video_src ?? '',
+    )
+    expect(firstClip).toMatch(/^\/uploads\//)
+    const videoFile = page.locator('input[type="file"][accept="video/mp4,video/webm"]')
+    const waiting = page.getByText('Файл сохранён на устройстве и ждёт отправки на сервер.')
+    const player = page.getByLabel('Загруженное видео')
+    const mirrorVideoSrc = async () =>
+      String((await mirrorBlocks(page, bgId)).find((b) => b.type === 'video')?.video_src ?? '')
     await goOffline(browser.context)
     try {
       await layerItems(page).filter({ hasText: 'Новый текст' }).getByRole('button').first().click()
@@ -164,6 +279,16 @@ describe('landing editor (type 1)', () => {
       await textField.blur()
       await addBlockButton(page, 'Кнопка').click()
       await expect.poll(() => layerItems(page).count()).toBe(BLOCK_BUTTONS.length + 1)
+      // Another clip for the video block: it waits in IndexedDB and plays from there meanwhile.
+      await layerItems(page).filter({ hasText: 'Видео' }).getByRole('button').first().click()
+      await videoFile.setInputFiles({
+        name: 'clip-2.webm',
+        mimeType: 'video/webm',
+        buffer: videoClip(),
+      })
+      await waiting.waitFor()
+      await expect.poll(() => player.getAttribute('src')).toMatch(/^blob:/)
+      await expect.poll(mirrorVideoSrc, { timeout: 10_000 }).toMatch(/^local-file:\d+$/)
       // The edits reach the mirror (autosave) before the page goes away.
       await expect
         .poll(async () => (await mirrorBlocks(page, bgId)).length, { timeout: 10_000 })
@@ -190,6 +315,13 @@ describe('landing editor (type 1)', () => {
       await expect
         .poll(() => page.getByRole('textbox', { name: 'Текст', exact: true }).inputValue())
         .toBe('Скидка 20% до конца месяца')
+      // After the reload, still offline, the clip plays from the device.
+      await layerItems(page).filter({ hasText: 'Видео' }).getByRole('button').first().click()
+      await waiting.waitFor()
+      await expect.poll(() => player.getAttribute('src')).toMatch(/^blob:/)
+      await expect
+        .poll(() => player.evaluate((video: HTMLVideoElement) => video.readyState))
+        .toBeGreaterThanOrEqual(1)
     } finally {
       await goOnline(browser.context)
     }
@@ -202,29 +334,71 @@ describe('landing editor (type 1)', () => {
     expect(local).toHaveLength(server.length)
     expect(server.filter((b) => b.type === 'button')).toHaveLength(2)
     expect(server.find((b) => b.type === 'text')?.text).toBe('Скидка 20% до конца месяца')
+    // The clip was uploaded once back online and the block took the server's URL.
+    const clip = String(server.find((b) => b.type === 'video')?.video_src ?? '')
+    expect(clip).toMatch(/^\/uploads\/[0-9a-f]{32}\.webm$/)
+    expect(clip).not.toBe(firstClip)
+    await expect.poll(() => player.getAttribute('src')).toBe(clip)
+    await expect.poll(() => waiting.count()).toBe(0)
     for (const block of server) {
       const mine = local.find((b) => b.id === block.id)
       expect(mine, `block ${block.id} (${block.type}) is in the mirror`).toBeDefined()
       const { server: theirs, local: ours } = sharedFields(block, mine!)
       expect(ours).toEqual(theirs)
     }
-  })
+  }, 120_000)
 })
 
 describe('stories editor (type 2)', () => {
-  it('opens, takes a slide and a block, and saves them', async () => {
+  it('takes a slide and every block type, drags one, reloads, and finds it where it was left, as the server holds it', async () => {
     const projectId = await createProjectThroughUi(page, 'Сторис к открытию', 2)
     await page.getByText('Добавьте первый слайд').waitFor()
-    await uploadBackground(page, makePng(90, 160))
+    await uploadBackground(page, makePng(SLIDE.width, SLIDE.height))
     expect(await canvasRenderer()).toBe('webgl')
-    await addBlockButton(page, 'Цена').click()
+    for (const label of BLOCK_BUTTONS) await addBlockButton(page, label).click()
+    await expect.poll(() => layerItems(page).count()).toBe(BLOCK_BUTTONS.length)
+
+    // The slide is fitted whole; 80 × 120 world px are whole grid cells.
+    const box = (await page.locator('[data-testid="editor-canvas"]').boundingBox())!
+    const frame = {
+      width: STORY_WORLD_WIDTH,
+      height: (STORY_WORLD_WIDTH * SLIDE.height) / SLIDE.width,
+    }
+    const zoom = fitZoom(box, frame, 'stories')
+    const front = (await drawnBlocks(page)).find((b) => b.type === 'subscribe')!
+    expect([front.x, front.y]).toEqual([0, 0])
+    expect(front.clientX).toBeCloseTo(box.x + box.width / 2, 0)
+    expect(front.clientY).toBeCloseTo(box.y + box.height / 2, 0)
+    const from = { x: front.clientX, y: front.clientY }
+    await dragOnCanvas(page, from, { x: from.x + 80 * zoom, y: from.y + 120 * zoom })
+
     await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
     await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
     const [bgId] = await backgroundsOf(projectId)
     await expect
-      .poll(async () => (await serverBlocks(bgId!)).map((b) => b.type), { timeout: 15_000 })
-      .toEqual(['price'])
+      .poll(async () => (await serverBlocks(bgId!)).length, { timeout: 15_000 })
+      .toBe(BLOCK_BUTTONS.length)
+    // 80 world px of a 360 px slide = 44.44 units, 120 px = 66.67; grid and guides as above.
+    const unitsPerPx = 200 / STORY_WORLD_WIDTH
+    const expected = { x: 80 * unitsPerPx, y: 120 * unitsPerPx }
+    const tolerance = (20 / 2 + 6 / zoom) * unitsPerPx
+    const draggedOff = async () => {
+      const b = (await serverBlocks(bgId!)).find((block) => block.type === 'subscribe')
+      return b ? Math.max(Math.abs(b.x - expected.x), Math.abs(b.y - expected.y)) : Infinity
+    }
+    await expect.poll(draggedOff, { timeout: 15_000 }).toBeLessThanOrEqual(tolerance)
+    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    const blocks = await serverBlocks(bgId!)
+    expect(new Set(blocks.map((b) => b.type))).toEqual(new Set(ALL_TYPES))
+    for (const other of blocks.filter((b) => b.type !== 'subscribe'))
+      expect([other.x, other.y]).toEqual([0, 0])
+
+    const after = await expectSamePlaceAfterReload(bgId!, BLOCK_BUTTONS.length)
+    const moved = after.find((b) => b.type === 'subscribe')!
+    expect(Math.max(Math.abs(moved.x - expected.x), Math.abs(moved.y - expected.y))).toBeLessThan(
+      tolerance,
+    )
     await page.goto(appUrl('/projects'))
     await expectShell(page, 'Проекты')
-  })
+  }, 120_000)
 })

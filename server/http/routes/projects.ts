@@ -40,7 +40,8 @@ async function readUpload(
   return { bytes: new Uint8Array(await file.arrayBuffer()), fields }
 }
 
-export function projectRoutes(api: Hono<AppEnv>, uploadMaxBytes: number): void {
+/** Upload size limits: `image` for backgrounds, `media` for image/upload (images or videos). */
+export function projectRoutes(api: Hono<AppEnv>, maxBytes: { image: number; media: number }): void {
   const { query, mutation } = productRoutes(api)
 
   query('/project_types/list', async (c) => c.json(PROJECT_TYPES))
@@ -88,7 +89,7 @@ export function projectRoutes(api: Hono<AppEnv>, uploadMaxBytes: number): void {
     'GET',
   )
   mutation('/project/add_bg', async (c) => {
-    const { bytes, fields } = await readUpload(c, uploadMaxBytes)
+    const { bytes, fields } = await readUpload(c, maxBytes.image)
     const size = parseInput(BackgroundSizeFields, fields)
     const services = c.get('services')
     return c.json(
@@ -100,9 +101,10 @@ export function projectRoutes(api: Hono<AppEnv>, uploadMaxBytes: number): void {
     await c.get('services').projects.deleteBackground(c.get('user').id, id)
     return c.json({ id, deleted: true })
   })
+  // Image blocks and photos send images; video blocks send MP4 or WebM (their own, larger limit).
   mutation('/image/upload', async (c) => {
-    const { bytes } = await readUpload(c, uploadMaxBytes)
-    const { url } = await c.get('services').uploads.storeImage(bytes)
+    const { bytes } = await readUpload(c, maxBytes.media)
+    const { url } = await c.get('services').uploads.storeMedia(bytes)
     return c.json({ url })
   })
 

@@ -27,4 +27,9 @@ export interface EditorData {
   uploadFile(file: Blob): Promise<string>
   /** A URL the browser can load (local uploads resolve to object URLs). */
   resolveFileUrl(url: string): string
+  /**
+   * A hook: 0…1 while the file behind a url returned by `uploadFile` is being sent, null while it
+   * waits (offline, queued) or once it is on the server.
+   */
+  useUploadProgress(url: string): number | null
 }

@@ -277,6 +277,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
                     specialists={data.specialists}
                     uploadFile={data.uploadFile}
                     resolveFileUrl={data.resolveFileUrl}
+                    useUploadProgress={data.useUploadProgress}
                     onChange={(patch, tag) => store.update(selectedKey, patch, tag)}
                   />
                   <Divider />

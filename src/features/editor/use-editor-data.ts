@@ -10,7 +10,7 @@ import {
 } from '../../data/live.ts'
 import type { Size } from '../../domain/geometry.ts'
 import type { Background } from '../../domain/project.ts'
-import { useRefresh } from '../../sync/client.ts'
+import { useRefresh, useUploadProgress } from '../../sync/client.ts'
 import type { EditorData, LocalBlock } from './editor-data.ts'
 
 /**
@@ -46,6 +46,7 @@ export function useEditorData(projectId: number): EditorData | null | undefined 
       addBackground: addBg,
       uploadFile,
       resolveFileUrl,
+      useUploadProgress,
     }
   }, [project, backgrounds, blocks, specialists, addBg, resolveFileUrl])
 }

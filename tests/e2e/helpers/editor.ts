@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
 import { inject } from 'vitest'
 import type { Page } from 'playwright-core'
@@ -167,4 +168,44 @@ export function mirrorOutboxSize(page: Page): Promise<number> {
         }
       }),
   )
+}
+
+/** A block as the open canvas draws it (`window.__promoEditorCanvas`, editor-canvas.tsx). */
+export interface DrawnBlock {
+  key: string
+  id: number | null
+  type: string
+  bg_id: number
+  /** Centre on the page, CSS px. */
+  clientX: number
+  clientY: number
+  /** Centre as stored: offset from the background's centre on the 200-unit basis. */
+  x: number
+  y: number
+}
+
+/** The blocks the canvas draws now ([] while no editor canvas is on screen). */
+export function drawnBlocks(page: Page): Promise<DrawnBlock[]> {
+  return page.evaluate(() => {
+    const hook = (window as { __promoEditorCanvas?: { blocks(): DrawnBlock[] } })
+      .__promoEditorCanvas
+    return hook?.blocks() ?? []
+  })
+}
+
+/** Presses at `from` and drags to `to` (page px) in small steps, as a finger or a mouse would. */
+export async function dragOnCanvas(
+  page: Page,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+): Promise<void> {
+  await page.mouse.move(from.x, from.y)
+  await page.mouse.down()
+  await page.mouse.move(to.x, to.y, { steps: 12 })
+  await page.mouse.up()
+}
+
+/** A real VP8 WebM clip of about 3.5 KB (tests/fixtures/README.md). */
+export function videoClip(): Buffer {
+  return readFileSync(new URL('../../fixtures/clip.webm', import.meta.url))
 }

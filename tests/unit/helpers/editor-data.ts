@@ -54,6 +54,7 @@ export function fakeEditorData(
       return `local-file:${data.uploads.length}`
     },
     resolveFileUrl: (url) => url,
+    useUploadProgress: () => null,
   }
   return data
 }

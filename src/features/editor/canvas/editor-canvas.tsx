@@ -22,12 +22,25 @@ import { sortedKeys, type EditorStore } from '../model/editor-store.ts'
 import { layoutFrames, type EditorKind } from '../model/layout.ts'
 import { BlockView, type CanvasLabels } from './block-view.tsx'
 import { CanvasInteraction } from './interaction.ts'
-import { SceneHost, type CanvasController } from './scene-host.ts'
+import { SceneHost, type CanvasBlockProbe, type CanvasController } from './scene-host.ts'
 import { useTexture } from './textures.ts'
 
 export type { CanvasController }
 
 extend({ Container, Graphics, Sprite, Text })
+
+/**
+ * The open canvas's test hook: browser journeys read where each block is drawn
+ * (`window.__promoEditorCanvas.blocks()`). Present only while an editor canvas is on screen.
+ */
+export interface CanvasTestHook {
+  blocks(): CanvasBlockProbe[]
+}
+declare global {
+  interface Window {
+    __promoEditorCanvas?: CanvasTestHook
+  }
+}
 
 export interface EditorCanvasProps {
   store: EditorStore
@@ -130,10 +143,13 @@ function Scene(
     host.setOverlaySource(() => interaction.overlayState)
     const detach = interaction.attach()
     onController(host)
+    const hook: CanvasTestHook = { blocks: () => host.probe() }
+    window.__promoEditorCanvas = hook
     return () => {
       detach()
       onController(null)
       host.attachApp(null, null)
+      if (window.__promoEditorCanvas === hook) delete window.__promoEditorCanvas
     }
   }, [host, hostRef, isInitialised, app, onController])
 

@@ -29,6 +29,24 @@ export interface CanvasController {
   reveal(bgId: number): void
 }
 
+/**
+ * Where the canvas draws one block, read from its display object (browser journeys check that a
+ * block is drawn where it was left, and that the server holds the same place).
+ */
+export interface CanvasBlockProbe {
+  key: string
+  /** Server id, negative while local, null before the first save. */
+  id: number | null
+  type: string
+  bg_id: number
+  /** The block's centre on the page, in CSS px. */
+  clientX: number
+  clientY: number
+  /** The same centre as stored: offset from the background's centre on the 200-unit basis. */
+  x: number
+  y: number
+}
+
 export interface SceneCallbacks {
   onZoomChange: (zoom: number) => void
   onActiveBackground: (bgId: number) => void
@@ -248,5 +266,29 @@ export class SceneHost implements InteractionHost, CanvasController {
 
   redrawOverlay() {
     this.drawOverlay(this.overlayState())
+  }
+
+  /** Every block as drawn now (mid-drag too: display objects move before the store does). */
+  probe(): CanvasBlockProbe[] {
+    const page = this.element?.getBoundingClientRect() ?? { left: 0, top: 0 }
+    const blocks: CanvasBlockProbe[] = []
+    for (const [key, container] of this.containers) {
+      const block = this.store.get(key)
+      const frame = block && this.framesNow.get(block.bg_id)
+      if (!block || !frame || container.destroyed) continue
+      const unit = frame.width / 200
+      const global = container.getGlobalPosition()
+      blocks.push({
+        key,
+        id: block.id ?? null,
+        type: block.type,
+        bg_id: block.bg_id,
+        clientX: page.left + global.x,
+        clientY: page.top + global.y,
+        x: (container.x - frame.width / 2) / unit,
+        y: (container.y - frame.height / 2) / unit,
+      })
+    }
+    return blocks
   }
 }

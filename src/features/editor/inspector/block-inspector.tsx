@@ -5,6 +5,7 @@ import {
   FileButton,
   Group,
   Image,
+  Progress,
   SegmentedControl,
   Stack,
   Text,
@@ -13,6 +14,7 @@ import {
 import { IconUpload, IconX } from '@tabler/icons-react'
 import { useState } from 'react'
 import * as v from 'valibot'
+import { localFileId } from '../../../data/ids.ts'
 import type { BlockOf, BlockType } from '../../../domain/block.ts'
 import type { Specialist } from '../../../domain/directory.ts'
 import { formatPrice } from '../../../domain/format.ts'
@@ -47,7 +49,11 @@ export interface BlockInspectorProps {
   onChange: (patch: Record<string, unknown>, tag: string) => void
   uploadFile: (file: Blob) => Promise<string>
   resolveFileUrl: (url: string) => string
+  /** A hook: upload progress of a file waiting in IndexedDB (EditorData.useUploadProgress). */
+  useUploadProgress?: (url: string) => number | null
 }
+
+const noProgress = () => null
 
 export function useBlockTypeLabel(): (type: BlockType) => string {
   const { t } = useLingui()
@@ -275,6 +281,31 @@ function UploadButton(props: {
   )
 }
 
+/**
+ * A file kept in IndexedDB until the server has it (offline, or still queued): its upload progress
+ * while it is being sent, else that it waits. Nothing once the block holds the server's URL.
+ */
+function PendingUpload(props: { url: string; useUploadProgress: (url: string) => number | null }) {
+  const { t } = useLingui()
+  const { useUploadProgress } = props
+  const progress = useUploadProgress(props.url)
+  if (localFileId(props.url) === null) return null
+  if (progress === null) {
+    return (
+      <Text size="xs" c="dimmed">
+        {t`Файл сохранён на устройстве и ждёт отправки на сервер.`}
+      </Text>
+    )
+  }
+  const percent = Math.round(progress * 100)
+  return (
+    <Stack gap={2}>
+      <Progress value={percent} size="sm" aria-label={t`Загрузка файла на сервер`} />
+      <Text size="xs" c="dimmed">{t`Отправляется на сервер: ${percent}%`}</Text>
+    </Stack>
+  )
+}
+
 function MediaSize({ ctx }: { ctx: FieldContext }) {
   const { t } = useLingui()
   return (
@@ -321,6 +352,10 @@ function ImageFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
         ) : (
           <Text size="sm" c="dimmed">{t`Изображение ещё не загружено`}</Text>
         )}
+        <PendingUpload
+          url={block.image_url}
+          useUploadProgress={props.useUploadProgress ?? noProgress}
+        />
         <UploadButton
           accept={IMAGE_TYPES}
           kind="image"
@@ -373,20 +408,40 @@ function VideoFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
         ) : (
           <>
             {block.video_src ? (
-              <Group gap="xs" wrap="nowrap">
-                <Text size="sm" truncate="end" flex={1}>
-                  {block.video_src}
-                </Text>
-                <Button
-                  variant="subtle"
-                  color="red"
-                  size="compact-sm"
-                  leftSection={<IconX size={14} />}
-                  onClick={() => ctx.commit({ video_src: '' }, 'video_src')}
-                >
-                  <Trans>Убрать</Trans>
-                </Button>
-              </Group>
+              <>
+                {/* A file on the device resolves to a blob: URL a moment after it is stored. */}
+                {localFileId(props.resolveFileUrl(block.video_src)) === null ? (
+                  <video
+                    src={props.resolveFileUrl(block.video_src)}
+                    controls
+                    muted
+                    playsInline
+                    preload="metadata"
+                    aria-label={t`Загруженное видео`}
+                    style={{ width: '100%', maxHeight: 160, background: '#000', borderRadius: 4 }}
+                  />
+                ) : null}
+                <Group gap="xs" wrap="nowrap">
+                  <Text size="sm" truncate="end" flex={1}>
+                    {localFileId(block.video_src) === null
+                      ? block.video_src
+                      : t`Видео с устройства`}
+                  </Text>
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    size="compact-sm"
+                    leftSection={<IconX size={14} />}
+                    onClick={() => ctx.commit({ video_src: '' }, 'video_src')}
+                  >
+                    <Trans>Убрать</Trans>
+                  </Button>
+                </Group>
+                <PendingUpload
+                  url={block.video_src}
+                  useUploadProgress={props.useUploadProgress ?? noProgress}
+                />
+              </>
             ) : (
               <Text size="sm" c="dimmed">{t`Файл не выбран`}</Text>
             )}
