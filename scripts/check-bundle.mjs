@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
-// The target is 150 KiB. The list pages read the Dexie mirror, and React 19 + TanStack Router +
-// Mantine + Dexie and its hooks already weigh about 200 KiB gzipped, so the product does not meet
-// it yet (measured 226 KiB). Until the mirror moves off the first load, this budget only stops the
-// first load from growing; lower it with every saving, never raise it.
-const BUDGET_KIB = Number(process.env.BUNDLE_BUDGET_KIB ?? 232)
+// The target is 150 KiB. The list pages read the Dexie mirror, and react-dom (64 KiB), Mantine
+// (35), Dexie (30) and TanStack Router (23) alone weigh about 150 KiB gzipped, so the product does
+// not meet it yet (measured 222 KiB). Until the mirror moves off the first load, this budget only
+// stops the first load from growing; lower it with every saving, never raise it.
+const BUDGET_KIB = Number(process.env.BUNDLE_BUDGET_KIB ?? 226)
 const dist = new URL('../dist/', import.meta.url).pathname
 const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'))
 

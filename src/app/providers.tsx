@@ -1,10 +1,7 @@
 import '@mantine/core/styles.css'
 import '@mantine/notifications/styles.css'
-import '@mantine/dates/styles.css'
-import 'dayjs/locale/ru'
-import { I18nProvider, useLingui } from '@lingui/react'
+import { I18nProvider } from '@lingui/react'
 import { createTheme, MantineProvider } from '@mantine/core'
-import { DatesProvider } from '@mantine/dates'
 import type { ReactNode } from 'react'
 import { ConfirmHost } from '../ui/confirm.tsx'
 import { AppErrorBoundary } from '../ui/error-screens.tsx'
@@ -26,25 +23,14 @@ export const theme = createTheme({
   },
 })
 
-function LocalizedDates({ children }: { children: ReactNode }) {
-  const { i18n: active } = useLingui()
-  return (
-    <DatesProvider settings={{ locale: active.locale === 'en' ? 'en' : 'ru' }}>
-      {children}
-    </DatesProvider>
-  )
-}
-
-/** Mantine (theme, notifications bottom right, dates in the UI language), Lingui, error boundary. */
+/** Mantine (theme, notifications bottom right), Lingui, error boundary. */
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <I18nProvider i18n={i18n}>
-        <LocalizedDates>
-          <NotificationHost />
-          <ConfirmHost />
-          <AppErrorBoundary>{children}</AppErrorBoundary>
-        </LocalizedDates>
+        <NotificationHost />
+        <ConfirmHost />
+        <AppErrorBoundary>{children}</AppErrorBoundary>
       </I18nProvider>
     </MantineProvider>
   )
