@@ -1,4 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks'
+import { useMemo } from 'react'
 import { CURRENT_WORKSPACE } from './commands.ts'
 import { getDb } from './db.ts'
 import { creationOrder, isLocalId, localFileId } from './ids.ts'
@@ -150,6 +151,38 @@ export function useFileUrl(url: string): string {
   if (fileId === null) return url
   if (file?.uploadedUrl) return file.uploadedUrl
   return file?.blob instanceof Blob ? objectUrlOf(file.blob) : ''
+}
+
+/**
+ * `useFileUrl` for a changing set of urls (the editor's backgrounds and blocks): resolves every
+ * `local-file:<n>` url in one live query. Returns a function giving the address to load for any
+ * url: a server url, a blob: url, or '' while a file on the device is still being read or is
+ * missing (never the `local-file:` address itself, which nothing can load). Stable while the
+ * resolutions stay the same.
+ */
+export function useFileUrlResolver(urls: readonly string[]): (url: string) => string {
+  const ids = [...new Set(urls.map(localFileId).filter((id): id is number => id !== null))].sort(
+    (a, b) => a - b,
+  )
+  const idsKey = ids.join(',')
+  const resolved = useLiveQuery(async () => {
+    const wanted = idsKey ? idsKey.split(',').map(Number) : []
+    const files = await getDb().files.bulkGet(wanted)
+    return wanted.map((id, i): [number, string] => {
+      const file = files[i]
+      if (file?.uploadedUrl) return [id, file.uploadedUrl]
+      return [id, file?.blob instanceof Blob ? objectUrlOf(file.blob) : '']
+    })
+  }, [idsKey])
+  // Keyed by content: a live-query rerun with the same answers keeps the same function.
+  const key = JSON.stringify(resolved ?? [])
+  return useMemo(() => {
+    const map = new Map<number, string>(JSON.parse(key) as [number, string][])
+    return (url: string) => {
+      const id = localFileId(url)
+      return id === null ? url : (map.get(id) ?? '')
+    }
+  }, [key])
 }
 
 /** The server id that replaced a local id (follow `/specialist/-3` to `/specialist/42`), or null. */

@@ -5,6 +5,7 @@ import { MirrorDb, setDb } from '../../src/data/db.ts'
 import {
   useCurrentWorkspaceId,
   useFileUrl,
+  useFileUrlResolver,
   useIdRedirect,
   useRecords,
   useSyncMarks,
@@ -108,5 +109,26 @@ describe('live hooks over the mirror', () => {
     await waitFor(() => expect(result.current).toBe('/uploads/a.png'))
     const { result: plain } = renderHook(() => useFileUrl('/uploads/b.png'))
     expect(plain.current).toBe('/uploads/b.png')
+  })
+  it('resolves a set of urls at once; a file still being read gives nothing to load', async () => {
+    const first = await uploadFile(new Blob(['x'], { type: 'image/png' }))
+    const second = await uploadFile(new Blob(['y'], { type: 'video/webm' }))
+    const urls = [first, second, '/uploads/c.png', '']
+    const { result } = renderHook(() => useFileUrlResolver(urls))
+    // Never the local-file address itself: nothing could load it.
+    expect(result.current(first)).toBe('')
+    await db.files.update(Number(second.split(':')[1]), {
+      uploadedUrl: '/uploads/clip.webm',
+      blob: null,
+    })
+    await waitFor(() => expect(result.current(second)).toBe('/uploads/clip.webm'))
+    expect(result.current(first)).toBe('')
+    expect(result.current('/uploads/c.png')).toBe('/uploads/c.png')
+    expect(result.current('local-file:999')).toBe('')
+    // A rerender with the same answers keeps the same function (the editor's callbacks stay put).
+    const before = result.current
+    await db.files.update(Number(first.split(':')[1]), { createdAt: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(result.current).toBe(before)
   })
 })

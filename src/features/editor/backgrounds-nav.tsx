@@ -106,7 +106,9 @@ function Thumb({
         h={Math.min(height, 160)}
         style={{
           backgroundColor: 'var(--mantine-color-gray-1)',
-          backgroundImage: bg.image_url ? `url("${resolveFileUrl(bg.image_url)}")` : undefined,
+          backgroundImage: resolveFileUrl(bg.image_url)
+            ? `url("${resolveFileUrl(bg.image_url)}")`
+            : undefined,
           backgroundSize: 'cover',
           backgroundPosition: 'center',
         }}

@@ -25,7 +25,10 @@ export interface EditorData {
   addBackground(file: Blob, size: Size): Promise<number>
   /** Stores a file for upload; resolves with a URL usable at once. */
   uploadFile(file: Blob): Promise<string>
-  /** A URL the browser can load (local uploads resolve to object URLs). */
+  /**
+   * The address to load for an image or video url: local uploads resolve to object URLs, and to ''
+   * while the file on the device is still being read (show a placeholder, load nothing).
+   */
   resolveFileUrl(url: string): string
   /**
    * A hook: 0…1 while the file behind a url returned by `uploadFile` is being sent, null while it

@@ -3,7 +3,7 @@ import { addBackground, deleteBlocks, saveBlocks, uploadFile } from '../../data/
 import {
   useBackgrounds,
   useBlocksOfProject,
-  useFileUrl,
+  useFileUrlResolver,
   useIdRedirect,
   useProject,
   useRecords,
@@ -26,8 +26,7 @@ export function useEditorData(projectId: number): EditorData | null | undefined 
   useRefresh({ kind: 'project', projectId })
   useRefresh(project ? { kind: 'specialist', workspaceId: project.workspace_id } : null)
 
-  const resolved = useLocalFileUrls(localUrlsOf(backgrounds, blocks))
-  const resolveFileUrl = useCallback((url: string) => resolved.get(url) ?? url, [resolved])
+  const resolveFileUrl = useFileUrlResolver(fileUrlsOf(backgrounds, blocks))
   const addBg = useCallback(
     (file: Blob, size: Size) => addBackground(projectId, file, size),
     [projectId],
@@ -59,45 +58,18 @@ export function useProjectIdRedirect(projectId: number): number | null {
   return useIdRedirect('projects', projectId)
 }
 
-const LOCAL_FILE = 'local-file:'
-/** Files waiting for upload that the editor resolves at once (more are rare; they show a placeholder). */
-const SLOTS = 24
-
-function localUrlsOf(
+/** The image and video addresses of the project (local files among them resolve to blob: urls). */
+function fileUrlsOf(
   backgrounds: readonly Background[] | undefined,
   blocks: readonly LocalBlock[] | undefined,
 ): string[] {
-  const urls = new Set<string>()
-  for (const bg of backgrounds ?? [])
-    if (bg.image_url.startsWith(LOCAL_FILE)) urls.add(bg.image_url)
+  const urls: string[] = []
+  for (const bg of backgrounds ?? []) urls.push(bg.image_url)
   for (const block of blocks ?? []) {
-    const url =
-      block.type === 'image' ? block.image_url : block.type === 'video' ? block.video_src : ''
-    if (url.startsWith(LOCAL_FILE)) urls.add(url)
+    if (block.type === 'image') urls.push(block.image_url)
+    if (block.type === 'video') urls.push(block.video_src)
   }
-  return [...urls].sort().slice(0, SLOTS)
-}
-
-/**
- * `useFileUrl` resolves one url per call; the editor needs a changing set. A fixed number of calls
- * (SLOTS) keeps the rules of hooks: each slot resolves the url at its index, or '' (passes through).
- */
-function useLocalFileUrls(urls: readonly string[]): Map<string, string> {
-  const results: string[] = []
-  for (let i = 0; i < SLOTS; i += 1) {
-    // eslint-disable-next-line react-hooks/rules-of-hooks -- the loop always makes SLOTS calls
-    results.push(useFileUrl(urls[i] ?? ''))
-  }
-  // Memoised by content so the editor's callbacks stay stable between live-query updates.
-  const key = JSON.stringify([results, urls])
-  return useMemo(() => {
-    const [resolvedUrls, sourceUrls] = JSON.parse(key) as [string[], string[]]
-    const map = new Map<string, string>()
-    sourceUrls.forEach((url, i) => {
-      if (resolvedUrls[i]) map.set(url, resolvedUrls[i]!)
-    })
-    return map
-  }, [key])
+  return urls
 }
 
 /** «Сохранить»: the changes are local already; replay the outbox now instead of waiting. */

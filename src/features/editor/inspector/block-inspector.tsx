@@ -341,7 +341,7 @@ function ImageFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
   return (
     <>
       <Section title={t`Изображение`}>
-        {block.image_url ? (
+        {props.resolveFileUrl(block.image_url) ? (
           <Image
             src={props.resolveFileUrl(block.image_url)}
             alt={t`Загруженное изображение`}
@@ -410,7 +410,7 @@ function VideoFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
             {block.video_src ? (
               <>
                 {/* A file on the device resolves to a blob: URL a moment after it is stored. */}
-                {localFileId(props.resolveFileUrl(block.video_src)) === null ? (
+                {props.resolveFileUrl(block.video_src) ? (
                   <video
                     src={props.resolveFileUrl(block.video_src)}
                     controls

@@ -101,7 +101,7 @@ function BlockContent(props: {
     case 'button':
       return <ButtonContent block={block} onTarget={props.onTarget} />
     case 'image':
-      return block.image_url ? (
+      return props.resolveFileUrl(block.image_url) ? (
         <img
           src={props.resolveFileUrl(block.image_url)}
           alt={block.name}
@@ -110,7 +110,7 @@ function BlockContent(props: {
       ) : null
     case 'video': {
       const source = block.video_src || block.video_url
-      return source ? (
+      return props.resolveFileUrl(source) ? (
         <video
           src={props.resolveFileUrl(source)}
           controls

@@ -91,7 +91,7 @@ function BackgroundView({
         background: 'var(--mantine-color-gray-2)',
       }}
     >
-      {bg.image_url ? (
+      {props.resolveFileUrl(bg.image_url) ? (
         <img
           src={props.resolveFileUrl(bg.image_url)}
           alt=""
