@@ -154,26 +154,21 @@ export function useFileUrl(url: string): string {
 }
 
 /**
- * `useFileUrl` for a changing set of urls (the editor's backgrounds and blocks): resolves every
- * `local-file:<n>` url in one live query. Returns a function giving the address to load for any
- * url: a server url, a blob: url, or '' while a file on the device is still being read or is
- * missing (never the `local-file:` address itself, which nothing can load). Stable while the
- * resolutions stay the same.
+ * `useFileUrl` for any number of urls (the editor's backgrounds and blocks, including edits not in
+ * the mirror yet): one live query over the device's files. Returns a function giving the address to
+ * load for any url: a server url, a blob: url, or '' while a file on the device is still being read
+ * or is missing (never the `local-file:` address itself, which nothing can load). Stable while the
+ * answers stay the same. The files table holds only this device's uploads: small rows, blobs by
+ * reference.
  */
-export function useFileUrlResolver(urls: readonly string[]): (url: string) => string {
-  const ids = [...new Set(urls.map(localFileId).filter((id): id is number => id !== null))].sort(
-    (a, b) => a - b,
-  )
-  const idsKey = ids.join(',')
+export function useFileUrlResolver(): (url: string) => string {
   const resolved = useLiveQuery(async () => {
-    const wanted = idsKey ? idsKey.split(',').map(Number) : []
-    const files = await getDb().files.bulkGet(wanted)
-    return wanted.map((id, i): [number, string] => {
-      const file = files[i]
-      if (file?.uploadedUrl) return [id, file.uploadedUrl]
-      return [id, file?.blob instanceof Blob ? objectUrlOf(file.blob) : '']
-    })
-  }, [idsKey])
+    const files = await getDb().files.toArray()
+    return files.map((file): [number, string] => [
+      file.id,
+      file.uploadedUrl || (file.blob instanceof Blob ? objectUrlOf(file.blob) : ''),
+    ])
+  }, [])
   // Keyed by content: a live-query rerun with the same answers keeps the same function.
   const key = JSON.stringify(resolved ?? [])
   return useMemo(() => {

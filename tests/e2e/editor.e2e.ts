@@ -339,7 +339,7 @@ describe('landing editor (type 1)', () => {
     expect(clip).toMatch(/^\/uploads\/[0-9a-f]{32}\.webm$/)
     expect(clip).not.toBe(firstClip)
     await expect.poll(() => player.getAttribute('src')).toBe(clip)
-    await expect.poll(() => waiting.count()).toBe(0)
+    await expect.poll(() => waiting.count(), { timeout: 10_000 }).toBe(0)
     for (const block of server) {
       const mine = local.find((b) => b.id === block.id)
       expect(mine, `block ${block.id} (${block.type}) is in the mirror`).toBeDefined()

@@ -9,9 +9,8 @@ import {
   useRecords,
 } from '../../data/live.ts'
 import type { Size } from '../../domain/geometry.ts'
-import type { Background } from '../../domain/project.ts'
 import { useRefresh, useUploadProgress } from '../../sync/client.ts'
-import type { EditorData, LocalBlock } from './editor-data.ts'
+import type { EditorData } from './editor-data.ts'
 
 /**
  * The one place the editor meets the data layer (the data-layer contract): live queries of the
@@ -26,7 +25,7 @@ export function useEditorData(projectId: number): EditorData | null | undefined 
   useRefresh({ kind: 'project', projectId })
   useRefresh(project ? { kind: 'specialist', workspaceId: project.workspace_id } : null)
 
-  const resolveFileUrl = useFileUrlResolver(fileUrlsOf(backgrounds, blocks))
+  const resolveFileUrl = useFileUrlResolver()
   const addBg = useCallback(
     (file: Blob, size: Size) => addBackground(projectId, file, size),
     [projectId],
@@ -56,20 +55,6 @@ export function useEditorData(projectId: number): EditorData | null | undefined 
  */
 export function useProjectIdRedirect(projectId: number): number | null {
   return useIdRedirect('projects', projectId)
-}
-
-/** The image and video addresses of the project (local files among them resolve to blob: urls). */
-function fileUrlsOf(
-  backgrounds: readonly Background[] | undefined,
-  blocks: readonly LocalBlock[] | undefined,
-): string[] {
-  const urls: string[] = []
-  for (const bg of backgrounds ?? []) urls.push(bg.image_url)
-  for (const block of blocks ?? []) {
-    if (block.type === 'image') urls.push(block.image_url)
-    if (block.type === 'video') urls.push(block.video_src)
-  }
-  return urls
 }
 
 /** «Сохранить»: the changes are local already; replay the outbox now instead of waiting. */
