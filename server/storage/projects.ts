@@ -9,9 +9,13 @@ interface ProjectRow {
   name: string
   type: number | null
   updated_at: Date | string
+  cover_url: string | null
 }
 
-const PROJECT_COLUMNS = 'p.id, p.workspace_id, p.name, p.type, p.updated_at'
+/** A project's columns, with its first background's image as the list's cover. */
+const PROJECT_COLUMNS = `p.id, p.workspace_id, p.name, p.type, p.updated_at,
+  (SELECT g.image_url FROM backgrounds g WHERE g.project_id = p.id
+   ORDER BY g.position, g.id LIMIT 1) AS cover_url`
 
 function toProject(row: ProjectRow): Project {
   return {
@@ -20,6 +24,7 @@ function toProject(row: ProjectRow): Project {
     name: row.name,
     type: row.type as ProjectTypeId | null,
     updated_at: new Date(row.updated_at).toISOString(),
+    cover_url: row.cover_url ?? null,
   }
 }
 

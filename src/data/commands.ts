@@ -291,6 +291,7 @@ export function copyProject(id: number, name?: string): Promise<number> {
       name: copyName,
       type: source?.type ?? null,
       updated_at: new Date().toISOString(),
+      cover_url: source?.cover_url ?? null,
     })
     await enqueue(db, {
       table: 'projects',

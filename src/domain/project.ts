@@ -21,6 +21,8 @@ export const Project = v.object({
   name: v.string(),
   type: v.nullable(ProjectTypeId),
   updated_at: v.string(),
+  /** The first background's image, for the projects list; absent on rows made on this device. */
+  cover_url: v.optional(v.nullable(v.string())),
 })
 export type Project = v.InferOutput<typeof Project>
 

@@ -120,6 +120,9 @@ describe('projects', () => {
     const full = await getProject(project.id)
     expect(full.backgrounds).toEqual([first, second])
     expect(full.updated_at > project.updated_at).toBe(true)
+    // The list shows the first background as the project's cover.
+    expect(project.cover_url).toBeNull()
+    expect(full.cover_url).toBe(first.image_url)
 
     const file = await s.app.request(first.image_url as string)
     expect(file.status).toBe(200)
@@ -134,6 +137,13 @@ describe('projects', () => {
     })
     expect(await json(del)).toEqual({ id: first.id, deleted: true })
     expect((await getProject(project.id)).backgrounds).toEqual([second])
+    const list = await json<Row[]>(
+      await s.call('GET', '/api/project/list', {
+        token: u.token,
+        query: { workspace_id: u.workspaceId },
+      }),
+    )
+    expect(list.find((p) => p.id === project.id)?.cover_url).toBe(second.image_url)
   })
 
   it('uploads an image and returns its url', async () => {

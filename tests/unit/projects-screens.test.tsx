@@ -36,6 +36,37 @@ async function workspace() {
 }
 
 describe('projects', () => {
+  it('shows the first background as a cover, and a plain tile without one', async () => {
+    const ws = await workspace()
+    await db.projects.bulkPut([
+      {
+        id: 5,
+        workspace_id: ws,
+        name: 'С фоном',
+        type: 1,
+        updated_at: '2026-05-01T10:00:00.000Z',
+        cover_url: '/uploads/a.png',
+      },
+      {
+        id: 6,
+        workspace_id: ws,
+        name: 'Без фона',
+        type: null,
+        updated_at: '2026-05-01T10:00:00.000Z',
+        cover_url: null,
+      },
+    ])
+    await renderInApp(() => <ProjectsPage />, '/projects')
+    const list = await screen.findByRole('list', { name: 'Проекты' })
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2))
+    const row = (name: string) =>
+      within(list)
+        .getAllByRole('listitem')
+        .find((li) => li.textContent?.includes(name))!
+    expect(row('С фоном').querySelector('img')?.getAttribute('src')).toBe('/uploads/a.png')
+    expect(row('Без фона').querySelector('img')).toBeNull()
+  })
+
   it('starts empty with a way forward, then creates a project and asks for its type', async () => {
     await workspace()
     const { router } = await renderInApp(() => <ProjectsPage />, '/projects')

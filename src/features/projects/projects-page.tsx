@@ -26,6 +26,7 @@ import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { projectRoute, TYPE_TEXT } from './project-types.ts'
+import classes from './projects-page.module.css'
 
 const ProjectName = v.object({ name: requiredText() })
 
@@ -42,6 +43,24 @@ function formatChange(iso: string, locale: string): string {
     dateStyle: 'medium',
     timeStyle: 'short',
   }).format(date)
+}
+
+/**
+ * The project's first background, small, as the server names it (an upload the service worker
+ * caches once seen); a plain tile when there is none yet or the image cannot load.
+ */
+function ProjectCover({ project }: { project: Project }) {
+  const [failed, setFailed] = useState(false)
+  const url = project.cover_url
+  return (
+    <div className={classes.cover} aria-hidden>
+      {url && !failed ? (
+        <img src={url} alt="" loading="lazy" decoding="async" onError={() => setFailed(true)} />
+      ) : (
+        <IconLayoutGrid size={20} />
+      )}
+    </div>
+  )
 }
 
 export function ProjectsPage() {
@@ -117,23 +136,26 @@ export function ProjectsPage() {
             renaming === item.id ? (
               <RenameField project={item} onDone={() => setRenaming(null)} />
             ) : (
-              <Stack gap={2} miw={0}>
-                <Text fw={600} truncate="end">
-                  {item.name}
-                </Text>
-                <Group gap="xs" wrap="nowrap">
-                  {item.type === null ? (
-                    <Badge color="gray" variant="light">
-                      <Trans>Тип не выбран</Trans>
-                    </Badge>
-                  ) : (
-                    <Badge variant="light">{i18n._(TYPE_TEXT[item.type].name)}</Badge>
-                  )}
-                  <Text size="sm" c="dimmed" truncate="end">
-                    {formatChange(item.updated_at, i18n.locale)}
+              <Group gap="sm" wrap="nowrap" miw={0}>
+                <ProjectCover project={item} />
+                <Stack gap={2} miw={0}>
+                  <Text fw={600} truncate="end">
+                    {item.name}
                   </Text>
-                </Group>
-              </Stack>
+                  <Group gap="xs" wrap="nowrap">
+                    {item.type === null ? (
+                      <Badge color="gray" variant="light">
+                        <Trans>Тип не выбран</Trans>
+                      </Badge>
+                    ) : (
+                      <Badge variant="light">{i18n._(TYPE_TEXT[item.type].name)}</Badge>
+                    )}
+                    <Text size="sm" c="dimmed" truncate="end">
+                      {formatChange(item.updated_at, i18n.locale)}
+                    </Text>
+                  </Group>
+                </Stack>
+              </Group>
             )
           }
           renderActions={(item) =>
