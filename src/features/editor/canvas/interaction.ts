@@ -52,6 +52,10 @@ export interface InteractionHost {
   onContextMenu(point: Point, key: string | null): void
   onActiveBackground(bgId: number): void
   setCursor(cursor: string): void
+  /** A drag, resize or rotate of these blocks starts (the rest of the scene can stay still). */
+  beginGesture(keys: readonly string[]): void
+  /** The gesture ended or was called off (before its result reaches the store). */
+  endGesture(): void
 }
 
 const TOUCH_HANDLE = 22
@@ -122,6 +126,8 @@ export class CanvasInteraction {
   private pointers = new Map<number, { p: Point; type: string }>()
   private longPress: ReturnType<typeof setTimeout> | null = null
   private spaceHeld = false
+  /** A drag, resize or rotate has moved and told the host so (see `beginGesture`). */
+  private gestureLive = false
   private overlay: OverlayState = { previews: new Map(), guides: [], marquee: null }
 
   constructor(
@@ -331,6 +337,7 @@ export class CanvasInteraction {
         const origin = new Map(keys.map((k) => [k, worldBox(this.host, k)!]))
         this.mode = { kind: 'move', start: mode.start, keys, origin, primary: mode.key }
         this.host.setCursor('grabbing')
+        this.startGesture(keys)
         this.dragTo(p)
         return
       }
@@ -338,9 +345,11 @@ export class CanvasInteraction {
         this.dragTo(p)
         return
       case 'resize':
+        this.startGesture([mode.key])
         this.resizeTo(p, e.shiftKey)
         return
       case 'rotate':
+        this.startGesture([mode.key])
         this.rotateTo(p, e.shiftKey)
         return
       case 'marquee':
@@ -468,6 +477,13 @@ export class CanvasInteraction {
 
   // -- previews --------------------------------------------------------------------------------
 
+  /** Once per gesture, on its first move (a tap on a handle changes nothing and costs nothing). */
+  private startGesture(keys: readonly string[]) {
+    if (this.gestureLive) return
+    this.gestureLive = true
+    this.host.beginGesture(keys)
+  }
+
   /** Shows `box` for `key` by moving, turning and stretching its display object. */
   private preview(key: string, box: Box) {
     const origin = worldBox(this.host, key)
@@ -485,6 +501,10 @@ export class CanvasInteraction {
 
   /** Puts display objects back where the store has them (React then applies the committed state). */
   private cancelPreview() {
+    if (this.gestureLive) {
+      this.gestureLive = false
+      this.host.endGesture()
+    }
     for (const key of this.overlay.previews.keys()) {
       const origin = worldBox(this.host, key)
       const container = this.host.containers.get(key)
