@@ -29,11 +29,13 @@ export async function measureDragFps(
 ): Promise<DragRates> {
   const drawnBefore = Number(await page.evaluate(framesDrawn))
   await page.evaluate(() => {
-    const w = window as unknown as { __frames: number; __counting: boolean }
+    const w = window as unknown as { __frames: number; __counting: boolean; __run?: number }
     w.__frames = 0
     w.__counting = true
+    // A loop left from an earlier measurement (its next frame not yet run) must not count too.
+    const run = (w.__run = (w.__run ?? 0) + 1)
     const tick = () => {
-      if (!w.__counting) return
+      if (!w.__counting || w.__run !== run) return
       w.__frames += 1
       requestAnimationFrame(tick)
     }
@@ -52,6 +54,8 @@ export async function measureDragFps(
   }
   const drawnAfter = Number(await page.evaluate(framesDrawn))
   const drawing = Date.now() - started
+  // Back where it started, so the next drag from `from` grabs the same thing again.
+  await page.mouse.move(from.x, from.y, { steps: 1 })
   await page.mouse.up()
   const elapsed = Date.now() - started
   const frames = await page.evaluate(() => {
