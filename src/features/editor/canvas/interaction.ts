@@ -113,7 +113,15 @@ export function rotateHandlePoint(screenBox: Box): Point {
 type Mode =
   | { kind: 'idle' }
   | { kind: 'pending'; key: string; start: Point; wasSelected: boolean; shift: boolean }
-  | { kind: 'move'; start: Point; keys: string[]; origin: Map<string, Box>; primary: string }
+  | {
+      kind: 'move'
+      start: Point
+      keys: string[]
+      origin: Map<string, Box>
+      primary: string
+      /** What guides snap to: the other blocks hold still, so measured once per drag. */
+      targets: Rect[] | null
+    }
   | { kind: 'resize'; key: string; handle: Handle; origin: Box }
   | { kind: 'rotate'; key: string; origin: Box }
   | { kind: 'marquee'; start: Point; additive: boolean; current: Point }
@@ -335,7 +343,14 @@ export class CanvasInteraction {
           return
         }
         const origin = new Map(keys.map((k) => [k, worldBox(this.host, k)!]))
-        this.mode = { kind: 'move', start: mode.start, keys, origin, primary: mode.key }
+        this.mode = {
+          kind: 'move',
+          start: mode.start,
+          keys,
+          origin,
+          primary: mode.key,
+          targets: null,
+        }
         this.host.setCursor('grabbing')
         this.startGesture(keys)
         this.dragTo(p)
@@ -545,7 +560,8 @@ export class CanvasInteraction {
         [...mode.origin.values()].map((b) => boundingBox({ ...b, cx: b.cx + dx, cy: b.cy + dy })),
       )
       const block = this.host.store.get(mode.primary)!
-      const targets = [
+      // Per pointer move this would measure every block of the background again (a thousand).
+      mode.targets ??= [
         frame,
         ...this.host.store
           .keysOf(block.bg_id)
@@ -555,7 +571,7 @@ export class CanvasInteraction {
             return b ? [boundingBox(b)] : []
           }),
       ]
-      const found = findGuides(group, targets, GUIDE_THRESHOLD / zoom)
+      const found = findGuides(group, mode.targets, GUIDE_THRESHOLD / zoom)
       dx += found.dx
       dy += found.dy
       guides = found.guides
