@@ -1,7 +1,8 @@
 /**
  * Canvas editor and repeat-visit figures in headless Chromium, against the built app and the real
  * reference server started in this process (a throwaway database, a fresh account):
- * - drag frame rate with one of 100 blocks ÷ over an empty stage, and ÷ the same scene in Konva;
+ * - drag frame rate (frames the scene drew) with one of 100 and one of 1,000 blocks ÷ over an
+ *   empty stage, and ÷ the same scene in Konva; frames an idle editor draws per second;
  * - JS heap growth after opening and leaving the editor 20 times (after forced GC);
  * - time to the first rows of /specialist on a repeat visit ÷ on the first visit with an empty
  *   mirror, through a proxy adding 150 ms to every request.
@@ -19,11 +20,20 @@ import { launchBrowser, type BrowserSession } from '../e2e/helpers/browser.ts'
 import { pngImage } from '../server/helpers.ts'
 import { newBlock } from '../support/convergence-scenario.ts'
 import { BLOCK_TYPES } from '../../src/domain/block.ts'
-import { measureDragFps, openKonvaScene } from './drag-measure.ts'
+import {
+  KONVA_FRAMES_DRAWN,
+  PIXI_FRAMES_DRAWN,
+  measureDragFps,
+  openKonvaScene,
+  type DragRates,
+} from './drag-measure.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
 const KONVA = join(ROOT, 'node_modules/konva/konva.min.js')
 const BLOCKS = 100
+const MANY_BLOCKS = 1000
+/** Blocks created at once while setting up a scene (the server takes them in any order). */
+const ADD_BATCH = 20
 const REOPENS = 20
 const DRAG_MS = 3000
 const ROUND_TRIP_MS = 150
@@ -91,6 +101,7 @@ async function landingProject(
   form.set('width', String(BG.width))
   form.set('height', String(BG.height))
   const bg = await api.call<{ id: number }>('/api/project/add_bg', { method: 'POST', body: form })
+  const added: Promise<unknown>[] = []
   for (let i = 1; i <= blocks; i += 1) {
     const type = BLOCK_TYPES[i % BLOCK_TYPES.length]!
     const block = newBlock(i === blocks ? 'button' : type, bg.id, i, { zindex: i })
@@ -102,8 +113,10 @@ async function landingProject(
     Object.assign(block, { width: 10 })
     if ('height' in block) Object.assign(block, { height: 6.5 })
     if ('fontSize' in block) Object.assign(block, { fontSize: 2.7 })
-    await api.post(`/api/${block.type}/add`, block)
+    added.push(api.post(`/api/${block.type}/add`, block))
+    if (added.length === ADD_BATCH) await Promise.all(added.splice(0))
   }
+  await Promise.all(added)
   return project.id
 }
 
@@ -133,18 +146,32 @@ async function waitForEditor(page: Page, blocks: number) {
       blocks,
       { timeout: 60_000 },
     )
-  // Let the first frames and texture loads settle.
-  await page.waitForTimeout(800)
+  // Let the first frames and texture loads settle (a thousand texts take longer).
+  await page.waitForTimeout(blocks > BLOCKS ? 2500 : 800)
 }
 
 /**
  * tsx compiles with esbuild's keepNames, which wraps named functions inside callbacks that
  * Playwright sends to the page in a `__name` helper the page does not have.
  */
-async function dragFps(page: Page, from: { x: number; y: number }, ms: number): Promise<number> {
+async function dragFps(
+  page: Page,
+  from: { x: number; y: number },
+  ms: number,
+  framesDrawn = PIXI_FRAMES_DRAWN,
+): Promise<DragRates> {
   await page.evaluate('globalThis.__name ??= (f) => f')
-  return measureDragFps(page, from, ms)
+  return measureDragFps(page, from, ms, framesDrawn)
 }
+
+/** Frames the editor's stage draws per second while nobody touches it (on demand: none). */
+async function idleFramesPerSecond(page: Page, ms: number): Promise<number> {
+  const before = Number(await page.evaluate(PIXI_FRAMES_DRAWN))
+  await page.waitForTimeout(ms)
+  return ((Number(await page.evaluate(PIXI_FRAMES_DRAWN)) - before) * 1000) / ms
+}
+
+const rates = (r: DragRates) => `${r.drawn.toFixed(1)} (${r.animationFrames.toFixed(1)} rAF)`
 
 /** Screen point of the middle of the (only) section once the editor has fitted it. */
 async function sectionCentre(page: Page): Promise<{ x: number; y: number }> {
@@ -216,6 +243,12 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
   const sessions: BrowserSession[] = []
   let proxy: Server | null = null
   const out: Record<string, number> = {}
+  let lapStarted = Date.now()
+  /** Where the bench's time goes (it should stay within a few minutes). */
+  const lap = (what: string) => {
+    console.log(`  ${what}: ${((Date.now() - lapStarted) / 1000).toFixed(1)} s`)
+    lapStarted = Date.now()
+  }
   try {
     const password = 'Пароль-надёжный-123'
     const session = await register(server.url)
@@ -223,6 +256,7 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
     const api = apiClient(server.url, session.access_token)
     const [workspace] = await api.get<{ id: number }[]>('/api/workspace/list')
     const full = await landingProject(api, workspace!.id, 'Сто блоков', BLOCKS)
+    const many = await landingProject(api, workspace!.id, 'Тысяча блоков', MANY_BLOCKS)
     const empty = await landingProject(api, workspace!.id, 'Пустой фон', 0)
     for (let i = 1; i <= SPECIALISTS; i += 1)
       await api.post('/api/specialist/add', {
@@ -236,6 +270,7 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
         photo_url: '',
         description: '',
       })
+    lap('scenes set up')
 
     // --- drag frame rate ---
     const browser = await launchBrowser({ viewport: VIEWPORT, timeout: 60_000 })
@@ -246,27 +281,50 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
     await openEditor(page, server.url, empty, 0)
     await dragFps(page, await sectionCentre(page), 1000) // warm-up
     const emptyFps = await dragFps(page, await sectionCentre(page), DRAG_MS)
+    lap('empty stage')
 
-    await openEditor(page, server.url, full, BLOCKS)
-    await dragFps(page, await sectionCentre(page), 1000)
-    await openEditor(page, server.url, full, BLOCKS) // the block back in the middle, fresh page
-    const fullFps = await dragFps(page, await sectionCentre(page), DRAG_MS)
+    /** Drag fps in the editor with `count` blocks: a warm-up drag, undone, then the measured one. */
+    const editorFps = async (projectId: number, count: number) => {
+      await openEditor(page, server.url, projectId, count)
+      if (count === BLOCKS) out.editor_idle_frames_per_s = await idleFramesPerSecond(page, 2000)
+      const centre = await sectionCentre(page)
+      await dragFps(page, centre, 1000)
+      // Undo puts the block back in the middle (reopening a thousand blocks would take long).
+      await page.keyboard.press('Control+z')
+      await page.waitForTimeout(500)
+      const fps = await dragFps(page, centre, DRAG_MS)
+      lap(`${count} blocks`)
+      return fps
+    }
+    const fullFps = await editorFps(full, BLOCKS)
+    const manyFps = await editorFps(many, MANY_BLOCKS)
 
     // A blank page of its own: the app's Content-Security-Policy forbids the inline script.
-    const konvaPage = await browser.context.newPage()
-    const konvaTarget = await openKonvaScene(konvaPage, KONVA, BLOCKS)
-    await dragFps(konvaPage, konvaTarget, 1000)
-    const konvaFps = await dragFps(konvaPage, konvaTarget, DRAG_MS)
-    await konvaPage.close()
+    const konvaFps = async (count: number) => {
+      const konvaPage = await browser.context.newPage()
+      const konvaTarget = await openKonvaScene(konvaPage, KONVA, count)
+      await dragFps(konvaPage, konvaTarget, 1000, KONVA_FRAMES_DRAWN)
+      const fps = await dragFps(konvaPage, konvaTarget, DRAG_MS, KONVA_FRAMES_DRAWN)
+      await konvaPage.close()
+      return fps
+    }
+    const konvaFullFps = await konvaFps(BLOCKS)
+    const konvaManyFps = await konvaFps(MANY_BLOCKS)
+    lap('Konva')
     console.log(
-      `drag fps: ${BLOCKS} blocks ${fullFps.toFixed(1)}, empty stage ${emptyFps.toFixed(1)}, ` +
-        `Konva ${BLOCKS} ${konvaFps.toFixed(1)}`,
+      `frames drawn per second while dragging: empty stage ${rates(emptyFps)}; ` +
+        `${BLOCKS} blocks ${rates(fullFps)}, Konva ${rates(konvaFullFps)}; ` +
+        `${MANY_BLOCKS} blocks ${rates(manyFps)}, Konva ${rates(konvaManyFps)}`,
     )
-    out.drag_fps_100 = fullFps
-    out.drag_fps_empty_stage = emptyFps
-    out.drag_fps_konva_100 = konvaFps
-    out.drag_fps_ratio_vs_empty_stage_100 = fullFps / emptyFps
-    out.drag_fps_ratio_vs_konva_100 = fullFps / konvaFps
+    out.drag_fps_empty_stage = emptyFps.drawn
+    out.drag_fps_100 = fullFps.drawn
+    out.drag_fps_konva_100 = konvaFullFps.drawn
+    out.drag_fps_1000 = manyFps.drawn
+    out.drag_fps_konva_1000 = konvaManyFps.drawn
+    out.drag_fps_ratio_vs_empty_stage_100 = fullFps.drawn / emptyFps.drawn
+    out.drag_fps_ratio_vs_konva_100 = fullFps.drawn / konvaFullFps.drawn
+    out.drag_fps_ratio_vs_empty_stage_1000 = manyFps.drawn / emptyFps.drawn
+    out.drag_fps_ratio_vs_konva_1000 = manyFps.drawn / konvaManyFps.drawn
 
     // --- heap after reopening the editor: in-app navigation, so the page (and heap) stays ---
     const row = page.locator(`[role="listitem"][data-record-id="${full}"]`)
@@ -293,6 +351,7 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
     )
     out.editor_reopen_10x_heap_growth_mb = half - before
     out.editor_reopen_20x_heap_growth_mb = after - before
+    lap('editor reopens')
     await browser.close()
 
     // --- repeat visit against a first visit, at a 150 ms round trip ---

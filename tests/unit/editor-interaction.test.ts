@@ -36,6 +36,8 @@ function setup(grid = { enabled: false, size: 20 }) {
   const containers = new Map<string, ReturnType<typeof fakeContainer>>()
   const overlays: OverlayState[] = []
   const menus: (string | null)[] = []
+  /** What the host heard of gestures, in order: 'begin:a,b' and 'end'. */
+  const gestures: string[] = []
   const host: InteractionHost = {
     store,
     view,
@@ -48,6 +50,8 @@ function setup(grid = { enabled: false, size: 20 }) {
     onContextMenu: (_p, key) => menus.push(key),
     onActiveBackground: () => undefined,
     setCursor: () => undefined,
+    beginGesture: (keys) => gestures.push(`begin:${keys.join(',')}`),
+    endGesture: () => gestures.push('end'),
   }
   const interaction = new CanvasInteraction(el, host)
   const detach = interaction.attach()
@@ -80,7 +84,20 @@ function setup(grid = { enabled: false, size: 20 }) {
       )
     pointer('pointerup', ...to)
   }
-  return { store, el, view, containers, overlays, menus, add, pointer, drag, detach, host }
+  return {
+    store,
+    el,
+    view,
+    containers,
+    overlays,
+    menus,
+    gestures,
+    add,
+    pointer,
+    drag,
+    detach,
+    host,
+  }
 }
 
 describe('canvas interaction', () => {
@@ -178,6 +195,51 @@ describe('canvas interaction', () => {
     await new Promise((r) => setTimeout(r, 600))
     t.pointer('pointerup', 600, 337, { pointerType: 'touch' } as Partial<PointerEvent>)
     expect(t.menus).toEqual([key])
+    expect(t.store.getState().blocks.get(key)).toMatchObject({ x: 0, y: 0 })
+  })
+
+  it('tells the host once when a drag of the selection starts and once when it ends', () => {
+    const t = setup()
+    const a = t.add('gift')
+    const b = t.add('gift')
+    t.store.setGeometry([{ key: b, patch: { x: 60 } }])
+    t.store.select([a, b])
+    const box = worldBox(t.host, a)!
+    // The gesture starts with the first move past the slop and ends with the commit.
+    t.pointer('pointerdown', box.cx, box.cy)
+    expect(t.gestures).toEqual([])
+    t.drag([box.cx, box.cy], [box.cx + 40, box.cy + 20], 6)
+    expect(t.gestures).toEqual([`begin:${a},${b}`, 'end'])
+    expect(t.store.getState().blocks.get(a)!.x).not.toBe(0)
+  })
+
+  it('starts a resize or rotate gesture on the first move, not on a tap of the handle', () => {
+    const t = setup()
+    const key = t.add('image')
+    const box = worldBox(t.host, key)!
+    const east: [number, number] = [box.cx + box.width / 2, box.cy]
+    t.pointer('pointerdown', ...east)
+    t.pointer('pointerup', ...east)
+    expect(t.gestures).toEqual([])
+    t.drag(east, [east[0] + 50, east[1]])
+    expect(t.gestures).toEqual([`begin:${key}`, 'end'])
+    const resized = worldBox(t.host, key)!
+    const handle: [number, number] = [resized.cx, resized.cy - resized.height / 2 - 30]
+    t.gestures.length = 0
+    t.drag(handle, [resized.cx + 300, resized.cy])
+    expect(t.gestures).toEqual([`begin:${key}`, 'end'])
+  })
+
+  it('ends the gesture when a second finger turns a drag into a pinch', () => {
+    const t = setup()
+    const key = t.add('image')
+    const touch = { pointerType: 'touch' } as Partial<PointerEvent>
+    t.pointer('pointerdown', 600, 337, touch)
+    t.pointer('pointermove', 640, 357, touch)
+    expect(t.gestures).toEqual([`begin:${key}`])
+    t.pointer('pointerdown', 300, 300, { ...touch, pointerId: 2 } as Partial<PointerEvent>)
+    expect(t.gestures).toEqual([`begin:${key}`, 'end'])
+    // Nothing was committed: the block is where it was.
     expect(t.store.getState().blocks.get(key)).toMatchObject({ x: 0, y: 0 })
   })
 })

@@ -194,7 +194,10 @@ function Placeholder({
     (g: Graphics) => {
       g.clear()
       g.rect(-w / 2, -h / 2, w, h).fill({ color: dark ? 0x343a40 : 0xe9ecef })
-      g.rect(-w / 2, -h / 2, w, h).stroke({ width: 1, color: 0xadb5bd, pixelLine: true })
+      // A plain stroke, not `pixelLine`: Pixi draws pixel lines as GL lines, which cannot share a
+      // batch with the triangles around them (a full frame of 1,000 blocks took ~1,150 draw calls
+      // with them, ~110 without).
+      g.rect(-w / 2, -h / 2, w, h).stroke({ width: 1, color: 0xadb5bd })
     },
     [w, h, dark],
   )

@@ -52,6 +52,10 @@ export interface InteractionHost {
   onContextMenu(point: Point, key: string | null): void
   onActiveBackground(bgId: number): void
   setCursor(cursor: string): void
+  /** A drag, resize or rotate of these blocks starts (the rest of the scene can stay still). */
+  beginGesture(keys: readonly string[]): void
+  /** The gesture ended or was called off (before its result reaches the store). */
+  endGesture(): void
 }
 
 const TOUCH_HANDLE = 22
@@ -109,7 +113,15 @@ export function rotateHandlePoint(screenBox: Box): Point {
 type Mode =
   | { kind: 'idle' }
   | { kind: 'pending'; key: string; start: Point; wasSelected: boolean; shift: boolean }
-  | { kind: 'move'; start: Point; keys: string[]; origin: Map<string, Box>; primary: string }
+  | {
+      kind: 'move'
+      start: Point
+      keys: string[]
+      origin: Map<string, Box>
+      primary: string
+      /** What guides snap to: the other blocks hold still, so measured once per drag. */
+      targets: Rect[] | null
+    }
   | { kind: 'resize'; key: string; handle: Handle; origin: Box }
   | { kind: 'rotate'; key: string; origin: Box }
   | { kind: 'marquee'; start: Point; additive: boolean; current: Point }
@@ -122,6 +134,8 @@ export class CanvasInteraction {
   private pointers = new Map<number, { p: Point; type: string }>()
   private longPress: ReturnType<typeof setTimeout> | null = null
   private spaceHeld = false
+  /** A drag, resize or rotate has moved and told the host so (see `beginGesture`). */
+  private gestureLive = false
   private overlay: OverlayState = { previews: new Map(), guides: [], marquee: null }
 
   constructor(
@@ -329,8 +343,16 @@ export class CanvasInteraction {
           return
         }
         const origin = new Map(keys.map((k) => [k, worldBox(this.host, k)!]))
-        this.mode = { kind: 'move', start: mode.start, keys, origin, primary: mode.key }
+        this.mode = {
+          kind: 'move',
+          start: mode.start,
+          keys,
+          origin,
+          primary: mode.key,
+          targets: null,
+        }
         this.host.setCursor('grabbing')
+        this.startGesture(keys)
         this.dragTo(p)
         return
       }
@@ -338,9 +360,11 @@ export class CanvasInteraction {
         this.dragTo(p)
         return
       case 'resize':
+        this.startGesture([mode.key])
         this.resizeTo(p, e.shiftKey)
         return
       case 'rotate':
+        this.startGesture([mode.key])
         this.rotateTo(p, e.shiftKey)
         return
       case 'marquee':
@@ -468,6 +492,13 @@ export class CanvasInteraction {
 
   // -- previews --------------------------------------------------------------------------------
 
+  /** Once per gesture, on its first move (a tap on a handle changes nothing and costs nothing). */
+  private startGesture(keys: readonly string[]) {
+    if (this.gestureLive) return
+    this.gestureLive = true
+    this.host.beginGesture(keys)
+  }
+
   /** Shows `box` for `key` by moving, turning and stretching its display object. */
   private preview(key: string, box: Box) {
     const origin = worldBox(this.host, key)
@@ -485,6 +516,10 @@ export class CanvasInteraction {
 
   /** Puts display objects back where the store has them (React then applies the committed state). */
   private cancelPreview() {
+    if (this.gestureLive) {
+      this.gestureLive = false
+      this.host.endGesture()
+    }
     for (const key of this.overlay.previews.keys()) {
       const origin = worldBox(this.host, key)
       const container = this.host.containers.get(key)
@@ -525,7 +560,8 @@ export class CanvasInteraction {
         [...mode.origin.values()].map((b) => boundingBox({ ...b, cx: b.cx + dx, cy: b.cy + dy })),
       )
       const block = this.host.store.get(mode.primary)!
-      const targets = [
+      // Per pointer move this would measure every block of the background again (a thousand).
+      mode.targets ??= [
         frame,
         ...this.host.store
           .keysOf(block.bg_id)
@@ -535,7 +571,7 @@ export class CanvasInteraction {
             return b ? [boundingBox(b)] : []
           }),
       ]
-      const found = findGuides(group, targets, GUIDE_THRESHOLD / zoom)
+      const found = findGuides(group, mode.targets, GUIDE_THRESHOLD / zoom)
       dx += found.dx
       dy += found.dy
       guides = found.guides

@@ -12,6 +12,7 @@ import {
 } from '../../../domain/geometry.ts'
 import type { EditorStore } from '../model/editor-store.ts'
 import type { EditorKind } from '../model/layout.ts'
+import { GestureCache } from './gesture-cache.ts'
 import {
   handlesOf,
   rotateHandlePoint,
@@ -20,6 +21,7 @@ import {
   type InteractionHost,
   type OverlayState,
 } from './interaction.ts'
+import { OnDemandRender } from './on-demand-render.ts'
 
 /** What the page can ask of the canvas (zoom buttons, going to a background). */
 export interface CanvasController {
@@ -77,6 +79,8 @@ export class SceneHost implements InteractionHost, CanvasController {
   private callbacks: SceneCallbacks | null = null
   private lastActive: number | null = null
   private lastZoom = 0
+  private painter: OnDemandRender | null = null
+  private cache: GestureCache | null = null
 
   constructor(readonly store: EditorStore) {}
 
@@ -94,15 +98,29 @@ export class SceneHost implements InteractionHost, CanvasController {
   }
 
   attachApp(app: Application | null, element: HTMLElement | null) {
+    this.dropCache()
+    this.app?.renderer?.off('resize', this.onResize)
+    this.painter?.destroy()
+    this.painter = null
     this.app = app
     this.element = element
+    if (!app) return
+    this.painter = new OnDemandRender(app, (frames) => {
+      // How many frames the stage drew: the benchmark checks an idle editor draws none.
+      if (this.element) this.element.dataset.frames = String(frames)
+    })
+    if (this.world) this.painter.watch(this.world)
+    app.renderer.on('resize', this.onResize)
   }
   setOverlaySource(source: () => OverlayState) {
     this.overlayState = source
   }
   setWorld = (c: Container | null) => {
+    this.dropCache()
     this.world = c
-    if (c) this.applyView()
+    if (!c) return
+    this.painter?.watch(c)
+    this.applyView()
   }
   setOverlay = (g: Graphics | null) => {
     this.overlay = g
@@ -131,7 +149,31 @@ export class SceneHost implements InteractionHost, CanvasController {
       : { width: 0, height: 0 }
   }
 
+  // -- gestures ----------------------------------------------------------------------------------
+
+  /** A drag, resize or rotate of `keys` starts: the rest of the scene is drawn once, not per move. */
+  beginGesture(keys: readonly string[]) {
+    if (!this.app || !this.world) return
+    this.cache ??= new GestureCache(this.app, this.world)
+    const moving = new Set(keys.flatMap((key) => this.containers.get(key) ?? []))
+    this.cache.begin(moving)
+  }
+
+  endGesture() {
+    this.cache?.end()
+  }
+
+  private dropCache() {
+    this.cache?.end()
+    this.cache = null
+  }
+
+  /** The frozen pictures are screen-sized: a resized canvas shows the live scene again. */
+  private onResize = () => this.cache?.end()
+
   applyView() {
+    // A frozen picture matches one view only.
+    this.cache?.end()
     if (this.world) {
       this.world.scale.set(this.view.zoom)
       this.world.position.set(this.view.panX, this.view.panY)
