@@ -1,16 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback } from 'react'
-import { createRecord, deleteRecord, updateRecord } from '../../data/commands.ts'
+import { createRecord, updateRecord } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useRecord } from '../../data/live.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { DeleteButton } from '../../ui/delete-button.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
-import { runCommand } from '../records/run-command.ts'
 import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
+import { removeDepartment } from './removals.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { DepartmentForm, emptyDepartment } from './department-form.tsx'
 
@@ -52,24 +51,9 @@ export function DepartmentEditPage({ id }: { id: number }) {
   if (record === undefined) return <RecordLoading />
   if (record === null)
     return <RecordMissing onBack={back} backLabel={<Trans>К отделениям</Trans>} />
-  const name = record.name
-
-  const remove = async () => {
-    const ok = await confirmDelete({
-      title: t`Удалить отделение?`,
-      message: t`Отделение «${name}» будет удалено. У его специалистов поле «Отделение» станет пустым.`,
-    })
-    if (!ok) return
-    const done = await runCommand(
-      () => deleteRecord('department', record.id).then(() => true),
-      t`Отделение «${name}» удалено`,
-    )
-    if (done) back()
-  }
-
   return (
     <DepartmentForm
-      title={name}
+      title={record.name}
       initial={{ name: record.name, description: record.description }}
       serverErrors={parkedFieldErrors(parked)}
       draftKey={draftKey('department', record.id)}
@@ -80,7 +64,11 @@ export function DepartmentEditPage({ id }: { id: number }) {
         back()
       }}
       onCancel={back}
-      extraActions={<DeleteButton onClick={() => void remove()} />}
+      extraActions={
+        <DeleteButton
+          onClick={() => void removeDepartment(record).then((done) => done && back())}
+        />
+      }
     />
   )
 }

@@ -3,17 +3,15 @@ import { ActionIcon, Button, Stack, Text } from '@mantine/core'
 import { IconBuildingHospital, IconPlus, IconTrash } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMemo } from 'react'
-import { deleteRecord } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
 import type { Department } from '../../domain/directory.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { byCreation, byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
-import { runCommand } from '../records/run-command.ts'
+import { removeDepartment } from './removals.ts'
 
 export function DepartmentsPage() {
   const { t } = useLingui()
@@ -32,15 +30,6 @@ export function DepartmentsPage() {
   )
 
   const deleteLabel = (name: string) => t`Удалить ${name}`
-  const remove = async (item: Department) => {
-    const name = item.name
-    const ok = await confirmDelete({
-      title: t`Удалить отделение?`,
-      message: t`Отделение «${name}» будет удалено. У его специалистов поле «Отделение» станет пустым.`,
-    })
-    if (ok)
-      await runCommand(() => deleteRecord('department', item.id), t`Отделение «${name}» удалено`)
-  }
 
   const add = (
     <Button component={Link} to="/department/add" size="md" leftSection={<IconPlus size={18} />}>
@@ -82,7 +71,7 @@ export function DepartmentsPage() {
               size={44}
               variant="subtle"
               color="red"
-              onClick={() => void remove(item)}
+              onClick={() => void removeDepartment(item)}
               aria-label={deleteLabel(item.name)}
             >
               <IconTrash size={20} />

@@ -1,16 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback } from 'react'
-import { createRecord, deleteRecord, updateRecord } from '../../data/commands.ts'
+import { createRecord, updateRecord } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useRecord } from '../../data/live.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { DeleteButton } from '../../ui/delete-button.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
-import { runCommand } from '../records/run-command.ts'
 import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
+import { removeLocation } from './removals.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { LocationForm, emptyLocation } from './location-form.tsx'
 
@@ -51,24 +50,9 @@ export function LocationEditPage({ id }: { id: number }) {
 
   if (record === undefined) return <RecordLoading />
   if (record === null) return <RecordMissing onBack={back} backLabel={<Trans>К локациям</Trans>} />
-  const name = record.name
-
-  const remove = async () => {
-    const ok = await confirmDelete({
-      title: t`Удалить локацию?`,
-      message: t`Локация «${name}» будет удалена. У её специалистов поле «Локация» станет пустым.`,
-    })
-    if (!ok) return
-    const done = await runCommand(
-      () => deleteRecord('location', record.id).then(() => true),
-      t`Локация «${name}» удалена`,
-    )
-    if (done) back()
-  }
-
   return (
     <LocationForm
-      title={name}
+      title={record.name}
       initial={{ name: record.name, address: record.address, phone: record.phone }}
       serverErrors={parkedFieldErrors(parked)}
       draftKey={draftKey('location', record.id)}
@@ -79,7 +63,9 @@ export function LocationEditPage({ id }: { id: number }) {
         back()
       }}
       onCancel={back}
-      extraActions={<DeleteButton onClick={() => void remove()} />}
+      extraActions={
+        <DeleteButton onClick={() => void removeLocation(record).then((done) => done && back())} />
+      }
     />
   )
 }

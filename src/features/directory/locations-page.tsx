@@ -3,10 +3,8 @@ import { ActionIcon, Button, Stack, Text } from '@mantine/core'
 import { IconMapPin, IconPlus, IconTrash } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMemo } from 'react'
-import { deleteRecord } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
 import type { Location } from '../../domain/directory.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { compareText } from '../../ui/list-query.ts'
@@ -14,7 +12,7 @@ import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { byCreation, byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
-import { runCommand } from '../records/run-command.ts'
+import { removeLocation } from './removals.ts'
 
 export function LocationsPage() {
   const { t } = useLingui()
@@ -38,14 +36,6 @@ export function LocationsPage() {
   )
 
   const deleteLabel = (name: string) => t`Удалить ${name}`
-  const remove = async (item: Location) => {
-    const name = item.name
-    const ok = await confirmDelete({
-      title: t`Удалить локацию?`,
-      message: t`Локация «${name}» будет удалена. У её специалистов поле «Локация» станет пустым.`,
-    })
-    if (ok) await runCommand(() => deleteRecord('location', item.id), t`Локация «${name}» удалена`)
-  }
 
   const add = (
     <Button component={Link} to="/locations/add" size="md" leftSection={<IconPlus size={18} />}>
@@ -87,7 +77,7 @@ export function LocationsPage() {
               size={44}
               variant="subtle"
               color="red"
-              onClick={() => void remove(item)}
+              onClick={() => void removeLocation(item)}
               aria-label={deleteLabel(item.name)}
             >
               <IconTrash size={20} />

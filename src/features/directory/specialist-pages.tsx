@@ -1,22 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback } from 'react'
-import {
-  createRecord,
-  deleteRecord,
-  setRecordEnabled,
-  updateRecord,
-  uploadFile,
-} from '../../data/commands.ts'
+import { createRecord, setRecordEnabled, updateRecord, uploadFile } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useRecord, useRecords } from '../../data/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { DeleteButton } from '../../ui/delete-button.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
-import { runCommand } from '../records/run-command.ts'
 import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
 import { useRefresh } from '../../sync/client.ts'
 import {
@@ -25,6 +17,7 @@ import {
   type SpecialistOutput,
   type SpecialistValues,
 } from './specialist-form.tsx'
+import { removeSpecialist } from './removals.ts'
 import { SpecialistPhotoPreview } from './specialist-photo.tsx'
 
 const renderPhoto = (url: string) => <SpecialistPhotoPreview url={url} />
@@ -122,19 +115,6 @@ function SpecialistEdit({
       await setRecordEnabled('specialist', record.id, output.enabled)
   }
 
-  const remove = async () => {
-    const ok = await confirmDelete({
-      title: t`Удалить специалиста?`,
-      message: t`Специалист «${name}» будет удалён из справочника.`,
-    })
-    if (!ok) return
-    const done = await runCommand(
-      () => deleteRecord('specialist', record.id).then(() => true),
-      t`Специалист «${name}» удалён`,
-    )
-    if (done) back()
-  }
-
   return (
     <SpecialistForm
       title={name}
@@ -151,7 +131,11 @@ function SpecialistEdit({
         back()
       }}
       onCancel={back}
-      extraActions={<DeleteButton onClick={() => void remove()} />}
+      extraActions={
+        <DeleteButton
+          onClick={() => void removeSpecialist(record).then((done) => done && back())}
+        />
+      }
     />
   )
 }

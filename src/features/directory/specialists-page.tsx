@@ -3,10 +3,9 @@ import { ActionIcon, Button, Group, Select, Stack, Switch, Text } from '@mantine
 import { IconPlus, IconTrash, IconUsers } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useCallback, useMemo, useState } from 'react'
-import { deleteRecord, setRecordEnabled } from '../../data/commands.ts'
+import { setRecordEnabled } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { compareText } from '../../ui/list-query.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
@@ -15,6 +14,7 @@ import { NoWorkspace } from '../records/no-workspace.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
+import { removeSpecialist } from './removals.ts'
 import { SpecialistPhoto } from './specialist-photo.tsx'
 
 /** Filter values: '' any, 'none' not set, or an id. */
@@ -90,15 +90,6 @@ export function SpecialistsPage() {
   const deleteLabel = (name: string) => t`Удалить ${name}`
   const toggleLabel = (name: string, enabled: boolean) =>
     enabled ? t`Выключить ${name}` : t`Включить ${name}`
-  const remove = async (item: Specialist) => {
-    const name = item.name
-    const ok = await confirmDelete({
-      title: t`Удалить специалиста?`,
-      message: t`Специалист «${name}» будет удалён из справочника.`,
-    })
-    if (ok)
-      await runCommand(() => deleteRecord('specialist', item.id), t`Специалист «${name}» удалён`)
-  }
 
   const toggle = (item: Specialist, enabled: boolean) => {
     const name = item.name
@@ -209,7 +200,7 @@ export function SpecialistsPage() {
                 size={44}
                 variant="subtle"
                 color="red"
-                onClick={() => void remove(item)}
+                onClick={() => void removeSpecialist(item)}
                 aria-label={deleteLabel(item.name)}
               >
                 <IconTrash size={20} />
