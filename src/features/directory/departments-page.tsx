@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Stack, Text } from '@mantine/core'
-import { IconBuildingHospital, IconPlus, IconTrash } from '@tabler/icons-react'
+import { Button, Stack, Text } from '@mantine/core'
+import { IconBuildingHospital, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMemo } from 'react'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
 import type { Department } from '../../domain/directory.ts'
+import { RowDeleteButton } from '../../ui/delete-button.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
@@ -28,8 +29,6 @@ export function DepartmentsPage() {
     ],
     [t],
   )
-
-  const deleteLabel = (name: string) => t`Удалить ${name}`
 
   const add = (
     <Button component={Link} to="/department/add" size="md" leftSection={<IconPlus size={18} />}>
@@ -67,15 +66,7 @@ export function DepartmentsPage() {
             </Stack>
           )}
           renderActions={(item) => (
-            <ActionIcon
-              size={44}
-              variant="subtle"
-              color="red"
-              onClick={() => void removeDepartment(item)}
-              aria-label={deleteLabel(item.name)}
-            >
-              <IconTrash size={20} />
-            </ActionIcon>
+            <RowDeleteButton name={item.name} onClick={() => void removeDepartment(item)} />
           )}
           empty={
             <EmptyState

@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Stack, Text } from '@mantine/core'
-import { IconMapPin, IconPlus, IconTrash } from '@tabler/icons-react'
+import { Button, Stack, Text } from '@mantine/core'
+import { IconMapPin, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMemo } from 'react'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
 import type { Location } from '../../domain/directory.ts'
+import { RowDeleteButton } from '../../ui/delete-button.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { compareText } from '../../ui/list-query.ts'
@@ -34,8 +35,6 @@ export function LocationsPage() {
     ],
     [t],
   )
-
-  const deleteLabel = (name: string) => t`Удалить ${name}`
 
   const add = (
     <Button component={Link} to="/locations/add" size="md" leftSection={<IconPlus size={18} />}>
@@ -73,15 +72,7 @@ export function LocationsPage() {
             </Stack>
           )}
           renderActions={(item) => (
-            <ActionIcon
-              size={44}
-              variant="subtle"
-              color="red"
-              onClick={() => void removeLocation(item)}
-              aria-label={deleteLabel(item.name)}
-            >
-              <IconTrash size={20} />
-            </ActionIcon>
+            <RowDeleteButton name={item.name} onClick={() => void removeLocation(item)} />
           )}
           empty={
             <EmptyState

@@ -1,11 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Group, Select, Stack, Switch, Text } from '@mantine/core'
-import { IconPlus, IconTrash, IconUsers } from '@tabler/icons-react'
+import { Button, Group, Select, Stack, Switch, Text } from '@mantine/core'
+import { IconPlus, IconUsers } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useCallback, useMemo, useState } from 'react'
 import { setRecordEnabled } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
+import { RowDeleteButton } from '../../ui/delete-button.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { compareText } from '../../ui/list-query.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
@@ -87,7 +88,6 @@ export function SpecialistsPage() {
     [departmentName, locationName],
   )
 
-  const deleteLabel = (name: string) => t`Удалить ${name}`
   const toggleLabel = (name: string, enabled: boolean) =>
     enabled ? t`Выключить ${name}` : t`Включить ${name}`
 
@@ -196,15 +196,7 @@ export function SpecialistsPage() {
                 onChange={(event) => toggle(item, event.currentTarget.checked)}
                 aria-label={toggleLabel(item.name, item.enabled)}
               />
-              <ActionIcon
-                size={44}
-                variant="subtle"
-                color="red"
-                onClick={() => void removeSpecialist(item)}
-                aria-label={deleteLabel(item.name)}
-              >
-                <IconTrash size={20} />
-              </ActionIcon>
+              <RowDeleteButton name={item.name} onClick={() => void removeSpecialist(item)} />
             </>
           )}
           empty={
