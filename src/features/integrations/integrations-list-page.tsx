@@ -14,6 +14,7 @@ import { EmptyState } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
+import { RECORD_ROUTES } from '../records/record-routes.ts'
 import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { ButtonLink } from '../../ui/links.tsx'
@@ -95,7 +96,7 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
           marks={marks}
           onOpen={(item) =>
             void navigate({
-              to: kind === 'amo' ? '/integrations/amo/$id' : '/integrations/bitrix/$id',
+              to: RECORD_ROUTES[kind].item,
               params: { id: String(item.id) },
             })
           }
