@@ -5,8 +5,12 @@ import type { IntegrationKind } from '../../domain/integration.ts'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { RecordEditPage } from '../records/record-pages.tsx'
 import { RECORD_ROUTES } from '../records/record-routes.ts'
-import { AmoForm, amoValues, emptyAmo, type AmoOutput } from './amo-form.tsx'
-import { BitrixForm, bitrixValues, emptyBitrix, type BitrixOutput } from './bitrix-form.tsx'
+import {
+  emptyIntegration,
+  IntegrationForm,
+  integrationValues,
+  type IntegrationOutput,
+} from './integration-form.tsx'
 import { KIND_NAME } from './kinds.ts'
 import { removeIntegration } from './remove-integration.ts'
 
@@ -33,23 +37,22 @@ export function IntegrationAddForm({
     notifySuccess(t`Интеграция ${system} добавлена`)
     void navigate({ to: RECORD_ROUTES[kind].list })
   }
-  async function create(output: AmoOutput | BitrixOutput) {
+  async function create(output: IntegrationOutput<IntegrationKind>) {
     const [fields, enabled] = split(output)
     const id = await createRecord(kind, workspaceId, fields as never)
     if (!enabled) await setRecordEnabled(kind, id, false)
     return id
   }
-  const common = {
-    title: t`Новая интеграция ${system}`,
-    submitLabel: <Trans>Подключить</Trans>,
-    onSubmit: create,
-    onSaved,
-    onCancel,
-  }
-  return kind === 'amo' ? (
-    <AmoForm {...common} initial={emptyAmo} />
-  ) : (
-    <BitrixForm {...common} initial={emptyBitrix} />
+  return (
+    <IntegrationForm
+      kind={kind}
+      title={t`Новая интеграция ${system}`}
+      initial={emptyIntegration(kind)}
+      submitLabel={<Trans>Подключить</Trans>}
+      onSubmit={create}
+      onSaved={onSaved}
+      onCancel={onCancel}
+    />
   )
 }
 
@@ -62,16 +65,20 @@ export function IntegrationEditPage({ kind, id }: { kind: IntegrationKind; id: n
       remove={(record) => removeIntegration(kind, record)}
     >
       {(record, form) => {
-        const save = async (output: AmoOutput | BitrixOutput) => {
+        const save = async (output: IntegrationOutput<IntegrationKind>) => {
           const [fields, enabled] = split(output)
           // A secret left out of the patch keeps its stored value.
           await updateRecord(kind, record.id, fields as never)
           if (enabled !== record.enabled) await setRecordEnabled(kind, record.id, enabled)
         }
-        return 'subdomain' in record ? (
-          <AmoForm {...form} onSubmit={save} record={record} initial={amoValues(record)} />
-        ) : (
-          <BitrixForm {...form} onSubmit={save} record={record} initial={bitrixValues(record)} />
+        return (
+          <IntegrationForm
+            {...form}
+            kind={kind}
+            record={record}
+            initial={integrationValues(kind, record)}
+            onSubmit={save}
+          />
         )
       }}
     </RecordEditPage>
