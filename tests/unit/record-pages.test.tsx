@@ -32,18 +32,23 @@ async function location() {
   return createRecord('location', ws, { name: 'Ленина', address: 'ул. Ленина, 1', phone: '' })
 }
 
+/** A stored location's form, with «Удалить» pressed: the confirmation is open. */
+async function deleteFromForm() {
+  const id = await location()
+  const { router } = await renderInApp(() => (
+    <>
+      <ConfirmHost />
+      <LocationEditPage id={id} />
+    </>
+  ))
+  const user = userEvent.setup()
+  await user.click(await screen.findByRole('button', { name: 'Удалить' }))
+  return { id, router, user, dialog: await screen.findByRole('dialog') }
+}
+
 describe('a record’s edit page', () => {
   it('deletes the record after the named confirmation, then goes back to the list', async () => {
-    const id = await location()
-    const { router } = await renderInApp(() => (
-      <>
-        <ConfirmHost />
-        <LocationEditPage id={id} />
-      </>
-    ))
-    const user = userEvent.setup()
-    await user.click(await screen.findByRole('button', { name: 'Удалить' }))
-    const dialog = await screen.findByRole('dialog')
+    const { id, router, user, dialog } = await deleteFromForm()
     expect(dialog).toHaveTextContent('Удалить локацию?')
     expect(dialog).toHaveTextContent('Локация «Ленина» будет удалена.')
     await user.click(within(dialog).getByRole('button', { name: 'Удалить' }))
@@ -52,18 +57,8 @@ describe('a record’s edit page', () => {
   })
 
   it('keeps the record and stays when the confirmation is declined', async () => {
-    const id = await location()
-    const { router } = await renderInApp(() => (
-      <>
-        <ConfirmHost />
-        <LocationEditPage id={id} />
-      </>
-    ))
-    const user = userEvent.setup()
-    await user.click(await screen.findByRole('button', { name: 'Удалить' }))
-    await user.click(
-      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Отмена' }),
-    )
+    const { id, router, user, dialog } = await deleteFromForm()
+    await user.click(within(dialog).getByRole('button', { name: 'Отмена' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(router.state.location.pathname).toBe('/')
     expect((await db.location.get(id))?.name).toBe('Ленина')
