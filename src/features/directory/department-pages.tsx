@@ -1,86 +1,40 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useNavigate } from '@tanstack/react-router'
-import { useCallback } from 'react'
-import { createRecord, deleteRecord, updateRecord } from '../../data/commands.ts'
-import { useCurrentWorkspaceId, useRecord } from '../../data/live.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
-import { DeleteButton } from '../../ui/delete-button.tsx'
-import { notifySuccess } from '../../ui/notify.tsx'
-import { NoWorkspace } from '../records/no-workspace.tsx'
-import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
-import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
-import { runCommand } from '../records/run-command.ts'
-import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
-import { useRefresh } from '../../sync/client.ts'
+import { createRecord, updateRecord } from '../../data/commands.ts'
+import { RecordAddPage, RecordEditPage } from '../records/record-pages.tsx'
 import { DepartmentForm, emptyDepartment } from './department-form.tsx'
+import { removeDepartment } from './removals.ts'
 
 export function DepartmentAddPage() {
   const { t } = useLingui()
-  const navigate = useNavigate()
-  const workspaceId = useCurrentWorkspaceId()
-  if (workspaceId === undefined) return <RecordLoading />
-  if (workspaceId === null) return <NoWorkspace />
   return (
-    <DepartmentForm
-      title={t`Новое отделение`}
-      initial={emptyDepartment}
-      submitLabel={<Trans>Добавить</Trans>}
-      onSubmit={(fields) => createRecord('department', workspaceId, fields)}
-      onSaved={() => {
-        notifySuccess(t`Отделение добавлено`)
-        void navigate({ to: '/department' })
-      }}
-      onCancel={() => void navigate({ to: '/department' })}
-    />
+    <RecordAddPage kind="department" added={t`Отделение добавлено`}>
+      {(workspaceId, form) => (
+        <DepartmentForm
+          {...form}
+          title={t`Новое отделение`}
+          initial={emptyDepartment}
+          onSubmit={(fields) => createRecord('department', workspaceId, fields)}
+        />
+      )}
+    </RecordAddPage>
   )
 }
 
 export function DepartmentEditPage({ id }: { id: number }) {
-  const { t } = useLingui()
-  const navigate = useNavigate()
-  const record = useKeepWhileLoading(useRecord('department', id), id)
-  const parked = useParkedOf('department', id)
-  useRefresh(record ? { kind: 'department', workspaceId: record.workspace_id } : null)
-  const follow = useCallback(
-    (next: number) =>
-      void navigate({ to: '/department/$id', params: { id: String(next) }, replace: true }),
-    [navigate],
-  )
-  useFollowId('department', id, follow)
-  const back = () => void navigate({ to: '/department' })
-
-  if (record === undefined) return <RecordLoading />
-  if (record === null)
-    return <RecordMissing onBack={back} backLabel={<Trans>К отделениям</Trans>} />
-  const name = record.name
-
-  const remove = async () => {
-    const ok = await confirmDelete({
-      title: t`Удалить отделение?`,
-      message: t`Отделение «${name}» будет удалено. У его специалистов поле «Отделение» станет пустым.`,
-    })
-    if (!ok) return
-    const done = await runCommand(
-      () => deleteRecord('department', record.id).then(() => true),
-      t`Отделение «${name}» удалено`,
-    )
-    if (done) back()
-  }
-
   return (
-    <DepartmentForm
-      title={name}
-      initial={{ name: record.name, description: record.description }}
-      serverErrors={parkedFieldErrors(parked)}
-      draftKey={draftKey('department', record.id)}
-      notice={<ParkedNotice entries={parked} />}
-      onSubmit={(fields) => updateRecord('department', record.id, fields)}
-      onSaved={() => {
-        notifySuccess(t`Изменения сохранены`)
-        back()
-      }}
-      onCancel={back}
-      extraActions={<DeleteButton onClick={() => void remove()} />}
-    />
+    <RecordEditPage
+      kind="department"
+      id={id}
+      backLabel={<Trans>К отделениям</Trans>}
+      remove={removeDepartment}
+    >
+      {(record, form) => (
+        <DepartmentForm
+          {...form}
+          initial={{ name: record.name, description: record.description }}
+          onSubmit={(fields) => updateRecord('department', record.id, fields)}
+        />
+      )}
+    </RecordEditPage>
   )
 }

@@ -1,28 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Stack, Text } from '@mantine/core'
-import { IconBuildingHospital, IconPlus, IconTrash } from '@tabler/icons-react'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { IconBuildingHospital } from '@tabler/icons-react'
 import { useMemo } from 'react'
-import { deleteRecord } from '../../data/commands.ts'
-import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
 import type { Department } from '../../domain/directory.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
-import { EmptyState } from '../../ui/empty-state.tsx'
-import { PageHeader } from '../../ui/page-header.tsx'
-import { RecordList, type SortOption } from '../../ui/record-list.tsx'
-import { NoWorkspace } from '../records/no-workspace.tsx'
+import type { SortOption } from '../../ui/record-list.tsx'
 import { byCreation, byName } from '../records/sorts.ts'
-import { useRefresh } from '../../sync/client.ts'
-import { runCommand } from '../records/run-command.ts'
+import { DirectoryListPage } from './directory-list-page.tsx'
+import { removeDepartment } from './removals.ts'
 
 export function DepartmentsPage() {
   const { t } = useLingui()
-  const navigate = useNavigate()
-  const workspaceId = useCurrentWorkspaceId()
-  useRefresh(workspaceId ? { kind: 'department', workspaceId } : null)
-  const items = useRecords('department', workspaceId ?? null)
-  const marks = useSyncMarks('department')
-
   const sorts = useMemo<SortOption<Department>[]>(
     () => [
       { value: 'name', label: t`По названию`, compare: byName },
@@ -30,78 +16,28 @@ export function DepartmentsPage() {
     ],
     [t],
   )
-
-  const deleteLabel = (name: string) => t`Удалить ${name}`
-  const remove = async (item: Department) => {
-    const name = item.name
-    const ok = await confirmDelete({
-      title: t`Удалить отделение?`,
-      message: t`Отделение «${name}» будет удалено. У его специалистов поле «Отделение» станет пустым.`,
-    })
-    if (ok)
-      await runCommand(() => deleteRecord('department', item.id), t`Отделение «${name}» удалено`)
-  }
-
-  const add = (
-    <Button component={Link} to="/department/add" size="md" leftSection={<IconPlus size={18} />}>
-      <Trans>Добавить отделение</Trans>
-    </Button>
-  )
-
   return (
-    <Stack gap="lg">
-      <PageHeader title={t`Отделения`} actions={workspaceId ? add : null} />
-      {workspaceId === null ? (
-        <NoWorkspace />
-      ) : (
-        <RecordList
-          label={t`Отделения`}
-          items={workspaceId === undefined ? undefined : items}
-          getId={(item) => item.id}
-          searchText={(item) => `${item.name} ${item.description}`}
-          searchPlaceholder={t`Поиск по названию и описанию`}
-          sorts={sorts}
-          marks={marks}
-          onOpen={(item) =>
-            void navigate({ to: '/department/$id', params: { id: String(item.id) } })
-          }
-          renderRow={(item) => (
-            <Stack gap={2} miw={0}>
-              <Text fw={600} truncate="end">
-                {item.name}
-              </Text>
-              {item.description ? (
-                <Text size="sm" c="dimmed" truncate="end">
-                  {item.description}
-                </Text>
-              ) : null}
-            </Stack>
-          )}
-          renderActions={(item) => (
-            <ActionIcon
-              size={44}
-              variant="subtle"
-              color="red"
-              onClick={() => void remove(item)}
-              aria-label={deleteLabel(item.name)}
-            >
-              <IconTrash size={20} />
-            </ActionIcon>
-          )}
-          empty={
-            <EmptyState
-              icon={IconBuildingHospital}
-              title={<Trans>Отделений пока нет</Trans>}
-              description={
-                <Trans>
-                  Добавьте первое отделение — потом к нему можно будет привязать специалистов.
-                </Trans>
-              }
-              action={add}
-            />
-          }
-        />
-      )}
-    </Stack>
+    <DirectoryListPage
+      kind="department"
+      title={t`Отделения`}
+      addRoute="/department/add"
+      addLabel={<Trans>Добавить отделение</Trans>}
+      searchText={searchText}
+      searchPlaceholder={t`Поиск по названию и описанию`}
+      sorts={sorts}
+      details={(item) => item.description}
+      remove={removeDepartment}
+      empty={{
+        icon: IconBuildingHospital,
+        title: <Trans>Отделений пока нет</Trans>,
+        description: (
+          <Trans>
+            Добавьте первое отделение — потом к нему можно будет привязать специалистов.
+          </Trans>
+        ),
+      }}
+    />
   )
 }
+
+const searchText = (item: Department) => `${item.name} ${item.description}`

@@ -1,29 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Stack, Text } from '@mantine/core'
-import { IconMapPin, IconPlus, IconTrash } from '@tabler/icons-react'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { IconMapPin } from '@tabler/icons-react'
 import { useMemo } from 'react'
-import { deleteRecord } from '../../data/commands.ts'
-import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
 import type { Location } from '../../domain/directory.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
-import { EmptyState } from '../../ui/empty-state.tsx'
-import { PageHeader } from '../../ui/page-header.tsx'
 import { compareText } from '../../ui/list-query.ts'
-import { RecordList, type SortOption } from '../../ui/record-list.tsx'
-import { NoWorkspace } from '../records/no-workspace.tsx'
+import type { SortOption } from '../../ui/record-list.tsx'
 import { byCreation, byName } from '../records/sorts.ts'
-import { useRefresh } from '../../sync/client.ts'
-import { runCommand } from '../records/run-command.ts'
+import { DirectoryListPage } from './directory-list-page.tsx'
+import { removeLocation } from './removals.ts'
 
 export function LocationsPage() {
   const { t } = useLingui()
-  const navigate = useNavigate()
-  const workspaceId = useCurrentWorkspaceId()
-  useRefresh(workspaceId ? { kind: 'location', workspaceId } : null)
-  const items = useRecords('location', workspaceId ?? null)
-  const marks = useSyncMarks('location')
-
   const sorts = useMemo<SortOption<Location>[]>(
     () => [
       { value: 'name', label: t`По названию`, compare: byName },
@@ -36,75 +22,24 @@ export function LocationsPage() {
     ],
     [t],
   )
-
-  const deleteLabel = (name: string) => t`Удалить ${name}`
-  const remove = async (item: Location) => {
-    const name = item.name
-    const ok = await confirmDelete({
-      title: t`Удалить локацию?`,
-      message: t`Локация «${name}» будет удалена. У её специалистов поле «Локация» станет пустым.`,
-    })
-    if (ok) await runCommand(() => deleteRecord('location', item.id), t`Локация «${name}» удалена`)
-  }
-
-  const add = (
-    <Button component={Link} to="/locations/add" size="md" leftSection={<IconPlus size={18} />}>
-      <Trans>Добавить локацию</Trans>
-    </Button>
-  )
-
   return (
-    <Stack gap="lg">
-      <PageHeader title={t`Локации`} actions={workspaceId ? add : null} />
-      {workspaceId === null ? (
-        <NoWorkspace />
-      ) : (
-        <RecordList
-          label={t`Локации`}
-          items={workspaceId === undefined ? undefined : items}
-          getId={(item) => item.id}
-          searchText={(item) => `${item.name} ${item.address} ${item.phone}`}
-          searchPlaceholder={t`Поиск по названию, адресу, телефону`}
-          sorts={sorts}
-          marks={marks}
-          onOpen={(item) =>
-            void navigate({ to: '/locations/$id', params: { id: String(item.id) } })
-          }
-          renderRow={(item) => (
-            <Stack gap={2} miw={0}>
-              <Text fw={600} truncate="end">
-                {item.name}
-              </Text>
-              {item.address || item.phone ? (
-                <Text size="sm" c="dimmed" truncate="end">
-                  {[item.address, item.phone].filter(Boolean).join(' · ')}
-                </Text>
-              ) : null}
-            </Stack>
-          )}
-          renderActions={(item) => (
-            <ActionIcon
-              size={44}
-              variant="subtle"
-              color="red"
-              onClick={() => void remove(item)}
-              aria-label={deleteLabel(item.name)}
-            >
-              <IconTrash size={20} />
-            </ActionIcon>
-          )}
-          empty={
-            <EmptyState
-              icon={IconMapPin}
-              title={<Trans>Локаций пока нет</Trans>}
-              description={
-                <Trans>Добавьте первую локацию — адрес, где принимают специалисты.</Trans>
-              }
-              action={add}
-            />
-          }
-        />
-      )}
-    </Stack>
+    <DirectoryListPage
+      kind="location"
+      title={t`Локации`}
+      addRoute="/locations/add"
+      addLabel={<Trans>Добавить локацию</Trans>}
+      searchText={searchText}
+      searchPlaceholder={t`Поиск по названию, адресу, телефону`}
+      sorts={sorts}
+      details={(item) => [item.address, item.phone].filter(Boolean).join(' · ')}
+      remove={removeLocation}
+      empty={{
+        icon: IconMapPin,
+        title: <Trans>Локаций пока нет</Trans>,
+        description: <Trans>Добавьте первую локацию — адрес, где принимают специалисты.</Trans>,
+      }}
+    />
   )
 }
+
+const searchText = (item: Location) => `${item.name} ${item.address} ${item.phone}`

@@ -1,25 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import {
-  Button,
-  FileButton,
-  Group,
-  Input,
-  Select,
-  SimpleGrid,
-  Switch,
-  Textarea,
-  TextInput,
-} from '@mantine/core'
+import { Button, FileButton, Group, Input, Select, SimpleGrid, Switch } from '@mantine/core'
 import { IconPhoto, IconTrash } from '@tabler/icons-react'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
 import { SpecialistFields, type Specialist } from '../../domain/directory.ts'
 import { errorMessage } from '../../ui/field-error.ts'
-import { FormFrame } from '../../ui/form-frame.tsx'
+import { FormTextarea, FormTextInput } from '../../ui/form-fields.tsx'
 import { notifyError } from '../../ui/notify.tsx'
-import { useRecordForm } from '../../ui/use-record-form.ts'
-import { commandErrorMessage } from '../records/command-error.ts'
 import type { RecordFormProps } from '../records/form-props.ts'
+import { RecordFormFrame, useRecordFormOf } from '../records/record-form.tsx'
 
 /**
  * The server's specialist fields, except that a picker may hold a department or location created
@@ -68,15 +57,7 @@ function pickerData(options: readonly PickerOption[] | undefined) {
 
 export function SpecialistForm(props: SpecialistFormProps) {
   const { t } = useLingui()
-  const form = useRecordForm({
-    initial: props.initial,
-    schema: SpecialistSchema,
-    submit: props.onSubmit,
-    onSaved: props.onSaved,
-    serverErrors: props.serverErrors,
-    draftKey: props.draftKey,
-    describeError: commandErrorMessage,
-  })
+  const form = useRecordFormOf(props, SpecialistSchema)
   const [uploading, setUploading] = useState(false)
 
   const pickPhoto = (file: File | null) => {
@@ -97,32 +78,22 @@ export function SpecialistForm(props: SpecialistFormProps) {
       .finally(() => setUploading(false))
   }
 
-  const text = (field: 'name' | 'position' | 'phone' | 'email', label: string, extra = {}) => (
-    <TextInput
-      size="md"
-      name={field}
-      label={label}
-      value={form.values[field]}
-      onChange={(event) => form.set(field, event.currentTarget.value)}
-      error={form.errors[field]}
-      aria-invalid={Boolean(form.errors[field])}
-      {...extra}
-    />
-  )
-
   return (
-    <FormFrame
-      title={props.title}
-      onSubmit={form.onSubmit}
-      onCancel={props.onCancel}
-      isDirty={form.isDirty}
-      submitting={form.submitting}
-      submitLabel={props.submitLabel}
-      extraActions={props.extraActions}
-      notice={props.notice}
-    >
-      {text('name', t`ФИО`, { required: true, autoFocus: true, autoComplete: 'off' })}
-      {text('position', t`Должность`, { placeholder: t`Например, врач-терапевт` })}
+    <RecordFormFrame props={props} form={form}>
+      <FormTextInput
+        form={form}
+        field="name"
+        label={t`ФИО`}
+        required
+        autoFocus
+        autoComplete="off"
+      />
+      <FormTextInput
+        form={form}
+        field="position"
+        label={t`Должность`}
+        placeholder={t`Например, врач-терапевт`}
+      />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Select
           size="md"
@@ -152,12 +123,22 @@ export function SpecialistForm(props: SpecialistFormProps) {
         />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {text('phone', t`Телефон`, { type: 'tel', inputMode: 'tel', autoComplete: 'tel' })}
-        {text('email', t`Электронная почта`, {
-          type: 'email',
-          inputMode: 'email',
-          autoComplete: 'email',
-        })}
+        <FormTextInput
+          form={form}
+          field="phone"
+          label={t`Телефон`}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+        />
+        <FormTextInput
+          form={form}
+          field="email"
+          label={t`Электронная почта`}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+        />
       </SimpleGrid>
       <Input.Wrapper size="md" label={t`Фото`} error={form.errors.photo_url}>
         <Group gap="md" mt={6} align="center">
@@ -192,18 +173,7 @@ export function SpecialistForm(props: SpecialistFormProps) {
           ) : null}
         </Group>
       </Input.Wrapper>
-      <Textarea
-        size="md"
-        name="description"
-        label={t`Описание`}
-        autosize
-        minRows={3}
-        maxRows={10}
-        value={form.values.description}
-        onChange={(event) => form.set('description', event.currentTarget.value)}
-        error={form.errors.description}
-        aria-invalid={Boolean(form.errors.description)}
-      />
+      <FormTextarea form={form} field="description" label={t`Описание`} />
       <Switch
         size="lg"
         name="enabled"
@@ -212,6 +182,6 @@ export function SpecialistForm(props: SpecialistFormProps) {
         checked={form.values.enabled}
         onChange={(event) => form.set('enabled', event.currentTarget.checked)}
       />
-    </FormFrame>
+    </RecordFormFrame>
   )
 }

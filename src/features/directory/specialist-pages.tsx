@@ -1,23 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useNavigate } from '@tanstack/react-router'
-import { useCallback } from 'react'
-import {
-  createRecord,
-  deleteRecord,
-  setRecordEnabled,
-  updateRecord,
-  uploadFile,
-} from '../../data/commands.ts'
-import { useCurrentWorkspaceId, useRecord, useRecords } from '../../data/live.ts'
+import { createRecord, setRecordEnabled, updateRecord, uploadFile } from '../../data/commands.ts'
+import { useRecords } from '../../data/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
-import { DeleteButton } from '../../ui/delete-button.tsx'
-import { notifySuccess } from '../../ui/notify.tsx'
-import { NoWorkspace } from '../records/no-workspace.tsx'
-import { ParkedNotice, parkedFieldErrors, useParkedOf } from '../records/parked-notice.tsx'
-import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
-import { runCommand } from '../records/run-command.ts'
-import { draftKey, useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
+import {
+  RecordAddPage,
+  RecordEditPage,
+  type AddFormProps,
+  type EditFormProps,
+} from '../records/record-pages.tsx'
 import { useRefresh } from '../../sync/client.ts'
 import {
   emptySpecialist,
@@ -25,6 +15,7 @@ import {
   type SpecialistOutput,
   type SpecialistValues,
 } from './specialist-form.tsx'
+import { removeSpecialist } from './removals.ts'
 import { SpecialistPhotoPreview } from './specialist-photo.tsx'
 
 const renderPhoto = (url: string) => <SpecialistPhotoPreview url={url} />
@@ -45,15 +36,16 @@ function fieldsOf(output: SpecialistOutput) {
 }
 
 export function SpecialistAddPage() {
-  const workspaceId = useCurrentWorkspaceId()
-  if (workspaceId === undefined) return <RecordLoading />
-  if (workspaceId === null) return <NoWorkspace />
-  return <SpecialistAdd workspaceId={workspaceId} />
+  const { t } = useLingui()
+  return (
+    <RecordAddPage kind="specialist" added={t`Специалист добавлен`}>
+      {(workspaceId, form) => <SpecialistAdd workspaceId={workspaceId} {...form} />}
+    </RecordAddPage>
+  )
 }
 
-function SpecialistAdd({ workspaceId }: { workspaceId: number }) {
+function SpecialistAdd({ workspaceId, ...form }: AddFormProps & { workspaceId: number }) {
   const { t } = useLingui()
-  const navigate = useNavigate()
   const pickers = usePickers(workspaceId)
   const create = async (output: SpecialistOutput) => {
     const id = await createRecord('specialist', workspaceId, fieldsOf(output))
@@ -63,18 +55,13 @@ function SpecialistAdd({ workspaceId }: { workspaceId: number }) {
   }
   return (
     <SpecialistForm
+      {...form}
       title={t`Новый специалист`}
       initial={emptySpecialist}
       {...pickers}
       uploadPhoto={uploadFile}
       renderPhoto={renderPhoto}
-      submitLabel={<Trans>Добавить</Trans>}
       onSubmit={create}
-      onSaved={() => {
-        notifySuccess(t`Специалист добавлен`)
-        void navigate({ to: '/specialist' })
-      }}
-      onCancel={() => void navigate({ to: '/specialist' })}
     />
   )
 }
@@ -85,36 +72,20 @@ function valuesOf(record: Specialist): SpecialistValues {
 }
 
 export function SpecialistEditPage({ id }: { id: number }) {
-  const navigate = useNavigate()
-  const record = useKeepWhileLoading(useRecord('specialist', id), id)
-  const parked = useParkedOf('specialist', id)
-  useRefresh(record ? { kind: 'specialist', workspaceId: record.workspace_id } : null)
-  const follow = useCallback(
-    (next: number) =>
-      void navigate({ to: '/specialist/$id', params: { id: String(next) }, replace: true }),
-    [navigate],
+  return (
+    <RecordEditPage
+      kind="specialist"
+      id={id}
+      backLabel={<Trans>К специалистам</Trans>}
+      remove={removeSpecialist}
+    >
+      {(record, form) => <SpecialistEdit record={record} {...form} />}
+    </RecordEditPage>
   )
-  useFollowId('specialist', id, follow)
-  const back = () => void navigate({ to: '/specialist' })
-
-  if (record === undefined) return <RecordLoading />
-  if (record === null)
-    return <RecordMissing onBack={back} backLabel={<Trans>К специалистам</Trans>} />
-  return <SpecialistEdit record={record} back={back} parked={parked} />
 }
 
-function SpecialistEdit({
-  record,
-  back,
-  parked,
-}: {
-  record: Specialist
-  back: () => void
-  parked: ReturnType<typeof useParkedOf>
-}) {
-  const { t } = useLingui()
+function SpecialistEdit({ record, ...form }: EditFormProps & { record: Specialist }) {
   const pickers = usePickers(record.workspace_id)
-  const name = record.name
 
   const save = async (output: SpecialistOutput) => {
     await updateRecord('specialist', record.id, fieldsOf(output))
@@ -122,36 +93,14 @@ function SpecialistEdit({
       await setRecordEnabled('specialist', record.id, output.enabled)
   }
 
-  const remove = async () => {
-    const ok = await confirmDelete({
-      title: t`Удалить специалиста?`,
-      message: t`Специалист «${name}» будет удалён из справочника.`,
-    })
-    if (!ok) return
-    const done = await runCommand(
-      () => deleteRecord('specialist', record.id).then(() => true),
-      t`Специалист «${name}» удалён`,
-    )
-    if (done) back()
-  }
-
   return (
     <SpecialistForm
-      title={name}
+      {...form}
       initial={valuesOf(record)}
       {...pickers}
       uploadPhoto={uploadFile}
       renderPhoto={renderPhoto}
-      serverErrors={parkedFieldErrors(parked)}
-      draftKey={draftKey('specialist', record.id)}
-      notice={<ParkedNotice entries={parked} />}
       onSubmit={save}
-      onSaved={() => {
-        notifySuccess(t`Изменения сохранены`)
-        back()
-      }}
-      onCancel={back}
-      extraActions={<DeleteButton onClick={() => void remove()} />}
     />
   )
 }

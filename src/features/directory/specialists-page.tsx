@@ -1,12 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Group, Select, Stack, Switch, Text } from '@mantine/core'
-import { IconPlus, IconTrash, IconUsers } from '@tabler/icons-react'
+import { Button, Group, Select, Stack, Switch, Text } from '@mantine/core'
+import { IconPlus, IconUsers } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useCallback, useMemo, useState } from 'react'
-import { deleteRecord, setRecordEnabled } from '../../data/commands.ts'
+import { setRecordEnabled } from '../../data/commands.ts'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
-import { confirmDelete } from '../../ui/confirm-delete.ts'
+import { RowDeleteButton } from '../../ui/delete-button.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { compareText } from '../../ui/list-query.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
@@ -15,6 +15,7 @@ import { NoWorkspace } from '../records/no-workspace.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
+import { removeSpecialist } from './removals.ts'
 import { SpecialistPhoto } from './specialist-photo.tsx'
 
 /** Filter values: '' any, 'none' not set, or an id. */
@@ -87,18 +88,8 @@ export function SpecialistsPage() {
     [departmentName, locationName],
   )
 
-  const deleteLabel = (name: string) => t`Удалить ${name}`
   const toggleLabel = (name: string, enabled: boolean) =>
     enabled ? t`Выключить ${name}` : t`Включить ${name}`
-  const remove = async (item: Specialist) => {
-    const name = item.name
-    const ok = await confirmDelete({
-      title: t`Удалить специалиста?`,
-      message: t`Специалист «${name}» будет удалён из справочника.`,
-    })
-    if (ok)
-      await runCommand(() => deleteRecord('specialist', item.id), t`Специалист «${name}» удалён`)
-  }
 
   const toggle = (item: Specialist, enabled: boolean) => {
     const name = item.name
@@ -205,15 +196,7 @@ export function SpecialistsPage() {
                 onChange={(event) => toggle(item, event.currentTarget.checked)}
                 aria-label={toggleLabel(item.name, item.enabled)}
               />
-              <ActionIcon
-                size={44}
-                variant="subtle"
-                color="red"
-                onClick={() => void remove(item)}
-                aria-label={deleteLabel(item.name)}
-              >
-                <IconTrash size={20} />
-              </ActionIcon>
+              <RowDeleteButton name={item.name} onClick={() => void removeSpecialist(item)} />
             </>
           )}
           empty={

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Badge, Group, Stack, Text } from '@mantine/core'
-import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react'
+import { Badge, Group, Stack, Text } from '@mantine/core'
+import { IconPlugConnected, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMemo } from 'react'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
@@ -9,10 +9,12 @@ import type {
   BitrixIntegration,
   IntegrationKind,
 } from '../../domain/integration.ts'
+import { RowDeleteButton } from '../../ui/delete-button.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
+import { RECORD_ROUTES } from '../records/record-routes.ts'
 import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { ButtonLink } from '../../ui/links.tsx'
@@ -72,7 +74,6 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
       <Trans>Добавить {system}</Trans>
     </ButtonLink>
   )
-  const deleteLabel = (name: string) => t`Удалить ${name}`
 
   return (
     <Stack gap="lg">
@@ -95,7 +96,7 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
           marks={marks}
           onOpen={(item) =>
             void navigate({
-              to: kind === 'amo' ? '/integrations/amo/$id' : '/integrations/bitrix/$id',
+              to: RECORD_ROUTES[kind].item,
               params: { id: String(item.id) },
             })
           }
@@ -115,15 +116,10 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
           renderActions={(item) => (
             <>
               <IntegrationToggle kind={kind} id={item.id} name={item.name} enabled={item.enabled} />
-              <ActionIcon
-                size={44}
-                variant="subtle"
-                color="red"
+              <RowDeleteButton
+                name={item.name}
                 onClick={() => void removeIntegration(kind, item)}
-                aria-label={deleteLabel(item.name)}
-              >
-                <IconTrash size={20} />
-              </ActionIcon>
+              />
             </>
           )}
           empty={

@@ -8,6 +8,7 @@ import { PageHeader } from '../../ui/page-header.tsx'
 import { SyncMark } from '../../ui/sync-mark.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { RecordLoading } from '../records/record-state.tsx'
+import { RECORD_ROUTES, type RecordRoutes } from '../records/record-routes.ts'
 import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { AnchorLink, ButtonLink } from '../../ui/links.tsx'
@@ -61,7 +62,7 @@ function KindCard({ kind, workspaceId }: { kind: IntegrationKind; workspaceId: n
   const items = useRecords(kind, workspaceId)
   const marks = useSyncMarks(kind)
   const system = KIND_NAME[kind]
-  const list = kind === 'amo' ? '/integrations/amo' : '/integrations/bitrix'
+  const routes: RecordRoutes = RECORD_ROUTES[kind]
   const total = items?.length ?? 0
   const enabled = items?.filter((item) => item.enabled).length ?? 0
   const shown = [...(items ?? [])].sort(byName).slice(0, PREVIEW)
@@ -114,7 +115,7 @@ function KindCard({ kind, workspaceId }: { kind: IntegrationKind; workspaceId: n
             >
               <Stack gap={0} miw={0}>
                 <AnchorLink
-                  to={kind === 'amo' ? '/integrations/amo/$id' : '/integrations/bitrix/$id'}
+                  to={routes.item}
                   params={{ id: String(item.id) }}
                   fw={600}
                   truncate="end"
@@ -139,7 +140,7 @@ function KindCard({ kind, workspaceId }: { kind: IntegrationKind; workspaceId: n
           ))}
         </Stack>
         <Group gap="sm">
-          <Button component={Link} to={list} variant="light" size="md">
+          <Button component={Link} to={routes.list} variant="light" size="md">
             <Trans>Все интеграции {system}</Trans>
           </Button>
           <ButtonLink
