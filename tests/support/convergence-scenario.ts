@@ -682,8 +682,12 @@ export async function serverState(world: SyncWorld): Promise<Record<string, Row[
   return state
 }
 
-/** Fields compared per table (the rest, like a project's `updated_at`, move on their own). */
-const IGNORED: Record<string, readonly string[]> = { projects: ['updated_at'] }
+/**
+ * Fields not compared: the server derives them and they move on their own (a project's
+ * `updated_at`, and its `cover_url`, the first background's image, which the mirror learns with
+ * the next refresh of the list; the backgrounds themselves are compared).
+ */
+const IGNORED: Record<string, readonly string[]> = { projects: ['updated_at', 'cover_url'] }
 
 /**
  * Differences between the server and the local mirror: rows missing on either side, duplicated
