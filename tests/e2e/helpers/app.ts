@@ -39,7 +39,11 @@ export async function resetBrowserState(page: Page): Promise<void> {
   await page.evaluate(async () => {
     localStorage.clear()
     sessionStorage.clear()
-    const dbs = (await indexedDB.databases?.()) ?? []
+    // The service worker's own databases (workbox-expiration, behind the uploads and fonts caches)
+    // stay with it: it keeps them open, so a delete would wait behind the previous one forever.
+    const dbs = ((await indexedDB.databases?.()) ?? []).filter(
+      (db) => !db.name?.startsWith('workbox-'),
+    )
     await Promise.all(
       dbs.map(
         (db) =>
