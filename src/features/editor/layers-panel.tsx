@@ -2,6 +2,7 @@ import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Box, Group, Stack, Text, UnstyledButton } from '@mantine/core'
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react'
+import { memo } from 'react'
 import type { LocalBlock } from './editor-data.ts'
 import { BlockIcon } from './block-icons.tsx'
 import { useBlockTypeLabel } from './inspector/block-inspector.tsx'
@@ -30,7 +31,6 @@ export function LayersPanel({
   bgId: number | null
 }) {
   const { t } = useLingui()
-  const title = useBlockTitle()
   const keys = bgId === null ? [] : sortedKeys(state.blocks, bgId).reverse()
   return (
     <Stack gap={6} mih={0} flex={1}>
@@ -44,57 +44,80 @@ export function LayersPanel({
       ) : (
         <Box mih={0} style={{ overflowY: 'auto' }}>
           <Stack gap={2} role="list" aria-label={t`Слои`}>
-            {keys.map((key, i) => {
-              const block = state.blocks.get(key)!
-              const selected = state.selection.includes(key)
-              return (
-                <Group
-                  key={key}
-                  role="listitem"
-                  gap={4}
-                  wrap="nowrap"
-                  bg={selected ? 'var(--mantine-color-blue-light)' : undefined}
-                  style={{ borderRadius: 'var(--mantine-radius-sm)' }}
-                >
-                  <UnstyledButton
-                    flex={1}
-                    miw={0}
-                    px="xs"
-                    mih={40}
-                    aria-pressed={selected}
-                    onClick={(e) => (e.shiftKey ? store.toggleSelect(key) : store.select([key]))}
-                  >
-                    <Group gap={8} wrap="nowrap">
-                      <BlockIcon type={block.type} />
-                      <Text size="sm" truncate="end">
-                        {title(block)}
-                      </Text>
-                    </Group>
-                  </UnstyledButton>
-                  <ActionIcon
-                    variant="subtle"
-                    size="lg"
-                    aria-label={t`Выше`}
-                    disabled={i === 0}
-                    onClick={() => store.bringForward([key])}
-                  >
-                    <IconArrowUp size={18} />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    size="lg"
-                    aria-label={t`Ниже`}
-                    disabled={i === keys.length - 1}
-                    onClick={() => store.sendBackward([key])}
-                  >
-                    <IconArrowDown size={18} />
-                  </ActionIcon>
-                </Group>
-              )
-            })}
+            {keys.map((key, i) => (
+              <LayerRow
+                key={key}
+                store={store}
+                blockKey={key}
+                block={state.blocks.get(key)!}
+                selected={state.selection.includes(key)}
+                first={i === 0}
+                last={i === keys.length - 1}
+              />
+            ))}
           </Stack>
         </Box>
       )}
     </Stack>
   )
 }
+
+/**
+ * One row of the layers list. Memoised: a selection change re-renders only the rows whose
+ * selection changed, not every row of a background with hundreds of blocks.
+ */
+const LayerRow = memo(function LayerRow(props: {
+  store: EditorStore
+  blockKey: string
+  block: LocalBlock
+  selected: boolean
+  first: boolean
+  last: boolean
+}) {
+  const { store, blockKey: key, block, selected } = props
+  const { t } = useLingui()
+  const title = useBlockTitle()
+  return (
+    <Group
+      role="listitem"
+      gap={4}
+      wrap="nowrap"
+      bg={selected ? 'var(--mantine-color-blue-light)' : undefined}
+      style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+    >
+      <UnstyledButton
+        flex={1}
+        miw={0}
+        px="xs"
+        mih={40}
+        aria-pressed={selected}
+        onClick={(e) => (e.shiftKey ? store.toggleSelect(key) : store.select([key]))}
+      >
+        <Group gap={8} wrap="nowrap">
+          <BlockIcon type={block.type} />
+          <Text size="sm" truncate="end">
+            {title(block)}
+          </Text>
+        </Group>
+      </UnstyledButton>
+      <ActionIcon
+        variant="subtle"
+        size="lg"
+        aria-label={t`Выше`}
+        disabled={props.first}
+        onClick={() => store.bringForward([key])}
+      >
+        <IconArrowUp size={18} />
+      </ActionIcon>
+      <ActionIcon
+        variant="subtle"
+        size="lg"
+        aria-label={t`Ниже`}
+        disabled={props.last}
+        onClick={() => store.sendBackward([key])}
+      >
+        <IconArrowDown size={18} />
+      </ActionIcon>
+    </Group>
+  )
+})
