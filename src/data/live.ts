@@ -7,6 +7,7 @@ import { DEFAULT_SYNC_META, readSyncMeta, redirectKey } from './sync-state.ts'
 import type {
   Background,
   BlockRow,
+  FileRow,
   MirrorTable,
   ParkedEntry,
   Project,
@@ -149,8 +150,13 @@ export function useFileUrl(url: string): string {
     [fileId],
   )
   if (fileId === null) return url
-  if (file?.uploadedUrl) return file.uploadedUrl
-  return file?.blob instanceof Blob ? objectUrlOf(file.blob) : ''
+  return file ? fileAddress(file) : ''
+}
+
+/** Where a stored file loads from: the server once uploaded, else its blob; '' when it has neither. */
+function fileAddress(file: FileRow): string {
+  if (file.uploadedUrl) return file.uploadedUrl
+  return file.blob instanceof Blob ? objectUrlOf(file.blob) : ''
 }
 
 /**
@@ -164,10 +170,7 @@ export function useFileUrl(url: string): string {
 export function useFileUrlResolver(): (url: string) => string {
   const resolved = useLiveQuery(async () => {
     const files = await getDb().files.toArray()
-    return files.map((file): [number, string] => [
-      file.id,
-      file.uploadedUrl || (file.blob instanceof Blob ? objectUrlOf(file.blob) : ''),
-    ])
+    return files.map((file): [number, string] => [file.id, fileAddress(file)])
   }, [])
   // Keyed by content: a live-query rerun with the same answers keeps the same function.
   const key = JSON.stringify(resolved ?? [])

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { crc32, deflateSync } from 'node:zlib'
 import pg from 'pg'
 import { createApp, type ApiApp, type AppOptions } from '../../server/app.ts'
 
@@ -87,32 +86,7 @@ export async function json<T = Record<string, unknown>>(res: Response): Promise<
   return (await res.json()) as T
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4)
-  length.writeUInt32BE(data.length)
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(body))
-  return Buffer.concat([length, body, crc])
-}
-
-/** A real (decodable) RGB PNG of the given size. */
-export function pngImage(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(width, 0)
-  ihdr.writeUInt32BE(height, 4)
-  ihdr[8] = 8 // bit depth
-  ihdr[9] = 2 // RGB
-  const row = Buffer.alloc(1 + width * 3, 0x80)
-  row[0] = 0
-  const raw = Buffer.concat(Array.from({ length: height }, () => row))
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
-}
+export { pngImage } from '../support/png.ts'
 
 export function uploadForm(bytes: Uint8Array, fields: Record<string, string> = {}, name = 'a.png') {
   const form = new FormData()

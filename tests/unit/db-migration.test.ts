@@ -8,46 +8,32 @@ import { MirrorDb, SCHEMA_VERSIONS } from '../../src/data/db.ts'
  * check the rows survived and the upgrades ran. A new version adds its sample rows to SAMPLES and
  * its expectations below.
  */
-const SAMPLES: Record<number, { table: string; row: Record<string, unknown> }[]> = {
-  1: [
-    { table: 'workspaces', row: { id: 1, name: 'Клиника' } },
-    {
+type Sample = { table: string; row: Record<string, unknown> }
+
+/** Rows every version can hold (version 2 changed indexes only, not rows). */
+const COMMON: Sample[] = [
+  { table: 'workspaces', row: { id: 1, name: 'Клиника' } },
+  {
+    table: 'specialist',
+    row: { id: -1, workspace_id: 1, name: 'Анна', department_id: 7, location_id: null },
+  },
+  { table: 'blocks', row: { id: 3, bg_id: 2, type: 'subscribe', specialist_id: -1 } },
+  {
+    table: 'outbox',
+    row: {
+      key: 'k',
       table: 'specialist',
-      row: { id: -1, workspace_id: 1, name: 'Анна', department_id: 7, location_id: null },
+      recordId: -1,
+      op: 'create',
+      state: 'pending',
+      payload: {},
     },
-    { table: 'blocks', row: { id: 3, bg_id: 2, type: 'subscribe', specialist_id: -1 } },
-    {
-      table: 'outbox',
-      row: {
-        key: 'k',
-        table: 'specialist',
-        recordId: -1,
-        op: 'create',
-        state: 'pending',
-        payload: {},
-      },
-    },
-    { table: 'meta', row: { key: 'localIdCounter', value: -1 } },
-  ],
-  2: [
-    { table: 'workspaces', row: { id: 1, name: 'Клиника' } },
-    {
-      table: 'specialist',
-      row: { id: -1, workspace_id: 1, name: 'Анна', department_id: 7, location_id: null },
-    },
-    { table: 'blocks', row: { id: 3, bg_id: 2, type: 'subscribe', specialist_id: -1 } },
-    {
-      table: 'outbox',
-      row: {
-        key: 'k',
-        table: 'specialist',
-        recordId: -1,
-        op: 'create',
-        state: 'pending',
-        payload: {},
-      },
-    },
-  ],
+  },
+]
+
+const SAMPLES: Record<number, Sample[]> = {
+  1: [...COMMON, { table: 'meta', row: { key: 'localIdCounter', value: -1 } }],
+  2: COMMON,
 }
 
 const latest = Math.max(...SCHEMA_VERSIONS.map((v) => v.version))

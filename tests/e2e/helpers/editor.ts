@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { deflateSync } from 'node:zlib'
 import { inject } from 'vitest'
 import type { Page } from 'playwright-core'
+import { pngImage } from '../../support/png.ts'
 import { appUrl } from './app.ts'
 
 /** Block type buttons of the editor's toolbar, in the order the toolbar shows them. */
@@ -45,49 +45,12 @@ export async function apiGet<T>(user: TestUser, path: string): Promise<T> {
   return (await response.json()) as T
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff
-  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4)
-  length.writeUInt32BE(data.length)
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(body))
-  return Buffer.concat([length, body, crc])
-}
-
 /** A real RGB PNG of `width` × `height` with a diagonal gradient (a background to upload). */
 export function makePng(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(width, 0)
-  header.writeUInt32BE(height, 4)
-  header[8] = 8 // bit depth
-  header[9] = 2 // RGB
-  const rows = Buffer.alloc((width * 3 + 1) * height)
-  for (let y = 0; y < height; y += 1) {
-    const row = y * (width * 3 + 1)
-    for (let x = 0; x < width; x += 1) {
-      const at = row + 1 + x * 3
-      rows[at] = Math.round((255 * x) / width)
-      rows[at + 1] = 180
-      rows[at + 2] = Math.round((255 * y) / height)
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
+  return pngImage(width, height, (x, y) => [
+    Math.round((255 * x) / width),
+    180,
+    Math.round((255 * y) / height),
   ])
 }
 

@@ -1,25 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { EditorRoute } from '../../../../../features/editor/editor-route.tsx'
-import {
-  sendChangesNow,
-  useEditorData,
-  useProjectIdRedirect,
-} from '../../../../../features/editor/use-editor-data.ts'
+import { EditorScreen } from '../../../../../features/editor/editor-screen.tsx'
 
 /** Canvas editor, type 1 (DESIGN §2). */
 export const Route = createFileRoute('/_app/projects/$id/edit/type-1')({ component: Page })
 
 function Page() {
-  const { id } = Route.useParams()
-  const projectId = /^-?\d{1,15}$/.test(id) ? Number(id) : 0
-  const data = useEditorData(projectId)
-  const movedTo = useProjectIdRedirect(projectId)
-  return (
-    <EditorRoute
-      data={projectId === 0 ? null : data}
-      type={1}
-      onSave={sendChangesNow}
-      movedTo={movedTo}
-    />
-  )
+  return <EditorScreen id={Route.useParams().id} type={1} />
 }
