@@ -160,10 +160,14 @@ describe('sync across tabs and the service worker', () => {
       .toContain(SYNC_TAG)
 
     // Keep the context (and with it the service worker) open, but no page of the app.
-    await context.newPage()
+    const blank = await context.newPage()
     await page.close()
     expect(context.pages().every((p) => !p.url().startsWith(appUrl('/')))).toBe(true)
     await goOnline(context)
+    // Chromium may have fired `sync` already while the context was only emulated offline; it then
+    // retries minutes later. Fire the registered tag now, as DevTools does, so the journey checks
+    // the service worker's replay rather than the browser's retry schedule.
+    await dispatchSync(blank, SYNC_TAG)
 
     await expect.poll(serverDepartmentNames, { timeout: 20_000 }).toContain(name)
     expect((await serverDepartmentNames()).filter((n) => n === name)).toHaveLength(1)
@@ -171,3 +175,24 @@ describe('sync across tabs and the service worker', () => {
     expect(adds.map((request) => Boolean(request.serviceWorker()))).toEqual([true])
   })
 })
+
+/** Fires the service worker's `sync` event for `tag` through the DevTools protocol. */
+async function dispatchSync(page: Page, tag: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  const origin = new URL(appUrl('/')).origin
+  const registration = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL.startsWith(origin) && !r.isDeleted)
+      if (ours) resolve(ours.registrationId)
+    })
+  })
+  await cdp.send('ServiceWorker.enable')
+  const registrationId = await registration
+  await cdp.send('ServiceWorker.dispatchSyncEvent', {
+    origin,
+    registrationId,
+    tag,
+    lastChance: false,
+  })
+  await cdp.detach()
+}
