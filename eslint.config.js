@@ -31,6 +31,17 @@ const noLiteralUiStrings = [
 
 const zone = (target, from, message) => ({ target, from, message })
 
+const pixiOnlyInCanvas = {
+  group: ['pixi.js', 'pixi.js/*', '@pixi/*'],
+  message:
+    'PixiJS is imported only in src/features/editor/canvas (it must stay out of the entry chunk).',
+}
+const dexieOffThePage = {
+  group: ['dexie', 'dexie-react-hooks'],
+  message:
+    'Dexie lives in the sync worker (src/data); screens use src/mirror/live.ts and src/mirror/commands.ts.',
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -89,6 +100,18 @@ export default tseslint.config(
               'sync/ sits below features.',
             ),
             zone(
+              './src/mirror',
+              [
+                './src/features/**/*',
+                './src/routes/**/*',
+                './src/app/**/*',
+                './src/ui/**/*',
+                './workers/**/*',
+                './server/**/*',
+              ],
+              'mirror/ is the page side of the data layer, below features.',
+            ),
+            zone(
               './src/ui/**/*',
               ['./src/features/**/*', './src/routes/**/*', './src/app/**/*', './server/**/*'],
               'ui/ is shared and knows no feature.',
@@ -141,20 +164,19 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],
     ignores: ['src/features/editor/canvas/**/*'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [pixiOnlyInCanvas] }] },
+  },
+  {
+    // The page reaches the mirror through src/mirror (the sync worker holds the database).
+    files: ['src/{app,routes,ui,mirror,features}/**/*.{ts,tsx}'],
+    ignores: ['src/features/editor/canvas/**/*'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['pixi.js', 'pixi.js/*', '@pixi/*'],
-              message:
-                'PixiJS is imported only in src/features/editor/canvas (it must stay out of the entry chunk).',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [pixiOnlyInCanvas, dexieOffThePage] }],
     },
+  },
+  {
+    files: ['src/features/editor/canvas/**/*'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [dexieOffThePage] }] },
   },
   prettier,
 )

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // First-load budget (run after `npm run build`): the JavaScript a first visit to /projects downloads,
-// gzipped, must stay within the budget, and PixiJS must not be part of it (it belongs to the editor).
+// gzipped, must stay within the budget; PixiJS must not be part of it (it belongs to the editor) and
+// neither must Dexie (the sync worker holds the database; the page reaches it through src/mirror).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
-// The target is 150 KiB. The list pages read the Dexie mirror, and react-dom (64 KiB), Mantine
-// (35), Dexie (30) and TanStack Router (23) alone weigh about 150 KiB gzipped, so the product does
-// not meet it yet (measured 222 KiB). Until the mirror moves off the first load, this budget only
-// stops the first load from growing; lower it with every saving, never raise it.
-const BUDGET_KIB = Number(process.env.BUNDLE_BUDGET_KIB ?? 226)
+// The target is 150 KiB. With Dexie in the worker, react-dom (65 KiB), Mantine (35) and TanStack
+// Router (25) still weigh about 125 KiB gzipped (measured 189 KiB in all). Until the list pages
+// paint without Mantine, this budget only stops the first load from growing; lower it with every
+// saving, never raise it.
+const BUDGET_KIB = Number(process.env.BUNDLE_BUDGET_KIB ?? 191)
 const dist = new URL('../dist/', import.meta.url).pathname
 const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'))
 
@@ -21,6 +22,7 @@ const FIRST_LOAD = [
   /src\/routes\/_app\/projects\/index\.tsx/,
 ]
 const PIXI_MARKERS = [/PixiJS/, /pixi\.js/, /WebGLRenderer/]
+const DEXIE_MARKERS = [/DexieError/]
 
 export function firstLoadFiles() {
   const files = new Set()
@@ -45,12 +47,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const files = firstLoadFiles()
   let total = 0
   const pixi = []
+  const dexie = []
   for (const file of files) {
     const code = readFileSync(join(dist, file))
     const gz = gzipSync(code, { level: 9 }).length
     total += gz
     console.log(`${(gz / 1024).toFixed(1).padStart(7)} KiB  ${file}`)
-    if (PIXI_MARKERS.some((re) => re.test(code.toString('utf8')))) pixi.push(file)
+    const text = code.toString('utf8')
+    if (PIXI_MARKERS.some((re) => re.test(text))) pixi.push(file)
+    if (DEXIE_MARKERS.some((re) => re.test(text))) dexie.push(file)
   }
   console.log(
     `First-load JavaScript for /projects: ${(total / 1024).toFixed(1)} KiB gzip (budget ${BUDGET_KIB} KiB)`,
@@ -62,6 +67,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   if (pixi.length) {
     console.error(`PixiJS is in the first load: ${pixi.join(', ')}`)
+    ok = false
+  }
+  if (dexie.length) {
+    console.error(`Dexie is in the first load: ${dexie.join(', ')}`)
     ok = false
   }
   process.exit(ok ? 0 : 1)

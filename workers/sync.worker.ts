@@ -2,12 +2,14 @@
 import { expose } from 'comlink'
 import { configureApi } from '../src/api/client.ts'
 import { getDb } from '../src/data/db.ts'
+import { createMirrorService, type MirrorService } from '../src/data/service.ts'
 import { readAuthToken } from '../src/data/sync-state.ts'
 import { createSyncEngine } from '../src/sync/engine.ts'
 import { STATUS_CHANNEL, type SyncWorkerApi } from '../src/sync/protocol.ts'
 
 /**
- * The sync worker: replays the outbox and refreshes the mirror off the main thread. The page
+ * The sync worker: holds the page's database (the mirror's live queries and commands,
+ * src/data/service.ts), replays the outbox and refreshes the mirror off the main thread. The page
  * mirrors its token into `meta` (src/sync/client.ts setSyncToken); the worker reads it there.
  */
 const db = getDb()
@@ -18,12 +20,13 @@ const engine = createSyncEngine({
   channel: typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(STATUS_CHANNEL),
 })
 
-const api: SyncWorkerApi = {
+const api = {
+  ...createMirrorService(),
   replay: (options) => engine.replay(options),
   refresh: (scope) => engine.refresh(scope),
   retryEntry: (seq) => engine.retryEntry(seq),
   discardEntry: (seq) => engine.discardEntry(seq),
-  flush: (timeoutMs) => engine.flush(timeoutMs),
-}
+  flush: (timeoutMs: number) => engine.flush(timeoutMs),
+} satisfies SyncWorkerApi & MirrorService
 
 expose(api)

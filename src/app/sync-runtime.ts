@@ -1,4 +1,4 @@
-import { claimMirror } from '../data/sync-state.ts'
+import { claimMirror } from '../mirror/commands.ts'
 import { hasValidToken, type SessionSnapshot } from '../features/auth/session.ts'
 import { flushBeforeReload, setSyncToken, startSync, unsyncedChanges } from '../sync/client.ts'
 

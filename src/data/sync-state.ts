@@ -1,6 +1,7 @@
-import { liveQuery } from 'dexie'
 import { getDb, type MirrorDb } from './db.ts'
-import type { SyncMeta } from './types.ts'
+import { DEFAULT_SYNC_META, type SyncMeta } from './types.ts'
+
+export { DEFAULT_SYNC_META }
 
 /**
  * Sync state kept in `meta`, so every tab, the worker and the service worker see the same values:
@@ -9,8 +10,6 @@ import type { SyncMeta } from './types.ts'
  */
 const AUTH = 'auth'
 const SYNC = 'sync'
-
-export const DEFAULT_SYNC_META: SyncMeta = { lastSyncedAt: null, needsSignIn: false }
 
 export async function readSyncMeta(db: MirrorDb = getDb()): Promise<SyncMeta> {
   const row = await db.meta.get(SYNC)
@@ -94,15 +93,4 @@ export async function claimMirror(userId: number, db: MirrorDb = getDb()): Promi
     await db.meta.put({ key: OWNER, value: userId })
     return wipe
   })
-}
-
-/**
- * Calls `onChange` with the newest outbox seq whenever an entry is added (in any tab), so the page
- * can ask its worker to replay. Returns the unsubscribe function.
- */
-export function watchOutbox(onChange: (lastSeq: number) => void): () => void {
-  const subscription = liveQuery(
-    async () => (await getDb().outbox.orderBy('seq').last())?.seq ?? 0,
-  ).subscribe({ next: onChange, error: () => undefined })
-  return () => subscription.unsubscribe()
 }

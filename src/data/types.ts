@@ -110,6 +110,8 @@ export interface SyncMeta {
   needsSignIn: boolean
 }
 
+export const DEFAULT_SYNC_META: SyncMeta = { lastSyncedAt: null, needsSignIn: false }
+
 export interface ParkedEntry {
   seq: number
   table: OutboxTable

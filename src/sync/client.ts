@@ -1,7 +1,8 @@
-import { wrap } from 'comlink'
 import { useEffect, useSyncExternalStore } from 'react'
-import { useOutboxCounts, useParkedEntryRows, useSyncMeta } from '../data/live.ts'
-import { storeAuthToken, unsyncedCount, watchOutbox, type StoredAuth } from '../data/sync-state.ts'
+import { useOutboxCounts, useParkedEntryRows, useSyncMeta, watchMirror } from '../mirror/live.ts'
+import { storeAuthToken, unsyncedCount } from '../mirror/commands.ts'
+import { pageWorker } from '../mirror/worker.ts'
+import type { StoredAuth } from '../data/sync-state.ts'
 import { localFileId } from '../data/ids.ts'
 import { secureDeviceStorage, type StorageReport } from '../data/device-storage.ts'
 import type { ParkedEntry } from '../data/types.ts'
@@ -43,20 +44,6 @@ function isOnline(): boolean {
   return typeof navigator === 'undefined' || navigator.onLine !== false
 }
 
-function spawnWorker(): SyncWorkerApi | null {
-  if (typeof Worker === 'undefined') return null
-  try {
-    const worker = new Worker(new URL('../../workers/sync.worker.ts', import.meta.url), {
-      type: 'module',
-    })
-    // comlink's Remote<T> of an API whose methods already return promises has T's shape.
-    return wrap<SyncWorkerApi>(worker) as unknown as SyncWorkerApi
-  } catch (error) {
-    console.error(error)
-    return null
-  }
-}
-
 /** Without module workers the same engine runs on the page (loaded on demand). */
 async function pageEngine(): Promise<SyncWorkerApi> {
   const [{ createSyncEngine }, { getDb }] = await Promise.all([
@@ -81,7 +68,8 @@ export function startSync(): void {
   for (const scope of [{ kind: 'workspaces' }, { kind: 'projectTypes' }] as RefreshScope[]) {
     activeScopes.set(scopeKey(scope), { scope, count: 1 })
   }
-  remote = spawnWorker()
+  // comlink's Remote<T> of an API whose methods already return promises has T's shape.
+  remote = pageWorker() as SyncWorkerApi | null
   if (!remote) {
     void pageEngine().then((engine) => {
       remote = engine
@@ -115,7 +103,7 @@ export function startSync(): void {
   }
   // A change queued in this tab or another: replay shortly (a burst of edits becomes one pass).
   let lastSeen = -1
-  watchOutbox((seq) => {
+  watchMirror('outboxLastSeq', [], (seq) => {
     if (seq > lastSeen && lastSeen !== -1) scheduleSync(300)
     lastSeen = seq
   })

@@ -9,7 +9,7 @@ import {
   useIdRedirect,
   useRecords,
   useSyncMarks,
-} from '../../src/data/live.ts'
+} from '../../src/mirror/live.ts'
 
 let db: MirrorDb
 let n = 0

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { createRecord, updateRecord } from '../../data/commands.ts'
+import { createRecord, updateRecord } from '../../mirror/commands.ts'
 import { RecordAddPage, RecordEditPage } from '../records/record-pages.tsx'
 import { DepartmentForm, emptyDepartment } from './department-form.tsx'
 import { removeDepartment } from './removals.ts'

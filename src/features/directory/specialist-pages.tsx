@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { createRecord, setRecordEnabled, updateRecord, uploadFile } from '../../data/commands.ts'
-import { useRecords } from '../../data/live.ts'
+import { createRecord, setRecordEnabled, updateRecord, uploadFile } from '../../mirror/commands.ts'
+import { useRecords } from '../../mirror/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
 import {
   RecordAddPage,

@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro'
 import { Avatar, Progress, Stack, Text } from '@mantine/core'
 import { isLocalFileUrl } from './photo-url.ts'
-import { useFileUrl } from '../../data/live.ts'
+import { useFileUrl } from '../../mirror/live.ts'
 import { useUploadProgress } from '../../sync/client.ts'
 
 /** A specialist's photo; an upload still waiting in IndexedDB shows from there. */

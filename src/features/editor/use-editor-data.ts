@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react'
-import { addBackground, deleteBlocks, saveBlocks, uploadFile } from '../../data/commands.ts'
+import { addBackground, deleteBlocks, saveBlocks, uploadFile } from '../../mirror/commands.ts'
 import {
   useBackgrounds,
   useBlocksOfProject,
@@ -7,7 +7,7 @@ import {
   useIdRedirect,
   useProject,
   useRecords,
-} from '../../data/live.ts'
+} from '../../mirror/live.ts'
 import type { Size } from '../../domain/geometry.ts'
 import { useRefresh, useUploadProgress } from '../../sync/client.ts'
 import type { EditorData } from './editor-data.ts'

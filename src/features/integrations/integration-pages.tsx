@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
-import { createRecord, setRecordEnabled, updateRecord } from '../../data/commands.ts'
+import { createRecord, setRecordEnabled, updateRecord } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { RecordEditPage } from '../records/record-pages.tsx'

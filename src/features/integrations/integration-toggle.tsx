@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro'
 import { Switch } from '@mantine/core'
-import { setRecordEnabled } from '../../data/commands.ts'
+import { setRecordEnabled } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { runCommand } from '../records/run-command.ts'
 

@@ -3,7 +3,7 @@ import { Badge, Group, Stack, Text } from '@mantine/core'
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMemo } from 'react'
-import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../data/live.ts'
+import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../mirror/live.ts'
 import type {
   AmoIntegration,
   BitrixIntegration,

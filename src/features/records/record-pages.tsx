@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, type ReactNode } from 'react'
-import { useCurrentWorkspaceId, useRecord } from '../../data/live.ts'
+import { useCurrentWorkspaceId, useRecord } from '../../mirror/live.ts'
 import type { RecordKind, RecordOf } from '../../data/types.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { DeleteButton } from '../../ui/delete-button.tsx'

@@ -1,4 +1,4 @@
-import { deleteRecord } from '../../data/commands.ts'
+import { deleteRecord } from '../../mirror/commands.ts'
 import type { RecordKind } from '../../data/types.ts'
 import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { runCommand } from './run-command.ts'

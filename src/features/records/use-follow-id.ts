@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { isLocalId } from '../../data/ids.ts'
-import { useIdRedirect } from '../../data/live.ts'
+import { useIdRedirect } from '../../mirror/live.ts'
 import { handOverDraft } from '../../ui/draft-carry.ts'
 import type { MirrorTable } from '../../data/types.ts'
 

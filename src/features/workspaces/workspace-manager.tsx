@@ -3,14 +3,14 @@ import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@manti
 import { IconCheck, IconPencil, IconTrash, IconX } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
-import { createWorkspace, deleteWorkspace, renameWorkspace } from '../../data/commands.ts'
+import { createWorkspace, deleteWorkspace, renameWorkspace } from '../../mirror/commands.ts'
 import {
   useCurrentWorkspaceId,
   useProjects,
   useRecords,
   useSyncMarks,
   useWorkspaces,
-} from '../../data/live.ts'
+} from '../../mirror/live.ts'
 import type { Workspace } from '../../domain/workspace.ts'
 import { WorkspaceInput } from '../../domain/workspace.ts'
 import { confirmDelete } from '../../ui/confirm-delete.ts'

@@ -1,8 +1,8 @@
 /// <reference types="vite/client" />
 /**
  * The specialists screen on its own, for tests/bench/list-bench.ts: seeds the mirror with `?n=`
- * specialists, renders the real SpecialistsPage (live query, search, sort, virtual rows) and
- * reports when the first rows are on screen.
+ * specialists, renders the real SpecialistsPage (live query answered by the sync worker, search,
+ * sort, virtual rows) and reports when the first rows are on screen.
  */
 import '@mantine/core/styles.css'
 import { I18nProvider } from '@lingui/react'
@@ -17,7 +17,7 @@ import {
 import { createRoot } from 'react-dom/client'
 import { i18n } from '../../../src/app/i18n.ts'
 import { CURRENT_WORKSPACE } from '../../../src/data/commands.ts'
-import { MirrorDb, setDb } from '../../../src/data/db.ts'
+import { MirrorDb } from '../../../src/data/db.ts'
 import type { Specialist } from '../../../src/domain/directory.ts'
 import { SpecialistsPage } from '../../../src/features/directory/specialists-page.tsx'
 
@@ -30,8 +30,9 @@ declare global {
 const POSITIONS = ['Терапевт', 'Хирург', 'Стоматолог', 'Кардиолог', 'Невролог']
 
 async function seed(n: number): Promise<void> {
-  const db = new MirrorDb(`list-bench-${n}-${Date.now()}`)
-  setDb(db)
+  // The page's own database: the screen reads it through the sync worker, as in the product.
+  const db = new MirrorDb()
+  await Promise.all(db.tables.map((table) => table.clear()))
   const departments = Array.from({ length: 20 }, (_, i) => ({
     id: i + 1,
     workspace_id: 1,

@@ -1,0 +1,165 @@
+import { CURRENT_WORKSPACE } from './commands.ts'
+import { getDb } from './db.ts'
+import { creationOrder, isLocalId } from './ids.ts'
+import { countOutbox, readSyncMeta, redirectKey } from './sync-state.ts'
+import type {
+  Background,
+  BlockRow,
+  MirrorTable,
+  ParkedEntry,
+  Project,
+  ProjectType,
+  RecordKind,
+  RecordOf,
+  SyncMeta,
+  Workspace,
+} from './types.ts'
+
+/**
+ * The mirror's reads, by name. They run where the database lives (the sync worker; the page only
+ * without module workers and in tests): the page watches them through src/mirror/live.ts, and each
+ * answer is re-sent whenever the tables it read change. Answers cross postMessage, so they hold
+ * plain data (rows, Maps, Blobs), never functions.
+ */
+
+const byName = (a: { name: string }, b: { name: string }) =>
+  a.name.localeCompare(b.name, 'ru', { sensitivity: 'base' }) || a.name.localeCompare(b.name)
+const byCreation = (a: { id: number }, b: { id: number }) =>
+  creationOrder(a.id) - creationOrder(b.id)
+const byLayer = (a: BlockRow, b: BlockRow) => a.zindex - b.zindex || byCreation(a, b)
+
+/** A file on this device: its server url once uploaded, else the blob waiting to be sent. */
+export interface StoredFile {
+  id: number
+  uploadedUrl: string | null
+  blob: Blob | null
+}
+
+async function records<K extends RecordKind>(
+  kind: K,
+  workspaceId: number | null,
+): Promise<RecordOf<K>[]> {
+  if (workspaceId === null) return []
+  const rows = await getDb().recordTable(kind).where('workspace_id').equals(workspaceId).toArray()
+  return rows.sort(byCreation)
+}
+
+async function record<K extends RecordKind>(kind: K, id: number): Promise<RecordOf<K> | null> {
+  return Number.isFinite(id) ? ((await getDb().recordTable(kind).get(id)) ?? null) : null
+}
+
+export const QUERIES = {
+  async workspaces(): Promise<Workspace[]> {
+    return (await getDb().workspaces.toArray()).sort(byName)
+  },
+
+  /** The remembered workspace, else the first one by name; null when there is none. */
+  async currentWorkspaceId(): Promise<number | null> {
+    const db = getDb()
+    const remembered = (await db.meta.get(CURRENT_WORKSPACE))?.value
+    if (typeof remembered === 'number' && (await db.workspaces.get(remembered))) return remembered
+    const all = (await db.workspaces.toArray()).sort(byName)
+    return all[0]?.id ?? null
+  },
+
+  records,
+  record,
+
+  /** Ids of `table` with unsynced ('pending') or rejected ('parked') changes. */
+  async syncMarks(table: MirrorTable): Promise<Map<number, 'pending' | 'parked'>> {
+    const entries = await getDb().outbox.where('table').equals(table).toArray()
+    const out = new Map<number, 'pending' | 'parked'>()
+    for (const entry of entries) {
+      if (entry.op === 'complete') continue
+      if (entry.state === 'parked') out.set(entry.recordId, 'parked')
+      else if (!out.has(entry.recordId)) out.set(entry.recordId, 'pending')
+    }
+    return out
+  },
+
+  async projects(workspaceId: number | null): Promise<Project[]> {
+    if (workspaceId === null) return []
+    const rows = await getDb().projects.where('workspace_id').equals(workspaceId).toArray()
+    return rows.sort(byCreation)
+  },
+
+  async project(id: number): Promise<Project | null> {
+    return Number.isFinite(id) ? ((await getDb().projects.get(id)) ?? null) : null
+  },
+
+  async projectTypes(): Promise<ProjectType[]> {
+    return (await getDb().projectTypes.toArray()).sort((a, b) => a.id - b.id)
+  },
+
+  async backgrounds(projectId: number): Promise<Background[]> {
+    const rows = await getDb().backgrounds.where('project_id').equals(projectId).toArray()
+    return rows.sort((a, b) => a.position - b.position || byCreation(a, b))
+  },
+
+  async blocks(bgId: number): Promise<BlockRow[]> {
+    return (await getDb().blocks.where('bg_id').equals(bgId).toArray()).sort(byLayer)
+  },
+
+  async blocksOfProject(projectId: number): Promise<BlockRow[]> {
+    const db = getDb()
+    const bgIds = await db.backgrounds.where('project_id').equals(projectId).primaryKeys()
+    return (await db.blocks.where('bg_id').anyOf(bgIds).toArray()).sort(byLayer)
+  },
+
+  /** One file of this device (`local-file:<id>`), or null when there is none. */
+  async file(id: number | null): Promise<StoredFile | null> {
+    if (id === null) return null
+    const file = await getDb().files.get(id)
+    return file ? storedFile(file) : null
+  },
+
+  /** Every file of this device: small rows, blobs by reference. */
+  async files(): Promise<StoredFile[]> {
+    return (await getDb().files.toArray()).map(storedFile)
+  },
+
+  /** The server id that replaced a local id, or null. */
+  async idRedirect(table: MirrorTable, id: number): Promise<number | null> {
+    if (!isLocalId(id)) return null
+    const row = await getDb().meta.get(redirectKey(table, id))
+    return typeof row?.value === 'number' ? row.value : null
+  },
+
+  outboxCounts(): Promise<{ pending: number; parked: number }> {
+    return countOutbox()
+  },
+
+  syncMeta(): Promise<SyncMeta> {
+    return readSyncMeta()
+  },
+
+  /** The newest outbox seq (0 when empty): it grows whenever any tab queues a change. */
+  async outboxLastSeq(): Promise<number> {
+    return (await getDb().outbox.orderBy('seq').last())?.seq ?? 0
+  },
+
+  async parkedEntries(): Promise<ParkedEntry[]> {
+    const rows = await getDb().outbox.where('state').equals('parked').sortBy('seq')
+    return rows.map((entry) => ({
+      seq: entry.seq!,
+      table: entry.table,
+      recordId: entry.recordId,
+      op: entry.op,
+      label: entry.label,
+      message: entry.message ?? '',
+      code: entry.code ?? '',
+      fields: entry.fields ?? {},
+    }))
+  },
+}
+
+function storedFile(file: { id: number; uploadedUrl?: string | null; blob?: unknown }): StoredFile {
+  return {
+    id: file.id,
+    uploadedUrl: file.uploadedUrl || null,
+    blob: file.blob instanceof Blob ? file.blob : null,
+  }
+}
+
+export type Queries = typeof QUERIES
+export type QueryName = keyof Queries
