@@ -56,5 +56,29 @@ export default defineConfig({
   server: {
     proxy: { '/api': apiTarget, '/uploads': apiTarget },
   },
-  build: { target: 'es2022', sourcemap: false, manifest: true },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    manifest: true,
+    rolldownOptions: {
+      // React and the router as two long-lived chunks: the first load compresses better as a few
+      // files than as dozens of slivers (-2.4 KiB gzip), and an app update leaves them cached.
+      output: {
+        advancedChunks: {
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+              priority: 3,
+            },
+            {
+              name: 'router',
+              test: /node_modules[\\/]@tanstack[\\/](router-core|react-router|history|store|react-store)[\\/]/,
+              priority: 2,
+            },
+          ],
+        },
+      },
+    },
+  },
 })
