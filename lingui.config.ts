@@ -9,12 +9,29 @@ export default defineConfig({
     {
       path: '<rootDir>/src/locales/{locale}/messages',
       include: ['<rootDir>/src'],
-      exclude: ['**/node_modules/**', '**/*.test.*', '<rootDir>/src/features/editor/**'],
+      exclude: [
+        '**/node_modules/**',
+        '**/*.test.*',
+        '<rootDir>/src/features/editor/**',
+        '<rootDir>/src/features/directory/**',
+        '<rootDir>/src/features/integrations/**',
+      ],
     },
     // The editor's words load with the editor route, not with the first page (bundle budget).
     {
       path: '<rootDir>/src/locales/{locale}/editor',
       include: ['<rootDir>/src/features/editor'],
+      exclude: ['**/node_modules/**', '**/*.test.*'],
+    },
+    // So do the directory's and the integrations' words with their screens.
+    {
+      path: '<rootDir>/src/locales/{locale}/directory',
+      include: ['<rootDir>/src/features/directory'],
+      exclude: ['**/node_modules/**', '**/*.test.*'],
+    },
+    {
+      path: '<rootDir>/src/locales/{locale}/integrations',
+      include: ['<rootDir>/src/features/integrations'],
       exclude: ['**/node_modules/**', '**/*.test.*'],
     },
   ],

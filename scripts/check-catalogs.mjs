@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Fails when a message of the English catalog has no translation (run after `lingui extract`).
 // Usage: node scripts/check-catalogs.mjs [path/to/catalog.po ...]
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 const files = process.argv.slice(2)
-// Every English catalog: the app's and the editor's (loaded with the editor route).
-if (files.length === 0) files.push('src/locales/en/messages.po', 'src/locales/en/editor.po')
+// Every English catalog: the app's and those loaded with their screens (editor, directory, ...).
+if (files.length === 0)
+  for (const name of readdirSync('src/locales/en').sort())
+    if (name.endsWith('.po')) files.push(`src/locales/en/${name}`)
 
 /** Reads a PO string value that may continue over several quoted lines. */
 function unquote(lines) {

@@ -49,6 +49,14 @@ describe('language switch', () => {
     expect(i18n._(msg`Проекты`)).toBe('Проекты')
   })
 
+  it('the directory screens bring their own words in both languages', async () => {
+    expect(i18n._(msg`Отделений пока нет`)).toBe('Отделений пока нет')
+    await import('../../src/features/directory/departments-page.tsx')
+    await act(() => setLocale('en'))
+    expect(i18n._(msg`Отделений пока нет`)).toBe('No departments yet')
+    expect(i18n._(msg`Проекты`)).toBe('Projects')
+  })
+
   it('falls back to Russian for an unknown stored value', () => {
     localStorage.setItem('locale', 'de')
     expect(storedLocale()).toBe('ru')

@@ -1,3 +1,4 @@
+import './directory-messages.ts'
 import { useLingui } from '@lingui/react/macro'
 import * as v from 'valibot'
 import { DepartmentFields, type Department } from '../../domain/directory.ts'

@@ -1,3 +1,4 @@
+import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { IconBuildingHospital } from '@tabler/icons-react'
 import { useMemo } from 'react'

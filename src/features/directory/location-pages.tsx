@@ -1,3 +1,4 @@
+import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { createRecord, updateRecord } from '../../mirror/commands.ts'
 import { RecordAddPage, RecordEditPage } from '../records/record-pages.tsx'

@@ -1,3 +1,4 @@
+import './directory-messages.ts'
 import { t } from '@lingui/core/macro'
 import type { Department, Location, Specialist } from '../../domain/directory.ts'
 import { removeRecord } from '../records/remove-record.ts'

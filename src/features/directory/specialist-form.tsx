@@ -1,3 +1,4 @@
+import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Button, FileButton, Group, Input, Select, SimpleGrid, Switch } from '@mantine/core'
 import { IconPhoto, IconTrash } from '@tabler/icons-react'

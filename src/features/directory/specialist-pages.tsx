@@ -1,3 +1,4 @@
+import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { createRecord, setRecordEnabled, updateRecord, uploadFile } from '../../mirror/commands.ts'
 import { useRecords } from '../../mirror/live.ts'

@@ -1,3 +1,4 @@
+import './directory-messages.ts'
 import { useLingui } from '@lingui/react/macro'
 import { Avatar, Progress, Stack, Text } from '@mantine/core'
 import { isLocalFileUrl } from './photo-url.ts'

@@ -1,3 +1,4 @@
+import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Button, Group, Select, Stack, Switch, Text } from '@mantine/core'
 import { IconPlus, IconUsers } from '@tabler/icons-react'

@@ -1,3 +1,4 @@
+import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Paper, SimpleGrid, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core'
 import { IconChevronRight, IconPlugConnected } from '@tabler/icons-react'

@@ -1,3 +1,4 @@
+import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
 import { createRecord, setRecordEnabled, updateRecord } from '../../mirror/commands.ts'

@@ -1,3 +1,4 @@
+import './integration-messages.ts'
 import { useLingui } from '@lingui/react/macro'
 import { Switch } from '@mantine/core'
 import { setRecordEnabled } from '../../mirror/commands.ts'

@@ -1,3 +1,4 @@
+import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Badge, Group, Stack, Text } from '@mantine/core'
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react'

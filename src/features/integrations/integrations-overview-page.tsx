@@ -1,3 +1,4 @@
+import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'

@@ -1,3 +1,4 @@
+import './integration-messages.ts'
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import type { TextInputProps } from '@mantine/core'

@@ -1,3 +1,4 @@
+import './integration-messages.ts'
 import { t } from '@lingui/core/macro'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { removeRecord } from '../records/remove-record.ts'

@@ -1,0 +1,7 @@
+import { i18n } from '@lingui/core'
+import { messages as en } from '../../locales/en/integrations.po'
+import { messages as ru } from '../../locales/ru/integrations.po'
+
+// This feature's own catalog (lingui.config.ts) comes with its screens instead of the entry;
+// loading merges it into both languages before any of its components renders.
+i18n.load({ ru, en })
