@@ -67,14 +67,14 @@ export function TextInput({
           </span>
         ) : null}
         <input
+          {...rest}
           id={id}
           className={classes.input}
           data-with-left={leftSection ? true : undefined}
           data-with-right={rightSection ? true : undefined}
           data-error={error ? true : undefined}
           aria-invalid={error ? true : rest['aria-invalid']}
-          aria-describedby={error ? errorId : undefined}
-          {...rest}
+          aria-describedby={error ? errorId : rest['aria-describedby']}
         />
         {rightSection ? (
           <span className={classes.section} data-position="right">
@@ -108,13 +108,13 @@ export function NativeSelect({
     <Field id={id} errorId={errorId} {...{ label, error, className, style }}>
       <div className={classes.inputWrap}>
         <select
+          {...rest}
           id={id}
           className={classes.input}
           data-with-right
           data-error={error ? true : undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          {...rest}
+          aria-invalid={error ? true : rest['aria-invalid']}
+          aria-describedby={error ? errorId : rest['aria-describedby']}
         >
           {data.map((option) => (
             <option key={option.value} value={option.value}>
