@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
-// The target is 150 KiB. The list pages read the Dexie mirror, and react-dom (64 KiB), Mantine
-// (35), Dexie (30) and TanStack Router (23) alone weigh about 150 KiB gzipped, so the product does
-// not meet it yet (measured 222 KiB). Until the mirror moves off the first load, this budget only
+// The target is 150 KiB. The shell and the projects list no longer load Mantine (measured 184 KiB,
+// from 222); react-dom (66 KiB), Dexie (30) and TanStack Router (24) still weigh about 120 KiB
+// gzipped, so the product does not meet it until the mirror moves off the first load. This budget
 // stops the first load from growing; lower it with every saving, never raise it.
-const BUDGET_KIB = Number(process.env.BUNDLE_BUDGET_KIB ?? 226)
+const BUDGET_KIB = Number(process.env.BUNDLE_BUDGET_KIB ?? 186)
 const dist = new URL('../dist/', import.meta.url).pathname
 const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'))
 
