@@ -1,37 +1,25 @@
 import '@mantine/core/styles.css'
 import '@mantine/notifications/styles.css'
+import '../ui/theme.css'
 import { I18nProvider } from '@lingui/react'
-import { createTheme, MantineProvider } from '@mantine/core'
 import type { ReactNode } from 'react'
 import { ConfirmHost } from '../ui/confirm.tsx'
 import { AppErrorBoundary } from '../ui/error-screens.tsx'
 import { NotificationHost } from '../ui/notification-host.tsx'
 import { i18n } from './i18n.ts'
 
-export const theme = createTheme({
-  primaryColor: 'blue',
-  primaryShade: { light: 6, dark: 5 },
-  defaultRadius: 'md',
-  fontFamily:
-    'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
-  headings: { fontWeight: '700' },
-  cursorType: 'pointer',
-  components: {
-    Button: { defaultProps: { radius: 'md' } },
-    TextInput: { defaultProps: { radius: 'md' } },
-    PasswordInput: { defaultProps: { radius: 'md' } },
-  },
-})
-
-/** Mantine (theme, notifications bottom right), Lingui, error boundary. */
+/**
+ * Lingui, the error boundary, and the hosts of notifications (bottom right) and confirm dialogs.
+ * No MantineProvider here: Mantine loads lazily inside MantineScope islands (src/ui/mantine-scope.tsx),
+ * so the shell and the projects list paint without it. Its CSS stays: CSS is not in the JS budget
+ * and it holds the variables the hand-written components use.
+ */
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
-      <I18nProvider i18n={i18n}>
-        <NotificationHost />
-        <ConfirmHost />
-        <AppErrorBoundary>{children}</AppErrorBoundary>
-      </I18nProvider>
-    </MantineProvider>
+    <I18nProvider i18n={i18n}>
+      <NotificationHost />
+      <ConfirmHost />
+      <AppErrorBoundary>{children}</AppErrorBoundary>
+    </I18nProvider>
   )
 }

@@ -29,4 +29,11 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: AppRouter
   }
+  interface StaticDataRouteOption {
+    /**
+     * The page draws without Mantine (hand-written components only), so the main layout renders
+     * it directly instead of inside a MantineScope, and its first load carries no Mantine code.
+     */
+    mantineFree?: boolean
+  }
 }

@@ -1,9 +1,10 @@
-import { createFileRoute, Outlet } from '@tanstack/react-router'
-import { lazy, Suspense } from 'react'
+import { createFileRoute, Outlet, useMatches } from '@tanstack/react-router'
+import { lazy } from 'react'
 import { requireAuth } from '../features/auth/route-guard.ts'
 import { UserMenu } from '../features/auth/user-menu.tsx'
 import { LanguageSwitch } from '../features/locale/language-switch.tsx'
 import { AppLayout } from '../ui/app-layout.tsx'
+import { MantineScope } from '../ui/mantine-scope.tsx'
 
 /** Main layout: every product route needs the editor rule (spec §6). */
 export const Route = createFileRoute('/_app')({
@@ -24,22 +25,34 @@ const WorkspaceSwitcher = lazy(() =>
 )
 
 function AppRoute() {
+  // Pages marked `staticData: { mantineFree: true }` (the projects list) render directly; the
+  // others inside a Mantine island. Moving between the two kinds remounts the page, as a
+  // navigation does anyway.
+  const mantineFree = useMatches({
+    select: (matches) => matches[matches.length - 1]?.staticData.mantineFree === true,
+  })
   return (
     <AppLayout
       workspaceSwitcher={
-        <Suspense fallback={null}>
+        <MantineScope>
           <WorkspaceSwitcher />
-        </Suspense>
+        </MantineScope>
       }
       syncStatus={
-        <Suspense fallback={null}>
+        <MantineScope>
           <SyncStatus />
-        </Suspense>
+        </MantineScope>
       }
       languageSwitch={<LanguageSwitch />}
       userMenu={<UserMenu />}
     >
-      <Outlet />
+      {mantineFree ? (
+        <Outlet />
+      ) : (
+        <MantineScope>
+          <Outlet />
+        </MantineScope>
+      )}
     </AppLayout>
   )
 }

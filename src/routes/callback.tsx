@@ -1,11 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { CallbackPage } from '../features/auth/callback-page.tsx'
+import { MantineScope } from '../ui/mantine-scope.tsx'
 import { PlainLayout } from '../ui/plain-layout.tsx'
 
 export const Route = createFileRoute('/callback')({
   component: () => (
     <PlainLayout>
-      <CallbackPage />
+      <MantineScope>
+        <CallbackPage />
+      </MantineScope>
     </PlainLayout>
   ),
 })

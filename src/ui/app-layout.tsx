@@ -1,6 +1,4 @@
 import { useLingui } from '@lingui/react/macro'
-import { AppShell, Box, Burger, Group } from '@mantine/core'
-import { useDisclosure } from '@mantine/hooks'
 import {
   IconBuildingHospital,
   IconChartBar,
@@ -12,7 +10,7 @@ import {
   type Icon,
 } from '@tabler/icons-react'
 import { Link, useRouterState } from '@tanstack/react-router'
-import { useEffect, type ReactNode } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import classes from './app-layout.module.css'
 import { Logo } from './logo.tsx'
 
@@ -49,16 +47,38 @@ function isActive(pathname: string, item: NavItem): boolean {
   )
 }
 
-/** Main layout: sidebar (a burger drawer below the md breakpoint) and a top bar with slots. */
+/**
+ * Main layout: a 60 px top bar with slots and a 248 px sidebar, which is a burger drawer below the
+ * md breakpoint and at every size in the canvas editor. Hand-written (no Mantine AppShell) so the
+ * first load of the list pages carries no Mantine code; the look comes from Mantine's CSS variables.
+ */
 export function AppLayout(props: AppLayoutProps) {
   const { t } = useLingui()
-  const [opened, { toggle, close }] = useDisclosure(false)
   const pathname = useRouterState({ select: (state) => state.location.pathname })
-
-  // Leaving a page closes the drawer on phones and tablets in portrait.
-  useEffect(close, [pathname, close])
+  // The drawer stays open only on the page it was opened on: leaving a page closes it.
+  const [openedAt, setOpenedAt] = useState<string | null>(null)
+  const opened = openedAt === pathname
+  const burgerRef = useRef<HTMLButtonElement>(null)
+  const navRef = useRef<HTMLElement>(null)
+  const close = useCallback(() => setOpenedAt(null), [])
   // The canvas editor needs the whole width: there the sidebar is a drawer at every size.
   const canvasFirst = /^\/projects\/[^/]+\/edit\//.test(pathname)
+
+  // An opened drawer takes the focus (the open section's link) and gives it back on Escape.
+  useEffect(() => {
+    if (!opened) return
+    const nav = navRef.current
+    const target =
+      nav?.querySelector<HTMLElement>('a[aria-current="page"]') ?? nav?.querySelector('a')
+    target?.focus()
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return
+      setOpenedAt(null)
+      burgerRef.current?.focus()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [opened])
 
   const items: NavItem[] = [
     { to: '/projects', label: t`Проекты`, icon: IconLayoutGrid, also: ['/project'] },
@@ -71,41 +91,43 @@ export function AppLayout(props: AppLayoutProps) {
   ]
 
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{
-        width: 248,
-        breakpoint: 'md',
-        collapsed: { mobile: !opened, desktop: canvasFirst && !opened },
-      }}
-      padding={canvasFirst ? 'sm' : { base: 'sm', sm: 'md', lg: 'xl' }}
-      styles={{ main: { background: 'var(--mantine-color-gray-0)' } }}
+    <div
+      className={classes.shell}
+      data-canvas={canvasFirst || undefined}
+      data-opened={opened || undefined}
     >
-      <AppShell.Header px={{ base: 'sm', sm: 'md' }}>
-        <Group h="100%" justify="space-between" wrap="nowrap" gap="sm">
-          <Group gap="sm" wrap="nowrap" miw={0}>
-            <Burger
-              opened={opened}
-              onClick={toggle}
-              hiddenFrom={canvasFirst ? undefined : 'md'}
-              size="sm"
-              aria-label={opened ? t`Скрыть меню` : t`Открыть меню`}
-            />
-            <Box visibleFrom="xs">
-              <Logo />
-            </Box>
-            {props.workspaceSwitcher ? <Box miw={0}>{props.workspaceSwitcher}</Box> : null}
-          </Group>
-          <Group gap="sm" wrap="nowrap">
-            {props.syncStatus}
-            {props.languageSwitch}
-            {props.userMenu}
-          </Group>
-        </Group>
-      </AppShell.Header>
+      <header className={classes.header}>
+        <div className={classes.start}>
+          <button
+            ref={burgerRef}
+            type="button"
+            className={classes.burger}
+            onClick={() => setOpenedAt(opened ? null : pathname)}
+            aria-label={opened ? t`Скрыть меню` : t`Открыть меню`}
+            aria-expanded={opened}
+            aria-controls="app-sections"
+          >
+            <span className={classes.burgerLines} data-opened={opened || undefined} />
+          </button>
+          <div className={classes.logo}>
+            <Logo />
+          </div>
+          {props.workspaceSwitcher ? (
+            <div className={classes.slot}>{props.workspaceSwitcher}</div>
+          ) : null}
+        </div>
+        <div className={classes.end}>
+          {props.syncStatus}
+          {props.languageSwitch}
+          {props.userMenu}
+        </div>
+      </header>
 
-      <AppShell.Navbar p="sm" aria-label={t`Разделы`}>
-        <nav className={classes.nav}>
+      {/* Where the sidebar floats over the page (the editor), a tap beside it closes it. */}
+      <div className={classes.overlay} onClick={close} aria-hidden />
+
+      <nav id="app-sections" ref={navRef} className={classes.navbar} aria-label={t`Разделы`}>
+        <div className={classes.nav}>
           {items.map((item) => {
             const active = isActive(pathname, item)
             return (
@@ -121,10 +143,10 @@ export function AppLayout(props: AppLayoutProps) {
               </Link>
             )
           })}
-        </nav>
-      </AppShell.Navbar>
+        </div>
+      </nav>
 
-      <AppShell.Main>{props.children}</AppShell.Main>
-    </AppShell>
+      <main className={classes.main}>{props.children}</main>
+    </div>
   )
 }

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react'
+import { lazy, useSyncExternalStore, type ReactNode } from 'react'
+import { MantineScope } from './mantine-scope.tsx'
 
 /**
  * An imperative confirm dialog: `await confirmDialog({...})` resolves true on confirm, false on
@@ -47,7 +48,7 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
-// The modal code loads only when a question is asked.
+// The modal code (and Mantine, in its own scope) loads only when a question is asked.
 const ConfirmModal = lazy(() =>
   import('./confirm-modal.tsx').then((m) => ({ default: m.ConfirmModal })),
 )
@@ -60,8 +61,8 @@ export function ConfirmHost() {
   )
   if (!request) return null
   return (
-    <Suspense fallback={null}>
+    <MantineScope>
       <ConfirmModal request={request} answer={answer} />
-    </Suspense>
+    </MantineScope>
   )
 }

@@ -1,6 +1,7 @@
-import { Paper, Stack, Text, ThemeIcon } from '@mantine/core'
 import { IconInbox, type Icon } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
+import controls from './controls.module.css'
+import classes from './empty-state.module.css'
 
 export interface EmptyStateProps {
   title: ReactNode
@@ -17,17 +18,15 @@ export function EmptyState({
   icon: IconComponent = IconInbox,
 }: EmptyStateProps) {
   return (
-    <Paper withBorder radius="lg" p="xl" data-testid="empty-state">
-      <Stack align="center" gap="sm" ta="center" py="lg">
-        <ThemeIcon size={56} radius={28} variant="light" aria-hidden>
+    <div className={`${controls.card} ${classes.card}`} data-testid="empty-state">
+      <div className={classes.body}>
+        <span className={controls.iconCircle} style={{ width: 56, height: 56 }} aria-hidden>
           <IconComponent size={30} stroke={1.5} />
-        </ThemeIcon>
-        <Text fw={600}>{title}</Text>
-        <Text c="dimmed" maw={440}>
-          {description}
-        </Text>
+        </span>
+        <p className={classes.title}>{title}</p>
+        <p className={`${controls.dimmed} ${classes.description}`}>{description}</p>
         {action}
-      </Stack>
-    </Paper>
+      </div>
+    </div>
   )
 }

@@ -1,9 +1,12 @@
 import { useLingui } from '@lingui/react/macro'
-import { Button, Center } from '@mantine/core'
 import { IconAlertTriangle, IconCloudOff } from '@tabler/icons-react'
 import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react'
+import { Button, ButtonAnchor } from './button.tsx'
+import classes from './error-screens.module.css'
 import { PlainLayout } from './plain-layout.tsx'
 import { StatusPage } from './status-page.tsx'
+
+// Mantine-free: these screens must show when Mantine's own chunk is what failed to load.
 
 /** Failed to fetch a lazily loaded chunk (offline, or a new deploy removed the old file). */
 export function isChunkLoadError(error: unknown): boolean {
@@ -25,9 +28,9 @@ function Frame({ fullPage, children }: { fullPage: boolean; children: ReactNode 
   return fullPage ? (
     <PlainLayout>{children}</PlainLayout>
   ) : (
-    <Center py="xl">
-      <div style={{ width: '100%', maxWidth: 460 }}>{children}</div>
-    </Center>
+    <div className={classes.inline}>
+      <div className={classes.content}>{children}</div>
+    </div>
   )
 }
 
@@ -60,9 +63,9 @@ export function ServerErrorScreen({ fullPage = false }: { fullPage?: boolean }) 
         actions={
           <>
             <Button onClick={reload}>{t`Повторить`}</Button>
-            <Button variant="default" component="a" href="/">
+            <ButtonAnchor variant="default" href="/">
               {t`На главную`}
-            </Button>
+            </ButtonAnchor>
           </>
         }
       />

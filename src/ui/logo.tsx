@@ -1,23 +1,17 @@
 import { Trans } from '@lingui/react/macro'
-import { Group, Text, ThemeIcon } from '@mantine/core'
 import { IconLayoutBoardSplit } from '@tabler/icons-react'
+import classes from './logo.module.css'
 
 export function Logo({ size = 'md' }: { size?: 'md' | 'lg' }) {
   const large = size === 'lg'
   return (
-    <Group gap={10} wrap="nowrap">
-      <ThemeIcon
-        size={large ? 44 : 34}
-        radius="md"
-        variant="gradient"
-        gradient={{ from: 'blue.6', to: 'cyan.5', deg: 135 }}
-        aria-hidden
-      >
+    <div className={classes.logo} data-size={size}>
+      <span className={classes.mark} aria-hidden>
         <IconLayoutBoardSplit size={large ? 26 : 20} stroke={1.8} />
-      </ThemeIcon>
-      <Text fw={700} fz={large ? 22 : 17} lh={1.1} style={{ whiteSpace: 'nowrap' }}>
+      </span>
+      <span className={classes.name}>
         <Trans>Промо-конструктор</Trans>
-      </Text>
-    </Group>
+      </span>
+    </div>
   )
 }

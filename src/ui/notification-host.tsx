@@ -1,8 +1,9 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react'
+import { lazy, useSyncExternalStore } from 'react'
+import { MantineScope } from './mantine-scope.tsx'
 
 /**
  * Mounts Mantine's notification container (bottom right, spec §9) the first time something is
- * shown, so pages that never notify do not load its code. Notifications raised before it mounts
+ * shown, so pages that never notify do not load its code (nor Mantine's: it has its own scope). Notifications raised before it mounts
  * wait in the store and appear as soon as it does.
  */
 const Notifications = lazy(() =>
@@ -31,8 +32,8 @@ export function NotificationHost() {
   )
   if (!show) return null
   return (
-    <Suspense fallback={null}>
+    <MantineScope>
       <Notifications position="bottom-right" limit={4} />
-    </Suspense>
+    </MantineScope>
   )
 }

@@ -1,6 +1,6 @@
-import { Group, Stack, Title } from '@mantine/core'
-import { useDocumentTitle } from '@mantine/hooks'
 import type { ReactNode } from 'react'
+import classes from './page-header.module.css'
+import { useDocumentTitle } from './use-document-title.ts'
 
 /** A page title with its actions (buttons) on the right; wraps under the title on narrow screens. */
 export function PageHeader({
@@ -14,14 +14,12 @@ export function PageHeader({
 }) {
   useDocumentTitle(title)
   return (
-    <Stack gap={4}>
-      <Group justify="space-between" align="center" gap="sm">
-        <Title order={1} fz={{ base: 24, sm: 28 }}>
-          {title}
-        </Title>
-        {actions ? <Group gap="sm">{actions}</Group> : null}
-      </Group>
+    <div className={classes.header}>
+      <div className={classes.top}>
+        <h1 className={classes.title}>{title}</h1>
+        {actions ? <div className={classes.actions}>{actions}</div> : null}
+      </div>
       {children}
-    </Stack>
+    </div>
   )
 }

@@ -1,25 +1,17 @@
-import { Box, Center } from '@mantine/core'
 import type { ReactNode } from 'react'
 import { Logo } from './logo.tsx'
+import classes from './plain-layout.module.css'
 
-/** Centered layout of the sign-in and status pages. */
+/** Centered layout of the sign-in and status pages (Mantine-free: the error screens use it). */
 export function PlainLayout({ children }: { children: ReactNode }) {
   return (
-    <Box
-      mih="100dvh"
-      style={{
-        background:
-          'radial-gradient(1200px 600px at 10% -10%, var(--mantine-color-blue-1), transparent 60%), radial-gradient(900px 500px at 110% 110%, var(--mantine-color-cyan-1), transparent 60%), var(--mantine-color-gray-0)',
-      }}
-    >
-      <Center mih="100dvh" p={{ base: 'md', sm: 'xl' }} style={{ flexDirection: 'column' }}>
-        <Box mb="xl">
+    <div className={classes.page}>
+      <div className={classes.center}>
+        <div className={classes.logo}>
           <Logo size="lg" />
-        </Box>
-        <Box w="100%" maw={460}>
-          {children}
-        </Box>
-      </Center>
-    </Box>
+        </div>
+        <div className={classes.content}>{children}</div>
+      </div>
+    </div>
   )
 }

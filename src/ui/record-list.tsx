@@ -1,21 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import {
-  ActionIcon,
-  Button,
-  Group,
-  NativeSelect,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core'
 import { IconSearch, IconSortAscending, IconSortDescending, IconX } from '@tabler/icons-react'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { Button, IconButton } from './button.tsx'
+import controls from './controls.module.css'
 import { queryList, type SortDirection, type SortOption } from './list-query.ts'
 import classes from './record-list.module.css'
 import { SyncMark, type SyncMarkState } from './sync-mark.tsx'
+import { NativeSelect, TextInput } from './text-input.tsx'
 
 export type { SortOption } from './list-query.ts'
 
@@ -77,10 +69,9 @@ export function RecordList<T>(props: RecordListProps<T>) {
   )
 
   const toolbar = (
-    <Group gap="sm" align="flex-end" wrap="wrap">
+    <div className={classes.toolbar}>
       <TextInput
-        flex="1 1 240px"
-        size="md"
+        style={{ flex: '1 1 240px' }}
         type="search"
         leftSection={<IconSearch size={18} aria-hidden />}
         placeholder={props.searchPlaceholder ?? t`Поиск`}
@@ -89,63 +80,69 @@ export function RecordList<T>(props: RecordListProps<T>) {
         onChange={(event) => setSearch(event.currentTarget.value)}
         rightSection={
           search ? (
-            <ActionIcon
+            <IconButton
               variant="subtle"
               color="gray"
-              size="lg"
               onClick={() => setSearch('')}
               aria-label={t`Очистить поиск`}
             >
               <IconX size={18} />
-            </ActionIcon>
+            </IconButton>
           ) : null
         }
       />
       {props.filters}
-      <Group gap={6} wrap="nowrap" align="flex-end">
+      <div className={classes.sort}>
         {/* Native select: the platform's own picker on a tablet, and light on the first load. */}
         <NativeSelect
-          size="md"
-          w={200}
+          style={{ width: 200 }}
           label={t`Сортировка`}
           data={props.sorts.map((option) => ({ value: option.value, label: option.label }))}
           value={sort?.value ?? ''}
           onChange={(event) => setSortKey(event.currentTarget.value)}
         />
-        <ActionIcon
-          size={42}
+        <IconButton
           variant="default"
           onClick={() => setDirection((d) => (d === 'asc' ? 'desc' : 'asc'))}
           aria-label={direction === 'asc' ? t`По возрастанию` : t`По убыванию`}
           aria-pressed={direction === 'desc'}
         >
           {direction === 'asc' ? <IconSortAscending size={20} /> : <IconSortDescending size={20} />}
-        </ActionIcon>
-      </Group>
-    </Group>
+        </IconButton>
+      </div>
+    </div>
   )
 
   if (items === undefined) {
     return (
-      <Stack gap="md">
+      <div className={classes.stack}>
         {toolbar}
-        <Stack gap={6} aria-busy="true" aria-label={t`Загрузка списка`} data-testid="list-loading">
+        <div
+          className={classes.skeletons}
+          aria-busy="true"
+          aria-label={t`Загрузка списка`}
+          data-testid="list-loading"
+        >
           {Array.from({ length: 6 }, (_, index) => (
-            <Skeleton key={index} height={props.rowHeight ?? 72} radius="md" />
+            <div
+              key={index}
+              className={controls.skeleton}
+              style={{ height: props.rowHeight ?? 72 }}
+            />
           ))}
-        </Stack>
-      </Stack>
+        </div>
+      </div>
     )
   }
 
-  if (items.length === 0) return <Stack gap="md">{props.empty}</Stack>
+  if (items.length === 0) return <div className={classes.stack}>{props.empty}</div>
   const found = shown.length
   const total = items.length
 
   return (
-    <Stack gap="md">
+    <div className={classes.stack}>
       {toolbar}
-      <Text size="sm" c="dimmed" aria-live="polite">
+      <p className={classes.count} aria-live="polite">
         {found === total ? (
           <Trans>Всего: {total}</Trans>
         ) : (
@@ -153,25 +150,25 @@ export function RecordList<T>(props: RecordListProps<T>) {
             Найдено: {found} из {total}
           </Trans>
         )}
-      </Text>
+      </p>
       {shown.length === 0 ? (
-        <Stack align="center" gap="xs" py="xl" data-testid="no-matches">
-          <Text fw={600}>
+        <div className={classes.noMatches} data-testid="no-matches">
+          <p className={classes.noMatchesTitle}>
             <Trans>Ничего не найдено</Trans>
-          </Text>
-          <Text c="dimmed" size="sm">
+          </p>
+          <p className={classes.count}>
             <Trans>Измените запрос или сбросьте фильтры.</Trans>
-          </Text>
+          </p>
           {search ? (
             <Button variant="light" onClick={() => setSearch('')}>
               <Trans>Сбросить поиск</Trans>
             </Button>
           ) : null}
-        </Stack>
+        </div>
       ) : (
         <VirtualRows {...props} rows={shown} />
       )}
-    </Stack>
+    </div>
   )
 }
 
@@ -226,9 +223,13 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
               }}
             >
               {props.onOpen && props.editingId !== id ? (
-                <UnstyledButton className={classes.open} onClick={() => props.onOpen?.(item)}>
+                <button
+                  type="button"
+                  className={`${controls.plain} ${classes.open}`}
+                  onClick={() => props.onOpen?.(item)}
+                >
                   {props.renderRow(item)}
-                </UnstyledButton>
+                </button>
               ) : (
                 <div className={classes.open}>{props.renderRow(item)}</div>
               )}

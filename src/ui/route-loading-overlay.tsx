@@ -1,5 +1,5 @@
-import { Loader } from '@mantine/core'
 import { useRouterState } from '@tanstack/react-router'
+import classes from './route-loading-overlay.module.css'
 
 /**
  * Global overlay while a navigation is pending (loading a route chunk, running the auth check).
@@ -14,20 +14,11 @@ export function RouteLoadingOverlay() {
       data-visible={pending}
       aria-hidden={!pending}
       aria-busy={pending}
-      style={{
-        display: pending ? 'flex' : 'none',
-        position: 'fixed',
-        inset: 0,
-        zIndex: 400,
-        alignItems: 'center',
-        justifyContent: 'center',
-        background: 'rgba(255, 255, 255, 0.55)',
-        backdropFilter: 'blur(1px)',
-        animation: 'route-overlay-in 200ms ease 150ms both',
-      }}
+      className={classes.overlay}
+      // Inline, so hidden means hidden even before the stylesheet applies.
+      style={{ display: pending ? 'flex' : 'none' }}
     >
-      <style>{'@keyframes route-overlay-in{from{opacity:0}to{opacity:1}}'}</style>
-      <Loader size="lg" />
+      <span className={classes.spinner} />
     </div>
   )
 }

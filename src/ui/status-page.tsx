@@ -1,10 +1,12 @@
-import { Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core'
-import { useDocumentTitle } from '@mantine/hooks'
 import type { Icon } from '@tabler/icons-react'
-import type { ReactNode } from 'react'
+import type { CSSProperties, ReactNode } from 'react'
+import controls from './controls.module.css'
+import classes from './status-page.module.css'
+import { useDocumentTitle } from './use-document-title.ts'
 
 export interface StatusPageProps {
   icon: Icon
+  /** A Mantine colour name (blue, red, orange, yellow, grape...). */
   color?: string
   /** A big code above the title ("404"). */
   code?: string
@@ -14,32 +16,32 @@ export interface StatusPageProps {
   actions?: ReactNode
 }
 
-/** Card used by the error, maintenance, coming-soon and not-authorized pages. */
+/**
+ * Card used by the error, maintenance, coming-soon and not-authorized pages. Mantine-free: the
+ * error screens must show even when Mantine's code cannot be loaded.
+ */
 export function StatusPage({ icon: IconComponent, color = 'blue', ...props }: StatusPageProps) {
   useDocumentTitle(props.title)
+  const palette = {
+    '--status-light': `var(--mantine-color-${color}-light)`,
+    '--status-light-color': `var(--mantine-color-${color}-light-color)`,
+    '--status-strong': `var(--mantine-color-${color}-6)`,
+  } as CSSProperties
   return (
-    <Paper withBorder shadow="sm" radius="lg" p={{ base: 'lg', sm: 'xl' }}>
-      <Stack align="center" gap="md" ta="center">
-        <ThemeIcon size={72} radius={36} variant="light" color={color} aria-hidden>
+    <div className={`${controls.card} ${classes.card}`}>
+      <div className={classes.body} style={palette}>
+        <span className={`${controls.iconCircle} ${classes.icon}`} aria-hidden>
           <IconComponent size={38} stroke={1.5} />
-        </ThemeIcon>
+        </span>
         {props.code ? (
-          <Text fz={48} fw={800} lh={1} c={`${color}.6`} aria-hidden>
+          <p className={classes.code} aria-hidden>
             {props.code}
-          </Text>
+          </p>
         ) : null}
-        <Title order={1} fz={{ base: 22, sm: 26 }}>
-          {props.title}
-        </Title>
-        <Text c="dimmed" maw={380}>
-          {props.description}
-        </Text>
-        {props.actions ? (
-          <Group justify="center" mt="xs" gap="sm">
-            {props.actions}
-          </Group>
-        ) : null}
-      </Stack>
-    </Paper>
+        <h1 className={classes.title}>{props.title}</h1>
+        <p className={`${controls.dimmed} ${classes.description}`}>{props.description}</p>
+        {props.actions ? <div className={classes.actions}>{props.actions}</div> : null}
+      </div>
+    </div>
   )
 }

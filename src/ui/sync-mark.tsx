@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro'
-import { Badge } from '@mantine/core'
 import { IconAlertTriangle, IconCloudUpload } from '@tabler/icons-react'
+import { Badge } from './badge.tsx'
 
 export type SyncMarkState = 'pending' | 'parked'
 
@@ -15,7 +15,6 @@ export function SyncMark({ state }: { state: SyncMarkState | undefined }) {
     return (
       <Badge
         color="red"
-        variant="light"
         leftSection={<IconAlertTriangle size={14} aria-hidden />}
         data-sync-mark="parked"
       >
@@ -25,7 +24,6 @@ export function SyncMark({ state }: { state: SyncMarkState | undefined }) {
   return (
     <Badge
       color="orange"
-      variant="light"
       leftSection={<IconCloudUpload size={14} aria-hidden />}
       data-sync-mark="pending"
     >

@@ -56,7 +56,7 @@ describe('projects', () => {
         cover_url: null,
       },
     ])
-    await renderInApp(() => <ProjectsPage />, '/projects')
+    await renderInApp(() => <ProjectsPage />, '/projects', { mantine: false })
     const list = await screen.findByRole('list', { name: 'Проекты' })
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2))
     const row = (name: string) =>
@@ -69,7 +69,7 @@ describe('projects', () => {
 
   it('starts empty with a way forward, then creates a project and asks for its type', async () => {
     await workspace()
-    const { router } = await renderInApp(() => <ProjectsPage />, '/projects')
+    const { router } = await renderInApp(() => <ProjectsPage />, '/projects', { mantine: false })
     const user = userEvent.setup()
     expect(await screen.findByText('Проектов пока нет')).toBeInTheDocument()
     await user.click(screen.getAllByRole('button', { name: 'Новый проект' })[0]!)
@@ -80,12 +80,54 @@ describe('projects', () => {
     expect((await db.projects.toArray()).map((p) => p.name)).toEqual(['Акция'])
   })
 
+  it('asks before deleting: the dialog brings its own Mantine to a page drawn without it', async () => {
+    const ws = await workspace()
+    await createProject(ws, 'Старая акция')
+    await renderInApp(
+      () => (
+        <>
+          <ConfirmHost />
+          <ProjectsPage />
+        </>
+      ),
+      '/projects',
+      { mantine: false },
+    )
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Удалить Старая акция' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Удалить проект?' })
+    await user.click(within(dialog).getByRole('button', { name: 'Отмена' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(screen.getByText('Старая акция')).toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Удалить Старая акция' }))
+    const again = await screen.findByRole('dialog', { name: 'Удалить проект?' })
+    await user.click(within(again).getByRole('button', { name: 'Удалить' }))
+    expect(await screen.findByText('Проектов пока нет')).toBeInTheDocument()
+  })
+
+  it('marks a refused rename for assistive technology and keeps the old name', async () => {
+    const ws = await workspace()
+    await createProject(ws, 'Весна')
+    await renderInApp(() => <ProjectsPage />, '/projects', { mantine: false })
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Переименовать Весна' }))
+    const field = screen.getByRole('textbox', { name: 'Название проекта' })
+    await user.clear(field)
+    await user.click(screen.getByRole('button', { name: 'Сохранить название' }))
+    expect(field).toHaveAttribute('aria-invalid', 'true')
+    expect(field).toHaveAccessibleDescription('Заполните поле')
+    await user.keyboard('{Escape}')
+    expect(await screen.findByText('Весна')).toBeInTheDocument()
+    expect((await db.projects.toArray()).map((p) => p.name)).toEqual(['Весна'])
+  })
+
   it('renames in place, shows each type, and opens a project in its editor', async () => {
     const ws = await workspace()
     const typed = await createProject(ws, 'Сторис для весны')
     await setProjectType(typed, 2)
     await createProject(ws, 'Черновик')
-    const { router } = await renderInApp(() => <ProjectsPage />, '/projects')
+    const { router } = await renderInApp(() => <ProjectsPage />, '/projects', { mantine: false })
     const user = userEvent.setup()
     const list = await screen.findByRole('list', { name: 'Проекты' })
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2))

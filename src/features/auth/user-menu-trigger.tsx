@@ -1,27 +1,32 @@
-import { Avatar, Group, Text, UnstyledButton } from '@mantine/core'
 import { IconChevronDown } from '@tabler/icons-react'
 import { forwardRef, type ComponentPropsWithoutRef } from 'react'
+import controls from '../../ui/controls.module.css'
 import { initials } from './initials.ts'
+import classes from './user-menu-trigger.module.css'
 
 export interface UserMenuTriggerProps extends ComponentPropsWithoutRef<'button'> {
   name: string
 }
 
-/** The avatar button of the top bar (shared by the light placeholder and the real menu). */
+/**
+ * The avatar button of the top bar (shared by the light placeholder and the real menu, which
+ * passes its ref and props through). Mantine-free: it is part of the first paint.
+ */
 export const UserMenuTrigger = forwardRef<HTMLButtonElement, UserMenuTriggerProps>(
-  function UserMenuTrigger({ name, ...rest }, ref) {
+  function UserMenuTrigger({ name, className, ...rest }, ref) {
     return (
-      <UnstyledButton ref={ref} style={{ borderRadius: 999 }} {...rest}>
-        <Group gap={8} wrap="nowrap">
-          <Avatar color="blue" radius="xl" size={36}>
-            {initials(name)}
-          </Avatar>
-          <Text size="sm" fw={500} visibleFrom="sm" maw={160} truncate>
-            {name}
-          </Text>
-          <IconChevronDown size={16} aria-hidden />
-        </Group>
-      </UnstyledButton>
+      <button
+        ref={ref}
+        type="button"
+        className={`${controls.plain} ${classes.trigger}${className ? ` ${className}` : ''}`}
+        {...rest}
+      >
+        <span className={classes.avatar} aria-hidden>
+          {initials(name)}
+        </span>
+        <span className={classes.name}>{name}</span>
+        <IconChevronDown size={16} aria-hidden />
+      </button>
     )
   },
 )

@@ -1,5 +1,6 @@
 import { useLingui } from '@lingui/react/macro'
-import { lazy, Suspense, useState } from 'react'
+import { lazy, useState } from 'react'
+import { MantineScope } from '../../ui/mantine-scope.tsx'
 import { UserMenuTrigger } from './user-menu-trigger.tsx'
 import { useSessionUser } from './use-session-user.ts'
 
@@ -8,7 +9,7 @@ const UserMenuDropdown = lazy(() => loadDropdown().then((m) => ({ default: m.Use
 
 /**
  * Top bar menu: who is signed in, change display name, sign out. Until first used it is only the
- * avatar button; hovering or focusing it prefetches the menu, clicking opens it.
+ * avatar button (no Mantine); hovering or focusing it prefetches the menu, clicking opens it.
  */
 export function UserMenu() {
   const { t } = useLingui()
@@ -27,8 +28,8 @@ export function UserMenu() {
   )
   if (!wanted) return trigger
   return (
-    <Suspense fallback={trigger}>
+    <MantineScope fallback={trigger}>
       <UserMenuDropdown user={user} name={name} />
-    </Suspense>
+    </MantineScope>
   )
 }

@@ -1,14 +1,15 @@
 import { useLingui } from '@lingui/react/macro'
-import { Button } from '@mantine/core'
 import { useState } from 'react'
+import { Button } from '../../ui/button.tsx'
+import classes from './language-switch.module.css'
 import { LOCALES, setLocale } from './locale.ts'
 
-/** RU / EN switch for the top bar. */
+/** RU / EN switch for the top bar (Mantine-free: it is part of the first paint). */
 export function LanguageSwitch() {
   const { i18n, t } = useLingui()
   const [busy, setBusy] = useState(false)
   return (
-    <Button.Group aria-label={t`Язык интерфейса`}>
+    <div role="group" className={classes.group} aria-label={t`Язык интерфейса`}>
       {LOCALES.map((locale) => {
         const active = i18n.locale === locale
         return (
@@ -29,6 +30,6 @@ export function LanguageSwitch() {
           </Button>
         )
       })}
-    </Button.Group>
+    </div>
   )
 }

@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Badge, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core'
 import {
   IconCheck,
   IconCopy,
@@ -16,11 +15,14 @@ import { copyProject, createProject, deleteProject, renameProject } from '../../
 import { useCurrentWorkspaceId, useProjects, useSyncMarks } from '../../mirror/live.ts'
 import type { Project } from '../../domain/project.ts'
 import { requiredText } from '../../domain/validation.ts'
+import { Badge } from '../../ui/badge.tsx'
+import { Button, IconButton } from '../../ui/button.tsx'
 import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { issuesToFieldErrors } from '../../ui/field-error.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
+import { TextInput } from '../../ui/text-input.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
@@ -102,7 +104,7 @@ export function ProjectsPage() {
   }
 
   const addButton = (
-    <Button size="md" leftSection={<IconPlus size={18} />} onClick={() => setAdding(true)}>
+    <Button leftSection={<IconPlus size={18} aria-hidden />} onClick={() => setAdding(true)}>
       <Trans>Новый проект</Trans>
     </Button>
   )
@@ -114,7 +116,7 @@ export function ProjectsPage() {
         : t`Удалить ${name}`
 
   return (
-    <Stack gap="lg">
+    <div className={classes.page}>
       <PageHeader title={t`Проекты`} actions={workspaceId ? addButton : null} />
       {adding && workspaceId ? (
         <NewProject workspaceId={workspaceId} onClose={() => setAdding(false)} />
@@ -136,56 +138,51 @@ export function ProjectsPage() {
             renaming === item.id ? (
               <RenameField project={item} onDone={() => setRenaming(null)} />
             ) : (
-              <Group gap="sm" wrap="nowrap" miw={0}>
+              <span className={classes.summary}>
                 <ProjectCover project={item} />
-                <Stack gap={2} miw={0}>
-                  <Text fw={600} truncate="end">
-                    {item.name}
-                  </Text>
-                  <Group gap="xs" wrap="nowrap">
+                <span className={classes.text}>
+                  <span className={classes.name}>{item.name}</span>
+                  <span className={classes.details}>
                     {item.type === null ? (
-                      <Badge color="gray" variant="light">
+                      <Badge color="gray">
                         <Trans>Тип не выбран</Trans>
                       </Badge>
                     ) : (
-                      <Badge variant="light">{i18n._(TYPE_TEXT[item.type].name)}</Badge>
+                      <Badge>{i18n._(TYPE_TEXT[item.type].name)}</Badge>
                     )}
-                    <Text size="sm" c="dimmed" truncate="end">
+                    <span className={classes.changed}>
                       {formatChange(item.updated_at, i18n.locale)}
-                    </Text>
-                  </Group>
-                </Stack>
-              </Group>
+                    </span>
+                  </span>
+                </span>
+              </span>
             )
           }
           renderActions={(item) =>
             renaming === item.id ? null : (
               <>
-                <ActionIcon
-                  size={44}
+                <IconButton
                   variant="subtle"
                   onClick={() => setRenaming(item.id)}
                   aria-label={label('rename', item.name)}
                 >
                   <IconPencil size={20} />
-                </ActionIcon>
-                <ActionIcon
-                  size={44}
+                </IconButton>
+                <IconButton
                   variant="subtle"
                   onClick={() => void copy(item)}
                   aria-label={label('copy', item.name)}
                 >
                   <IconCopy size={20} />
-                </ActionIcon>
-                <ActionIcon
-                  size={44}
+                </IconButton>
+                <IconButton
                   variant="subtle"
                   color="red"
                   onClick={() => void remove(item)}
                   aria-label={label('delete', item.name)}
                 >
                   <IconTrash size={20} />
-                </ActionIcon>
+                </IconButton>
               </>
             )
           }
@@ -204,7 +201,7 @@ export function ProjectsPage() {
           }
         />
       )}
-    </Stack>
+    </div>
   )
 }
 
@@ -223,17 +220,16 @@ function RenameField({ project, onDone }: { project: Project; onDone: () => void
   }
   return (
     <form
-      style={{ flex: 1 }}
+      className={classes.rename}
       noValidate
       onSubmit={(event) => void submit(event)}
       onKeyDown={(event) => {
         if (event.key === 'Escape') onDone()
       }}
     >
-      <Group gap="xs" wrap="nowrap" align="center">
+      <div className={classes.renameRow}>
         <TextInput
-          flex={1}
-          size="md"
+          style={{ flex: 1 }}
           aria-label={t`Название проекта`}
           value={name}
           onChange={(event) => {
@@ -241,17 +237,16 @@ function RenameField({ project, onDone }: { project: Project; onDone: () => void
             setError(undefined)
           }}
           error={error}
-          aria-invalid={Boolean(error)}
           autoFocus
           onFocus={(event) => event.currentTarget.select()}
         />
-        <ActionIcon type="submit" size={42} aria-label={t`Сохранить название`}>
+        <IconButton type="submit" aria-label={t`Сохранить название`}>
           <IconCheck size={20} />
-        </ActionIcon>
-        <ActionIcon size={42} variant="default" onClick={onDone} aria-label={t`Отменить`}>
+        </IconButton>
+        <IconButton variant="default" onClick={onDone} aria-label={t`Отменить`}>
           <IconX size={20} />
-        </ActionIcon>
-      </Group>
+        </IconButton>
+      </div>
     </form>
   )
 }
@@ -271,7 +266,7 @@ function NewProject({ workspaceId, onClose }: { workspaceId: number; onClose: ()
     void navigate({ to: '/project/$id/type', params: { id: String(id) } })
   }
   return (
-    <Paper withBorder radius="lg" p="md">
+    <div className={classes.newProject}>
       <form
         onSubmit={(event) => void submit(event)}
         onKeyDown={(event) => {
@@ -279,9 +274,8 @@ function NewProject({ workspaceId, onClose }: { workspaceId: number; onClose: ()
         }}
         noValidate
       >
-        <Stack gap="md">
+        <div className={classes.newFields}>
           <TextInput
-            size="md"
             label={t`Название нового проекта`}
             placeholder={t`Например, Акция на чистку зубов`}
             value={name}
@@ -290,19 +284,18 @@ function NewProject({ workspaceId, onClose }: { workspaceId: number; onClose: ()
               setError(undefined)
             }}
             error={error}
-            aria-invalid={Boolean(error)}
             autoFocus
           />
-          <Group justify="flex-end">
-            <Button variant="default" size="md" onClick={onClose}>
+          <div className={classes.newActions}>
+            <Button variant="default" onClick={onClose}>
               <Trans>Отмена</Trans>
             </Button>
-            <Button type="submit" size="md">
+            <Button type="submit">
               <Trans>Создать</Trans>
             </Button>
-          </Group>
-        </Stack>
+          </div>
+        </div>
       </form>
-    </Paper>
+    </div>
   )
 }

@@ -1,5 +1,6 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
 import { requireAuth } from '../../features/auth/route-guard.ts'
+import { MantineScope } from '../../ui/mantine-scope.tsx'
 import { PlainLayout } from '../../ui/plain-layout.tsx'
 
 /** Plain centered layout of /pages/*; pages outside the open list still need a signed-in user. */
@@ -8,7 +9,9 @@ export const Route = createFileRoute('/pages')({
     requireAuth({ pathname: location.pathname, href: location.href }, null, context.session),
   component: () => (
     <PlainLayout>
-      <Outlet />
+      <MantineScope>
+        <Outlet />
+      </MantineScope>
     </PlainLayout>
   ),
 })

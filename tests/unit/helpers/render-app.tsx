@@ -39,8 +39,16 @@ export function installBrowserStubs(): void {
   window.scrollTo = () => undefined
 }
 
-/** Renders `ui` at `path` inside Mantine, Lingui (Russian) and a memory router. */
-export async function renderInApp(ui: () => ReactNode, path = '/') {
+/**
+ * Renders `ui` at `path` inside Mantine, Lingui (Russian) and a memory router. With
+ * `mantine: false` there is no MantineProvider above the page, as for the app's Mantine-free
+ * screens (the projects list): anything that needs Mantine must bring its own MantineScope.
+ */
+export async function renderInApp(
+  ui: () => ReactNode,
+  path = '/',
+  { mantine = true }: { mantine?: boolean } = {},
+) {
   installBrowserStubs()
   const rootRoute = createRootRoute()
   const page = createRoute({ getParentRoute: () => rootRoute, path: '$', component: ui })
@@ -50,13 +58,12 @@ export async function renderInApp(ui: () => ReactNode, path = '/') {
     history: createMemoryHistory({ initialEntries: [path] }),
   })
   await router.load()
-  const result = render(
-    <MantineProvider>
-      <I18nProvider i18n={i18n}>
-        <NotificationHost />
-        <RouterProvider router={router as never} />
-      </I18nProvider>
-    </MantineProvider>,
+  const app = (
+    <I18nProvider i18n={i18n}>
+      <NotificationHost />
+      <RouterProvider router={router as never} />
+    </I18nProvider>
   )
+  const result = render(mantine ? <MantineProvider>{app}</MantineProvider> : app)
   return { ...result, router }
 }

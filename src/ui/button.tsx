@@ -1,0 +1,82 @@
+import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react'
+import classes from './controls.module.css'
+
+export type ButtonVariant = 'filled' | 'default' | 'light'
+
+interface ButtonLook {
+  variant?: ButtonVariant
+  size?: 'md' | 'compact-sm'
+  /** An icon before the label. */
+  leftSection?: ReactNode
+}
+
+export interface ButtonProps extends ComponentPropsWithoutRef<'button'>, ButtonLook {}
+
+/**
+ * A real <button>, Mantine-free so the first load of the list pages stays light; it looks like
+ * Mantine's Button of size md (44 px high for touch). `type` defaults to "button".
+ */
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
+  { variant = 'filled', size = 'md', leftSection, className, children, type = 'button', ...rest },
+  ref,
+) {
+  return (
+    <button
+      ref={ref}
+      type={type}
+      className={className ? `${classes.button} ${className}` : classes.button}
+      data-variant={variant}
+      data-size={size}
+      data-with-left={leftSection ? true : undefined}
+      {...rest}
+    >
+      {leftSection}
+      {children}
+    </button>
+  )
+})
+
+/** A link that looks like a Button (a full page load, e.g. «На главную» on the error screen). */
+export function ButtonAnchor({
+  variant = 'filled',
+  leftSection,
+  children,
+  ...rest
+}: ComponentPropsWithoutRef<'a'> & ButtonLook) {
+  return (
+    <a
+      className={classes.button}
+      data-variant={variant}
+      data-size="md"
+      data-with-left={leftSection ? true : undefined}
+      {...rest}
+    >
+      {leftSection}
+      {children}
+    </a>
+  )
+}
+
+export interface IconButtonProps extends ComponentPropsWithoutRef<'button'> {
+  /** The accessible name: an icon alone says nothing to assistive technology. */
+  'aria-label': string
+  variant?: 'filled' | 'default' | 'subtle'
+  color?: 'blue' | 'red' | 'gray'
+}
+
+/** A square 44 px icon button (Mantine's ActionIcon look). */
+export const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(function IconButton(
+  { variant = 'filled', color = 'blue', className, type = 'button', ...rest },
+  ref,
+) {
+  return (
+    <button
+      ref={ref}
+      type={type}
+      className={className ? `${classes.iconButton} ${className}` : classes.iconButton}
+      data-variant={variant}
+      data-color={color}
+      {...rest}
+    />
+  )
+})
