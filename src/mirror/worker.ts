@@ -19,10 +19,13 @@ export function pageWorker(): PageWorker | null {
       type: 'module',
     })
     // A worker whose script cannot load (or throws while starting) never answers: say so, so
-    // the page can do the work itself instead of waiting forever.
+    // the page can do the work itself instead of waiting forever. Once it has answered, an
+    // uncaught error in it is only logged: it keeps serving.
+    let answered = false
+    native.addEventListener('message', () => (answered = true), { once: true })
     native.addEventListener('error', (event) => {
-      console.error('sync worker failed', event.message)
-      if (failed) return
+      console.error('sync worker error', event.message)
+      if (failed || answered) return
       failed = true
       worker = null
       native.terminate()

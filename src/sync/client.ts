@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react'
 import { useOutboxCounts, useParkedEntryRows, useSyncMeta, watchMirror } from '../mirror/live.ts'
 import { storeAuthToken, unsyncedCount } from '../mirror/commands.ts'
-import { pageWorker } from '../mirror/worker.ts'
+import { onPageWorkerFailure, pageWorker } from '../mirror/worker.ts'
 import type { StoredAuth } from '../data/sync-state.ts'
 import { localFileId } from '../data/ids.ts'
 import { secureDeviceStorage, type StorageReport } from '../data/device-storage.ts'
@@ -44,7 +44,7 @@ function isOnline(): boolean {
   return typeof navigator === 'undefined' || navigator.onLine !== false
 }
 
-/** Without module workers the same engine runs on the page (loaded on demand). */
+/** Without a working module worker the same engine runs on the page (loaded on demand). */
 async function pageEngine(): Promise<SyncWorkerApi> {
   const [{ createSyncEngine }, { getDb }] = await Promise.all([
     import('./engine.ts'),
@@ -70,13 +70,15 @@ export function startSync(): void {
   }
   // comlink's Remote<T> of an API whose methods already return promises has T's shape.
   remote = pageWorker() as SyncWorkerApi | null
-  if (!remote) {
+  const onPage = () =>
     void pageEngine().then((engine) => {
       remote = engine
       requestSync()
       refreshActiveScopes()
     })
-  }
+  if (!remote) onPage()
+  // A worker that fails to start: the page replays and refreshes itself.
+  else onPageWorkerFailure(onPage)
   if (typeof BroadcastChannel !== 'undefined') {
     const channel = new BroadcastChannel(STATUS_CHANNEL)
     channel.onmessage = (event: MessageEvent<StatusMessage>) => {

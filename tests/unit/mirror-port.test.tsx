@@ -83,6 +83,32 @@ describe('the page side', () => {
     await waitFor(() => expect(result.current?.map((w) => w.name)).toEqual(['Клиника', 'Салон']))
   })
 
+  it('keeps a worker that has answered: a later uncaught error in it is only logged', async () => {
+    class TalkativeWorker extends EventTarget {
+      static spawned: TalkativeWorker[] = []
+      constructor() {
+        super()
+        TalkativeWorker.spawned.push(this)
+      }
+      postMessage() {}
+      terminate() {
+        throw new Error('a worker that answered must not be terminated')
+      }
+    }
+    vi.stubGlobal('Worker', TalkativeWorker)
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    await useTestDatabase()
+    const { onPageWorkerFailure, pageWorker } = await import('../../src/mirror/worker.ts')
+    const spawned = pageWorker()
+    const failed = vi.fn()
+    onPageWorkerFailure(failed)
+    const [worker] = TalkativeWorker.spawned
+    worker!.dispatchEvent(new MessageEvent('message', { data: {} }))
+    worker!.dispatchEvent(Object.assign(new Event('error'), { message: 'late' }))
+    expect(failed).not.toHaveBeenCalled()
+    expect(pageWorker()).toBe(spawned)
+  })
+
   it('shares one watch between screens showing the same query', async () => {
     await db.workspaces.put({ id: 1, name: 'Клиника' })
     await useTestDatabase()
