@@ -3,6 +3,7 @@
  * reference server started in this process (a throwaway database, a fresh account):
  * - drag frame rate (frames the scene drew) with one of 100 and one of 1,000 blocks ÷ over an
  *   empty stage, and ÷ the same scene in Konva; frames an idle editor draws per second;
+ * - pan frame rate (middle-button drag of the view) over 1,000 blocks ÷ over an empty stage;
  * - JS heap growth after opening and leaving the editor 20 times (after forced GC);
  * - time to the first rows of /specialist on a repeat visit ÷ on the first visit with an empty
  *   mirror, through a proxy adding 150 ms to every request.
@@ -36,6 +37,8 @@ const MANY_BLOCKS = 1000
 const ADD_BATCH = 20
 const REOPENS = 20
 const DRAG_MS = 3000
+/** Each pan measurement follows a drag on the same page (already warm): no warm-up of its own. */
+const PAN_MS = 2000
 const ROUND_TRIP_MS = 150
 const SPECIALISTS = 40
 /** Landing geometry the editor uses (a section is 1200 px wide; fit() leaves a 40 px margin). */
@@ -164,6 +167,15 @@ async function dragFps(
   return measureDragFps(page, from, ms, framesDrawn)
 }
 
+/** Frames drawn per second while the middle button pans the view in a circle (back where it began). */
+async function panFps(page: Page, from: { x: number; y: number }): Promise<DragRates> {
+  await page.evaluate('globalThis.__name ??= (f) => f')
+  const rates = await measureDragFps(page, from, PAN_MS, PIXI_FRAMES_DRAWN, 'middle')
+  // The last frames of the pan (the live scene again at rest) are not part of the figure.
+  await page.waitForTimeout(300)
+  return rates
+}
+
 /** Frames the editor's stage draws per second while nobody touches it (on demand: none). */
 async function idleFramesPerSecond(page: Page, ms: number): Promise<number> {
   const before = Number(await page.evaluate(PIXI_FRAMES_DRAWN))
@@ -281,8 +293,10 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
     await openEditor(page, server.url, empty, 0)
     await dragFps(page, await sectionCentre(page), 1000) // warm-up
     const emptyFps = await dragFps(page, await sectionCentre(page), DRAG_MS)
+    const emptyPan = await panFps(page, await sectionCentre(page))
     lap('empty stage')
 
+    let manyPan: DragRates | null = null
     /** Drag fps in the editor with `count` blocks: a warm-up drag, undone, then the measured one. */
     const editorFps = async (projectId: number, count: number) => {
       await openEditor(page, server.url, projectId, count)
@@ -293,6 +307,7 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
       await page.keyboard.press('Control+z')
       await page.waitForTimeout(500)
       const fps = await dragFps(page, centre, DRAG_MS)
+      if (count === MANY_BLOCKS) manyPan = await panFps(page, centre)
       lap(`${count} blocks`)
       return fps
     }
@@ -325,6 +340,16 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
     out.drag_fps_ratio_vs_konva_100 = fullFps.drawn / konvaFullFps.drawn
     out.drag_fps_ratio_vs_empty_stage_1000 = manyFps.drawn / emptyFps.drawn
     out.drag_fps_ratio_vs_konva_1000 = manyFps.drawn / konvaManyFps.drawn
+    const pan1000 = manyPan as DragRates | null
+    if (pan1000) {
+      console.log(
+        `frames drawn per second while panning: empty stage ${rates(emptyPan)}; ` +
+          `${MANY_BLOCKS} blocks ${rates(pan1000)}`,
+      )
+      out.pan_fps_empty_stage = emptyPan.drawn
+      out.pan_fps_1000 = pan1000.drawn
+      out.pan_fps_ratio_vs_empty_stage_1000 = pan1000.drawn / emptyPan.drawn
+    }
 
     // --- heap after reopening the editor: in-app navigation, so the page (and heap) stays ---
     const row = page.locator(`[role="listitem"][data-record-id="${full}"]`)

@@ -26,6 +26,8 @@ export async function measureDragFps(
   from: { x: number; y: number },
   durationMs: number,
   framesDrawn: string,
+  /** 'middle' pans the editor's view (anywhere on the canvas) instead of dragging a block. */
+  button: 'left' | 'middle' = 'left',
 ): Promise<DragRates> {
   const drawnBefore = Number(await page.evaluate(framesDrawn))
   await page.evaluate(() => {
@@ -42,7 +44,7 @@ export async function measureDragFps(
     requestAnimationFrame(tick)
   })
   await page.mouse.move(from.x, from.y)
-  await page.mouse.down()
+  await page.mouse.down({ button })
   const started = Date.now()
   let step = 0
   while (Date.now() - started < durationMs) {
@@ -56,7 +58,7 @@ export async function measureDragFps(
   const drawing = Date.now() - started
   // Back where it started, so the next drag from `from` grabs the same thing again.
   await page.mouse.move(from.x, from.y, { steps: 1 })
-  await page.mouse.up()
+  await page.mouse.up({ button })
   const elapsed = Date.now() - started
   const frames = await page.evaluate(() => {
     const w = window as unknown as { __frames: number; __counting: boolean }
