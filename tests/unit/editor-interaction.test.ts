@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Rect, Viewport } from '../../src/domain/geometry.ts'
 import {
   CanvasInteraction,
@@ -36,7 +36,7 @@ function setup(grid = { enabled: false, size: 20 }) {
   const containers = new Map<string, ReturnType<typeof fakeContainer>>()
   const overlays: OverlayState[] = []
   const menus: (string | null)[] = []
-  /** What the host heard of gestures, in order: 'begin:a,b' and 'end'. */
+  /** What the host heard of gestures, in order: 'begin:a,b' and 'end', 'view' and 'view-end'. */
   const gestures: string[] = []
   const host: InteractionHost = {
     store,
@@ -52,6 +52,8 @@ function setup(grid = { enabled: false, size: 20 }) {
     setCursor: () => undefined,
     beginGesture: (keys) => gestures.push(`begin:${keys.join(',')}`),
     endGesture: () => gestures.push('end'),
+    beginViewGesture: () => gestures.push('view'),
+    endViewGesture: () => gestures.push('view-end'),
   }
   const interaction = new CanvasInteraction(el, host)
   const detach = interaction.attach()
@@ -241,5 +243,89 @@ describe('canvas interaction', () => {
     expect(t.gestures).toEqual([`begin:${key}`, 'end'])
     // Nothing was committed: the block is where it was.
     expect(t.store.getState().blocks.get(key)).toMatchObject({ x: 0, y: 0 })
+  })
+})
+
+describe('pans and pinches as one view gesture', () => {
+  const touch = { pointerType: 'touch' } as Partial<PointerEvent>
+  const finger = (id: number) => ({ ...touch, pointerId: id }) as Partial<PointerEvent>
+  const wheel = (init: WheelEventInit) =>
+    new WheelEvent('wheel', { clientX: 300, clientY: 200, cancelable: true, ...init })
+
+  it('tells the host once when a finger pan starts moving the view and once when it lifts', () => {
+    const t = setup()
+    t.add('image')
+    t.pointer('pointerdown', 50, 600, touch)
+    t.pointer('pointerup', 50, 600, touch)
+    // A tap on empty canvas moves nothing.
+    expect(t.gestures).toEqual([])
+    t.pointer('pointerdown', 50, 600, touch)
+    for (let i = 1; i <= 4; i += 1) t.pointer('pointermove', 50 + i * 10, 600 - i * 5, touch)
+    expect(t.gestures).toEqual(['view'])
+    expect(t.view.panX).toBeCloseTo(40)
+    t.pointer('pointerup', 90, 580, touch)
+    expect(t.gestures).toEqual(['view', 'view-end'])
+  })
+
+  it('keeps one view gesture from a pan into a pinch, until the fingers lift', () => {
+    const t = setup()
+    t.pointer('pointerdown', 50, 600, finger(1))
+    t.pointer('pointermove', 80, 600, finger(1))
+    t.pointer('pointerdown', 300, 600, finger(2))
+    t.pointer('pointermove', 400, 600, finger(2))
+    expect(t.view.zoom).toBeGreaterThan(1)
+    expect(t.gestures).toEqual(['view'])
+    t.pointer('pointerup', 400, 600, finger(2))
+    // One finger left: the view holds still, so the live scene comes back.
+    expect(t.gestures).toEqual(['view', 'view-end'])
+    t.pointer('pointerup', 80, 600, finger(1))
+    expect(t.gestures).toEqual(['view', 'view-end'])
+  })
+
+  it('pans with the middle button as one view gesture', () => {
+    const t = setup()
+    const key = t.add('image')
+    // Over a block too: the middle button never drags it.
+    t.pointer('pointerdown', 600, 337, { button: 1 })
+    t.pointer('pointermove', 620, 337, { button: 1 })
+    t.pointer('pointermove', 640, 337, { button: 1 })
+    t.pointer('pointerup', 640, 337, { button: 1 })
+    expect(t.gestures).toEqual(['view', 'view-end'])
+    expect(t.store.getState().blocks.get(key)).toMatchObject({ x: 0, y: 0 })
+  })
+
+  it('treats a run of wheel events as one scroll that ends when the wheel rests', () => {
+    vi.useFakeTimers()
+    try {
+      const t = setup()
+      t.el.dispatchEvent(wheel({ deltaY: 40 }))
+      vi.advanceTimersByTime(100)
+      t.el.dispatchEvent(wheel({ deltaY: 40 }))
+      t.el.dispatchEvent(wheel({ deltaY: -100, ctrlKey: true }))
+      vi.advanceTimersByTime(100)
+      expect(t.gestures).toEqual(['view'])
+      expect(t.view.panY).toBeLessThan(0)
+      vi.advanceTimersByTime(100)
+      expect(t.gestures).toEqual(['view', 'view-end'])
+      t.detach()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('leaves a drag alone when the wheel turns during it', () => {
+    vi.useFakeTimers()
+    try {
+      const t = setup()
+      const key = t.add('image')
+      t.pointer('pointerdown', 600, 337)
+      t.pointer('pointermove', 640, 357)
+      t.el.dispatchEvent(wheel({ deltaY: 40 }))
+      vi.advanceTimersByTime(500)
+      t.pointer('pointerup', 640, 357)
+      expect(t.gestures).toEqual([`begin:${key}`, 'end'])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -1,9 +1,19 @@
 import { RenderTexture, Sprite, type Application, type Container } from 'pixi.js'
+import type { Viewport } from '../../../domain/geometry.ts'
 import { splitForGesture } from './gesture-layers.ts'
+import { pictureTransform, shouldRepicture } from './view-picture.ts'
 
 interface Layer {
   sprite: Sprite
   texture: RenderTexture
+}
+
+/** The picture of the whole world that follows the view during a pan or pinch. */
+interface ViewPicture {
+  layer: Layer
+  /** The view the picture was taken at. */
+  at: Viewport
+  takenAt: number
 }
 
 /**
@@ -15,10 +25,15 @@ interface Layer {
  *
  * The pictures are taken at the current view and screen resolution, so they match the live scene
  * pixel for pixel; a view change mid-gesture (wheel) ends the freeze rather than show a stale one.
+ *
+ * A pan or pinch (`beginView`) freezes the whole world into one picture instead, hides the world
+ * and moves and scales the picture with the view (`follow`); a strip revealed at the edges is
+ * filled by taking the picture again, throttled (`view-picture.ts`).
  */
 export class GestureCache {
   private hidden: Container[] = []
   private layers: Layer[] = []
+  private view: ViewPicture | null = null
 
   constructor(
     private readonly app: Application,
@@ -26,7 +41,51 @@ export class GestureCache {
   ) {}
 
   get active(): boolean {
-    return this.hidden.length > 0 || this.layers.length > 0
+    return this.hidden.length > 0 || this.layers.length > 0 || this.view !== null
+  }
+
+  /** A pan or pinch picture is following the view. */
+  get following(): boolean {
+    return this.view !== null
+  }
+
+  /**
+   * A pan or pinch starts at `view` (already the world's transform): the world is drawn once into
+   * a screen-sized picture and hidden, so each frame draws one sprite and the overlay.
+   */
+  beginView(view: Viewport) {
+    this.end()
+    const stage = this.app.stage
+    if (!stage || this.world.destroyed || this.world.parent !== stage || !this.world.visible) return
+    // No multisampling: a tablet at DPR 2 holds one screen-sized texture, not four more for the
+    // samples. A moving picture hides the difference, and at rest the live scene is drawn again.
+    const layer = this.picture(false)
+    stage.addChildAt(layer.sprite, stage.getChildIndex(this.world))
+    this.world.visible = false
+    this.view = { layer, at: { ...view }, takenAt: performance.now() }
+  }
+
+  /** Places the pan or pinch picture for `view`, taking it again when too much shows blank. */
+  follow(view: Viewport) {
+    const picture = this.view
+    if (!picture) return
+    const screen = { width: this.app.screen.width, height: this.app.screen.height }
+    let placed = pictureTransform(picture.at, view)
+    const now = performance.now()
+    if (shouldRepicture(placed, screen, now - picture.takenAt)) {
+      this.world.visible = true
+      this.app.renderer.render({
+        container: this.world,
+        target: picture.layer.texture,
+        clearColor: [0, 0, 0, 0],
+      })
+      this.world.visible = false
+      picture.at = { ...view }
+      picture.takenAt = now
+      placed = { x: 0, y: 0, scale: 1 }
+    }
+    picture.layer.sprite.position.set(placed.x, placed.y)
+    picture.layer.sprite.scale.set(placed.scale)
   }
 
   begin(moving: ReadonlySet<Container>) {
@@ -61,6 +120,11 @@ export class GestureCache {
   }
 
   end() {
+    if (this.view) {
+      if (!this.world.destroyed) this.world.visible = true
+      this.layers.push(this.view.layer)
+      this.view = null
+    }
     for (const d of this.hidden) if (!d.destroyed) d.visible = true
     this.hidden = []
     for (const { sprite, texture } of this.layers) {
@@ -71,13 +135,13 @@ export class GestureCache {
   }
 
   /** The world as it shows now (only the visible drawables), in screen px. */
-  private picture(): Layer {
+  private picture(antialias = this.app.renderer.view.antialias): Layer {
     const renderer = this.app.renderer
     const texture = RenderTexture.create({
       width: this.app.screen.width,
       height: this.app.screen.height,
       resolution: renderer.resolution,
-      antialias: renderer.view.antialias,
+      antialias,
     })
     // The world's own transform is the view, so the picture lines up with the screen.
     renderer.render({ container: this.world, target: texture, clearColor: [0, 0, 0, 0] })

@@ -56,6 +56,10 @@ export interface InteractionHost {
   beginGesture(keys: readonly string[]): void
   /** The gesture ended or was called off (before its result reaches the store). */
   endGesture(): void
+  /** A pan or pinch starts moving the view (the scene can be drawn once and moved as a picture). */
+  beginViewGesture(): void
+  /** The pan or pinch is over (the scene is drawn live again). */
+  endViewGesture(): void
 }
 
 const TOUCH_HANDLE = 22
@@ -63,6 +67,8 @@ const MOUSE_HANDLE = 10
 const ROTATE_OFFSET = 30
 const LONG_PRESS_MS = 500
 const GUIDE_THRESHOLD = 6
+/** Wheel events this close together are one scroll (or trackpad pinch) of the view. */
+const WHEEL_IDLE_MS = 150
 
 /** Handles a block type offers: text and cards change width (corners keep the aspect). */
 export function handlesOf(block: LocalBlock): readonly Handle[] {
@@ -136,6 +142,9 @@ export class CanvasInteraction {
   private spaceHeld = false
   /** A drag, resize or rotate has moved and told the host so (see `beginGesture`). */
   private gestureLive = false
+  /** A pan or pinch (pointers or wheel) is moving the view and told the host so. */
+  private viewLive = false
+  private wheelIdle: ReturnType<typeof setTimeout> | null = null
   private overlay: OverlayState = { previews: new Map(), guides: [], marquee: null }
 
   constructor(
@@ -166,6 +175,8 @@ export class CanvasInteraction {
       window.removeEventListener('keyup', this.onKey)
       window.removeEventListener('blur', this.onBlur)
       this.clearLongPress()
+      this.clearWheelIdle()
+      this.endViewGesture()
     }
   }
 
@@ -310,6 +321,7 @@ export class CanvasInteraction {
           (mode.startView.zoom * dist) / mode.startDist,
           mode.startMid,
         )
+        this.startViewGesture()
         this.setView({
           ...zoomed,
           panX: zoomed.panX + mid.x - mode.startMid.x,
@@ -325,6 +337,7 @@ export class CanvasInteraction {
           mode.moved = true
           this.clearLongPress()
           mode.last = p
+          this.startViewGesture()
           this.setView({
             ...this.host.view,
             panX: this.host.view.panX + dx,
@@ -386,6 +399,7 @@ export class CanvasInteraction {
       // The other finger lifts later; nothing else starts from a pinch.
       if (this.pointers.size === 0) this.mode = { kind: 'idle' }
       else this.mode = { kind: 'menu' }
+      this.endViewGesture()
       return
     }
     if (this.pointers.size > 0) return
@@ -397,6 +411,7 @@ export class CanvasInteraction {
         if (!mode.shift && mode.wasSelected) this.host.store.select([mode.key])
         return
       case 'pan':
+        this.endViewGesture()
         if (mode.touch && !mode.moved) this.host.store.clearSelection()
         return
       case 'move':
@@ -419,6 +434,7 @@ export class CanvasInteraction {
     this.clearLongPress()
     this.cancelPreview()
     this.mode = { kind: 'idle' }
+    this.endViewGesture()
   }
 
   private onWheel = (e: WheelEvent) => {
@@ -426,6 +442,15 @@ export class CanvasInteraction {
     const scale = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? 400 : 1
     const dx = e.deltaX * scale
     const dy = e.deltaY * scale
+    // A scroll is a run of wheel events; during a drag the frozen scene gives way instead.
+    if (!this.gestureLive) {
+      this.startViewGesture()
+      this.clearWheelIdle()
+      this.wheelIdle = setTimeout(() => {
+        this.wheelIdle = null
+        this.endViewGesture()
+      }, WHEEL_IDLE_MS)
+    }
     if (e.ctrlKey || e.metaKey) {
       const view = this.host.view
       this.setView(zoomAt(view, view.zoom * Math.exp(-dy * 0.0025), this.point(e)))
@@ -483,6 +508,27 @@ export class CanvasInteraction {
   private clearLongPress() {
     if (this.longPress) clearTimeout(this.longPress)
     this.longPress = null
+  }
+
+  private clearWheelIdle() {
+    if (this.wheelIdle) clearTimeout(this.wheelIdle)
+    this.wheelIdle = null
+  }
+
+  /** Once per pan or pinch, on its first move of the view (a tap costs nothing). */
+  private startViewGesture() {
+    if (this.viewLive) return
+    this.viewLive = true
+    this.host.beginViewGesture()
+  }
+
+  /** Ends the pan or pinch unless fingers or a scroll still move the view. */
+  private endViewGesture() {
+    if (!this.viewLive) return
+    const moving = this.mode.kind === 'pan' || this.mode.kind === 'pinch'
+    if (moving || this.wheelIdle !== null) return
+    this.viewLive = false
+    this.host.endViewGesture()
   }
 
   private setView(view: Viewport) {

@@ -163,6 +163,20 @@ export class SceneHost implements InteractionHost, CanvasController {
     this.cache?.end()
   }
 
+  /** A pan or pinch starts: the world is drawn once and the picture follows the view. */
+  beginViewGesture() {
+    if (!this.app || !this.world) return
+    this.cache ??= new GestureCache(this.app, this.world)
+    // A drag's frozen scene gives way on the view change itself (applyView), as before.
+    if (this.cache.active) return
+    this.cache.beginView(this.view)
+  }
+
+  /** The pan or pinch is over: the live scene is drawn again, crisp at the new zoom. */
+  endViewGesture() {
+    if (this.cache?.following) this.cache.end()
+  }
+
   private dropCache() {
     this.cache?.end()
     this.cache = null
@@ -172,12 +186,13 @@ export class SceneHost implements InteractionHost, CanvasController {
   private onResize = () => this.cache?.end()
 
   applyView() {
-    // A frozen picture matches one view only.
-    this.cache?.end()
     if (this.world) {
       this.world.scale.set(this.view.zoom)
       this.world.position.set(this.view.panX, this.view.panY)
     }
+    // A pan or pinch picture follows the view; a drag's frozen pictures match one view only.
+    if (this.cache?.following) this.cache.follow(this.view)
+    else this.cache?.end()
     this.drawOverlay(this.overlayState())
     if (Math.abs(this.view.zoom - this.lastZoom) > 1e-4) {
       this.lastZoom = this.view.zoom
