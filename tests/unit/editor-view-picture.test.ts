@@ -91,8 +91,14 @@ describe('when the picture is taken again', () => {
     expect(shouldRepicture(far, SCREEN, REPICTURE.intervalMs)).toBe(true)
   })
 
+  it('waits longer where taking a picture is slow, but not for a large blank area', () => {
+    expect(shouldRepicture(strip, SCREEN, 1000, 400)).toBe(false)
+    expect(shouldRepicture(strip, SCREEN, 3 * 400, 400)).toBe(true)
+    expect(shouldRepicture({ x: 400, y: 0, scale: 1 }, SCREEN, 0, 400)).toBe(true)
+  })
+
   it('follows the policy it is given', () => {
-    const eager = { maxBlankShare: 0.01, intervalMs: 1000, maxScale: 2 }
-    expect(shouldRepicture(strip, SCREEN, 0, eager)).toBe(true)
+    const eager = { maxBlankShare: 0.01, intervalMs: 1000, costFactor: 1, maxScale: 2 }
+    expect(shouldRepicture(strip, SCREEN, 0, 0, eager)).toBe(true)
   })
 })

@@ -14,6 +14,8 @@ interface ViewPicture {
   /** The view the picture was taken at. */
   at: Viewport
   takenAt: number
+  /** How long taking it took (ms): slow pictures are taken again less often. */
+  cost: number
 }
 
 /**
@@ -59,10 +61,12 @@ export class GestureCache {
     if (!stage || this.world.destroyed || this.world.parent !== stage || !this.world.visible) return
     // No multisampling: a tablet at DPR 2 holds one screen-sized texture, not four more for the
     // samples. A moving picture hides the difference, and at rest the live scene is drawn again.
+    const started = performance.now()
     const layer = this.picture(false)
+    const takenAt = performance.now()
     stage.addChildAt(layer.sprite, stage.getChildIndex(this.world))
     this.world.visible = false
-    this.view = { layer, at: { ...view }, takenAt: performance.now() }
+    this.view = { layer, at: { ...view }, takenAt, cost: takenAt - started }
   }
 
   /** Places the pan or pinch picture for `view`, taking it again when too much shows blank. */
@@ -72,7 +76,7 @@ export class GestureCache {
     const screen = { width: this.app.screen.width, height: this.app.screen.height }
     let placed = pictureTransform(picture.at, view)
     const now = performance.now()
-    if (shouldRepicture(placed, screen, now - picture.takenAt)) {
+    if (shouldRepicture(placed, screen, now - picture.takenAt, picture.cost)) {
       this.world.visible = true
       this.app.renderer.render({
         container: this.world,
@@ -81,7 +85,8 @@ export class GestureCache {
       })
       this.world.visible = false
       picture.at = { ...view }
-      picture.takenAt = now
+      picture.takenAt = performance.now()
+      picture.cost = picture.takenAt - now
       placed = { x: 0, y: 0, scale: 1 }
     }
     picture.layer.sprite.position.set(placed.x, placed.y)

@@ -48,26 +48,42 @@ export interface RepicturePolicy {
   maxBlankShare: number
   /** Any smaller blank strip, or a picture grown soft, waits at least this long since the last. */
   intervalMs: number
+  /**
+   * …and at least this many times as long as taking the picture took: where a full frame is slow
+   * (1,000 blocks on a GPU-less machine), re-picturing must not take over the frames again.
+   */
+  costFactor: number
   /** A picture drawn this many times larger (or smaller) than it was taken counts as soft. */
   maxScale: number
 }
 
 /**
  * Taking a picture costs a full frame (every block), so it is throttled: a strip revealed at the
- * edge of a long pan is filled within a quarter of a second, and a quarter of the screen blank
- * is never shown for long. A pinch that zoomed in far is pictured again, throttled likewise.
+ * edge of a long pan is filled within a quarter of a second (or three times what a picture costs,
+ * if that is longer), and a quarter of the screen blank is never left showing. A pinch that zoomed
+ * in far is pictured again, throttled likewise.
  */
-export const REPICTURE: RepicturePolicy = { maxBlankShare: 0.25, intervalMs: 250, maxScale: 2 }
+export const REPICTURE: RepicturePolicy = {
+  maxBlankShare: 0.25,
+  intervalMs: 250,
+  costFactor: 3,
+  maxScale: 2,
+}
 
-/** Whether the picture placed at `t`, taken `sinceMs` ago, should be taken again now. */
+/**
+ * Whether the picture placed at `t`, taken `sinceMs` ago (which took `costMs` to take), should be
+ * taken again now.
+ */
 export function shouldRepicture(
   t: PictureTransform,
   screen: ScreenSize,
   sinceMs: number,
+  costMs = 0,
   policy: RepicturePolicy = REPICTURE,
 ): boolean {
   const blank = uncoveredShare(t, screen)
   if (blank >= policy.maxBlankShare) return true
   const soft = t.scale > policy.maxScale || t.scale < 1 / policy.maxScale
-  return (blank > 1e-6 || soft) && sinceMs >= policy.intervalMs
+  const interval = Math.max(policy.intervalMs, policy.costFactor * costMs)
+  return (blank > 1e-6 || soft) && sinceMs >= interval
 }
