@@ -36,6 +36,7 @@ export class GestureCache {
   private hidden: Container[] = []
   private layers: Layer[] = []
   private view: ViewPicture | null = null
+  private readonly pixel = new Uint8Array(4)
 
   constructor(
     private readonly app: Application,
@@ -63,6 +64,7 @@ export class GestureCache {
     // samples. A moving picture hides the difference, and at rest the live scene is drawn again.
     const started = performance.now()
     const layer = this.picture(false)
+    this.waitForGpu()
     const takenAt = performance.now()
     stage.addChildAt(layer.sprite, stage.getChildIndex(this.world))
     this.world.visible = false
@@ -83,6 +85,7 @@ export class GestureCache {
         target: picture.layer.texture,
         clearColor: [0, 0, 0, 0],
       })
+      this.waitForGpu()
       this.world.visible = false
       picture.at = { ...view }
       picture.takenAt = performance.now()
@@ -137,6 +140,18 @@ export class GestureCache {
       texture.destroy(true)
     }
     this.layers = []
+  }
+
+  /**
+   * Waits for the GPU to draw what was asked of it. Pixi's calls return at once and the work
+   * happens later in the GPU (in software here, a picture of 1,000 blocks takes about half a
+   * second): only then does the time taken say what a picture costs. The wait is paid once per
+   * picture, not per frame.
+   */
+  private waitForGpu() {
+    const gl = (this.app.renderer as { gl?: WebGLRenderingContext }).gl
+    // finish() returns before a software GPU has drawn; reading one pixel has to wait for it.
+    gl?.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.pixel)
   }
 
   /** The world as it shows now (only the visible drawables), in screen px. */
