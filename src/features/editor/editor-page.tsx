@@ -394,7 +394,7 @@ function Toolbar(props: {
   const typeLabel = useBlockTypeLabel()
   const percent = Math.round(props.zoom * 100)
   return (
-    <Paper withBorder p={6}>
+    <Paper withBorder p={6} data-testid="editor-toolbar">
       <Group gap={6} justify="space-between" wrap="wrap">
         <Group gap={4} wrap="wrap" role="toolbar" aria-label={t`Добавить блок`}>
           {BLOCK_TYPES.map((type) => (
