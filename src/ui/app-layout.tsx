@@ -110,7 +110,7 @@ export function AppLayout(props: AppLayoutProps) {
             <span className={classes.burgerLines} data-opened={opened || undefined} />
           </button>
           <div className={classes.logo}>
-            <Logo />
+            <Logo nameFromWide />
           </div>
           {props.workspaceSwitcher ? (
             <div className={classes.slot}>{props.workspaceSwitcher}</div>

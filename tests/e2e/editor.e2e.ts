@@ -402,3 +402,44 @@ describe('stories editor (type 2)', () => {
     await expectShell(page, 'Проекты')
   }, 120_000)
 })
+
+describe('on a tablet in portrait (800 × 1200)', () => {
+  /** Boxes of the visible controls inside `selector`, as the page lays them out. */
+  function controlBoxes(selector: string) {
+    return page.evaluate((sel) => {
+      const root = document.querySelector(sel)
+      if (!root) return []
+      return Array.from(root.querySelectorAll('button, a[href], input, select, [role="button"]'))
+        .map((el) => el.getBoundingClientRect())
+        .filter((r) => r.width > 0 && r.height > 0)
+        .map((r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom }))
+    }, selector)
+  }
+  type Box = { left: number; right: number; top: number; bottom: number }
+  const overlap = (a: Box, b: Box) =>
+    Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1
+
+  it('the header and the editor toolbar fit the screen, no control under another', async () => {
+    await page.setViewportSize({ width: 800, height: 1200 })
+    try {
+      await createProjectThroughUi(page, 'Портретный экран', 1)
+      await page.getByTestId('editor-toolbar').waitFor()
+      await page
+        .getByRole('button', { name: /Всё сохранено|Ждут отправки|Сохраняется|Нет сети|Отклонено/ })
+        .waitFor()
+      for (const selector of ['header', '[data-testid="editor-toolbar"]']) {
+        const boxes = await controlBoxes(selector)
+        expect(boxes.length, selector).toBeGreaterThan(3)
+        for (const [i, box] of boxes.entries()) {
+          expect(box.left, `${selector} control ${i}`).toBeGreaterThanOrEqual(0)
+          expect(box.right, `${selector} control ${i}`).toBeLessThanOrEqual(800)
+          for (const other of boxes.slice(i + 1))
+            expect(overlap(box, other), `${selector} control ${i} overlaps another`).toBe(false)
+        }
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
+  }, 60_000)
+})

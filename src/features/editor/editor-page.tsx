@@ -394,7 +394,7 @@ function Toolbar(props: {
   const typeLabel = useBlockTypeLabel()
   const percent = Math.round(props.zoom * 100)
   return (
-    <Paper withBorder p={6}>
+    <Paper withBorder p={6} data-testid="editor-toolbar">
       <Group gap={6} justify="space-between" wrap="wrap">
         <Group gap={4} wrap="wrap" role="toolbar" aria-label={t`Добавить блок`}>
           {BLOCK_TYPES.map((type) => (
@@ -411,80 +411,86 @@ function Toolbar(props: {
             </Button>
           ))}
         </Group>
-        <Group gap={4} wrap="nowrap">
-          <Tooltip label={t`Отменить (Ctrl+Z)`}>
+        {/* Four clusters that wrap as a whole: on a tablet in portrait «Сохранить» stays on screen. */}
+        <Group gap="sm" wrap="wrap" justify="flex-end">
+          <Group gap={4} wrap="nowrap">
+            <Tooltip label={t`Отменить (Ctrl+Z)`}>
+              <ActionIcon
+                variant="default"
+                size="lg"
+                aria-label={t`Отменить`}
+                disabled={!props.canUndo}
+                onClick={() => props.store.undo()}
+              >
+                <IconArrowBackUp size={20} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t`Повторить (Shift+Ctrl+Z)`}>
+              <ActionIcon
+                variant="default"
+                size="lg"
+                aria-label={t`Повторить`}
+                disabled={!props.canRedo}
+                onClick={() => props.store.redo()}
+              >
+                <IconArrowForwardUp size={20} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+          <Group gap={4} wrap="nowrap">
             <ActionIcon
               variant="default"
               size="lg"
-              aria-label={t`Отменить`}
-              disabled={!props.canUndo}
-              onClick={() => props.store.undo()}
+              aria-label={t`Уменьшить`}
+              onClick={() => props.controller.current?.zoomBy(0.8)}
             >
-              <IconArrowBackUp size={20} />
+              <IconZoomOut size={20} />
             </ActionIcon>
-          </Tooltip>
-          <Tooltip label={t`Повторить (Shift+Ctrl+Z)`}>
+            <Text size="sm" w={48} ta="center" aria-label={t`Масштаб`}>
+              {percent}%
+            </Text>
             <ActionIcon
               variant="default"
               size="lg"
-              aria-label={t`Повторить`}
-              disabled={!props.canRedo}
-              onClick={() => props.store.redo()}
+              aria-label={t`Увеличить`}
+              onClick={() => props.controller.current?.zoomBy(1.25)}
             >
-              <IconArrowForwardUp size={20} />
+              <IconZoomIn size={20} />
             </ActionIcon>
-          </Tooltip>
-          <Divider orientation="vertical" />
-          <ActionIcon
-            variant="default"
-            size="lg"
-            aria-label={t`Уменьшить`}
-            onClick={() => props.controller.current?.zoomBy(0.8)}
-          >
-            <IconZoomOut size={20} />
-          </ActionIcon>
-          <Text size="sm" w={48} ta="center" aria-label={t`Масштаб`}>
-            {percent}%
-          </Text>
-          <ActionIcon
-            variant="default"
-            size="lg"
-            aria-label={t`Увеличить`}
-            onClick={() => props.controller.current?.zoomBy(1.25)}
-          >
-            <IconZoomIn size={20} />
-          </ActionIcon>
-          <ActionIcon
-            variant="default"
-            size="lg"
-            aria-label={t`Вписать в экран`}
-            onClick={() => props.controller.current?.fit()}
-          >
-            <IconArrowsMaximize size={20} />
-          </ActionIcon>
-          <Switch
-            ml={6}
-            label={t`Сетка`}
-            checked={props.grid}
-            onChange={(e) => props.onGrid(e.currentTarget.checked)}
-          />
-          <NativeSelect
-            aria-label={t`Шаг сетки`}
-            size="xs"
-            w={72}
-            disabled={!props.grid}
-            value={String(props.gridSize)}
-            onChange={(e) => props.onGridSize(Number(e.currentTarget.value))}
-            data={GRID_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
-          />
-          <Divider orientation="vertical" />
-          <Button variant="default" leftSection={<IconEye size={18} />} onClick={props.onPreview}>
-            <Trans>Предпросмотр</Trans>
-          </Button>
-          {props.status}
-          <Button leftSection={<IconDeviceFloppy size={18} />} onClick={props.onSave}>
-            <Trans>Сохранить</Trans>
-          </Button>
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label={t`Вписать в экран`}
+              onClick={() => props.controller.current?.fit()}
+            >
+              <IconArrowsMaximize size={20} />
+            </ActionIcon>
+          </Group>
+          <Group gap={6} wrap="nowrap">
+            <Switch
+              label={t`Сетка`}
+              checked={props.grid}
+              onChange={(e) => props.onGrid(e.currentTarget.checked)}
+            />
+            <NativeSelect
+              aria-label={t`Шаг сетки`}
+              size="xs"
+              w={72}
+              disabled={!props.grid}
+              value={String(props.gridSize)}
+              onChange={(e) => props.onGridSize(Number(e.currentTarget.value))}
+              data={GRID_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+            />
+          </Group>
+          <Group gap={6} wrap="nowrap">
+            <Button variant="default" leftSection={<IconEye size={18} />} onClick={props.onPreview}>
+              <Trans>Предпросмотр</Trans>
+            </Button>
+            {props.status}
+            <Button leftSection={<IconDeviceFloppy size={18} />} onClick={props.onSave}>
+              <Trans>Сохранить</Trans>
+            </Button>
+          </Group>
         </Group>
       </Group>
     </Paper>
