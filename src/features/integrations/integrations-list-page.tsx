@@ -17,7 +17,7 @@ import { ButtonLink } from '../../ui/links.tsx'
 import { integrationTarget, StatusBadge, type Integration } from './integration-status.tsx'
 import { IntegrationToggle } from './integration-toggle.tsx'
 import classes from './integrations-lists.module.css'
-import { KIND_NAME } from './kinds.ts'
+import { KIND_NAME } from './kind-names.ts'
 import { removeIntegration } from './remove-integration.ts'
 
 export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {

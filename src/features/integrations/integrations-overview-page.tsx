@@ -14,7 +14,7 @@ import { AnchorLink, ButtonLink } from '../../ui/links.tsx'
 import { IntegrationToggle } from './integration-toggle.tsx'
 import { integrationTarget, StatusBadge } from './integration-status.tsx'
 import classes from './integrations-lists.module.css'
-import { KIND_DESCRIPTION, KIND_NAME } from './kinds.ts'
+import { KIND_DESCRIPTION, KIND_NAME } from './kind-names.ts'
 
 /** How many integrations of a kind the overview lists before «Все …». */
 const PREVIEW = 5
