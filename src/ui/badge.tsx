@@ -8,7 +8,7 @@ export function Badge({
   children,
   ...rest
 }: {
-  color?: 'blue' | 'gray' | 'red' | 'orange'
+  color?: 'blue' | 'gray' | 'red' | 'orange' | 'teal'
   leftSection?: ReactNode
   children: ReactNode
 } & Record<`data-${string}`, string>) {

@@ -1,7 +1,7 @@
 import { forwardRef, type ComponentPropsWithoutRef, type ReactNode } from 'react'
 import classes from './controls.module.css'
 
-export type ButtonVariant = 'filled' | 'default' | 'light'
+export type ButtonVariant = 'filled' | 'default' | 'light' | 'subtle'
 
 interface ButtonLook {
   variant?: ButtonVariant
@@ -36,18 +36,23 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
   )
 })
 
-/** A link that looks like a Button (a full page load, e.g. «На главную» on the error screen). */
-export function ButtonAnchor({
-  variant = 'filled',
-  leftSection,
-  children,
-  ...rest
-}: ComponentPropsWithoutRef<'a'> & ButtonLook) {
+/**
+ * A link that looks like a Button: a full page load («На главную» on the error screen), or, through
+ * `ButtonLink` (links.tsx), a router link.
+ */
+export const ButtonAnchor = forwardRef<
+  HTMLAnchorElement,
+  ComponentPropsWithoutRef<'a'> & ButtonLook
+>(function ButtonAnchor(
+  { variant = 'filled', size = 'md', leftSection, className, children, ...rest },
+  ref,
+) {
   return (
     <a
-      className={classes.button}
+      ref={ref}
+      className={className ? `${classes.button} ${className}` : classes.button}
       data-variant={variant}
-      data-size="md"
+      data-size={size}
       data-with-left={leftSection ? true : undefined}
       {...rest}
     >
@@ -55,7 +60,7 @@ export function ButtonAnchor({
       {children}
     </a>
   )
-}
+})
 
 export interface IconButtonProps extends ComponentPropsWithoutRef<'button'> {
   /** The accessible name: an icon alone says nothing to assistive technology. */

@@ -1,26 +1,24 @@
-import { Anchor, Button, type AnchorProps, type ButtonProps } from '@mantine/core'
 import { createLink, type LinkComponent } from '@tanstack/react-router'
-import { forwardRef, type AnchorHTMLAttributes } from 'react'
+import { forwardRef, type ComponentPropsWithoutRef } from 'react'
+import { ButtonAnchor } from './button.tsx'
+import classes from './controls.module.css'
 
-/**
- * Mantine's Button and Anchor as router links with typed `to`, `params` and `search` (Mantine's
- * polymorphic `component={Link}` loses them).
- */
-const ButtonAnchor = forwardRef<
-  HTMLAnchorElement,
-  ButtonProps & AnchorHTMLAttributes<HTMLAnchorElement>
->((props, ref) => <Button component="a" ref={ref} {...props} />)
-ButtonAnchor.displayName = 'ButtonAnchor'
-
-const TextAnchor = forwardRef<
-  HTMLAnchorElement,
-  AnchorProps & AnchorHTMLAttributes<HTMLAnchorElement>
->((props, ref) => <Anchor ref={ref} {...props} />)
-TextAnchor.displayName = 'TextAnchor'
+const TextAnchor = forwardRef<HTMLAnchorElement, ComponentPropsWithoutRef<'a'>>(function TextAnchor(
+  { className, ...rest },
+  ref,
+) {
+  return (
+    <a ref={ref} className={className ? `${classes.link} ${className}` : classes.link} {...rest} />
+  )
+})
 
 const CreatedButtonLink = createLink(ButtonAnchor)
 const CreatedAnchorLink = createLink(TextAnchor)
 
+/**
+ * The light screens' Button and text link as router links with typed `to`, `params` and
+ * `search`; Mantine-free, so the list pages that use them stay out of Mantine's code.
+ */
 export const ButtonLink: LinkComponent<typeof ButtonAnchor> = (props) => (
   <CreatedButtonLink {...props} />
 )

@@ -35,7 +35,7 @@ afterEach(() => {
 const rowNames = (name: string) =>
   within(screen.getByRole('list', { name }))
     .getAllByRole('listitem')
-    .map((item) => item.querySelector('p')?.textContent)
+    .map((item) => within(item).getByTestId('row-name').textContent)
 
 describe('screens on the mirror', () => {
   it('lists the current workspace only, with a pending mark on an unsynced record', async () => {
@@ -92,8 +92,12 @@ describe('screens on the mirror', () => {
     const user = userEvent.setup()
     await waitFor(() => expect(rowNames('Специалисты')).toEqual(['Анна', 'Борис']))
     await user.selectOptions(screen.getByRole('combobox', { name: 'Сортировка' }), 'department')
-    await user.click(screen.getByLabelText('Отделение', { selector: 'input' }))
-    await user.click(await screen.findByRole('option', { name: 'Хирургия', hidden: true }))
+    // The filter is the platform's own select: its options are the workspace's departments.
+    const departmentFilter = screen.getByRole('combobox', { name: 'Отделение' })
+    await waitFor(() =>
+      expect(within(departmentFilter).getByRole('option', { name: 'Хирургия' })).toBeTruthy(),
+    )
+    await user.selectOptions(departmentFilter, 'Хирургия')
     await waitFor(() => expect(rowNames('Специалисты')).toEqual(['Анна']))
     await user.click(screen.getByRole('switch', { name: 'Выключить Анна' }))
     await waitFor(async () =>

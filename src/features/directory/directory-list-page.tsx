@@ -1,16 +1,17 @@
-import { Button, Stack, Text } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { useNavigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../mirror/live.ts'
 import type { RecordOf } from '../../data/types.ts'
 import { useRefresh } from '../../sync/client.ts'
-import { RowDeleteButton } from '../../ui/delete-button.tsx'
+import { ButtonLink } from '../../ui/links.tsx'
+import { RowDeleteButton } from '../../ui/row-delete-button.tsx'
 import { EmptyState, type EmptyStateProps } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { RECORD_ROUTES } from '../records/record-routes.ts'
+import classes from './directory-lists.module.css'
 
 type DirectoryKind = 'department' | 'location'
 
@@ -34,7 +35,7 @@ export interface DirectoryListPageProps<K extends DirectoryKind> {
 /**
  * The list of a directory kind whose records are a name and a line of details (departments,
  * locations): the current workspace's records, searchable and sortable, each opening its form
- * and deletable from its row.
+ * and deletable from its row. Drawn without Mantine (a first screen: scripts/check-bundle.mjs).
  */
 export function DirectoryListPage<K extends DirectoryKind>(props: DirectoryListPageProps<K>) {
   const { kind, details, remove } = props
@@ -45,13 +46,13 @@ export function DirectoryListPage<K extends DirectoryKind>(props: DirectoryListP
   const marks = useSyncMarks(kind)
 
   const add = (
-    <Button component={Link} to={props.addRoute} size="md" leftSection={<IconPlus size={18} />}>
+    <ButtonLink to={props.addRoute} leftSection={<IconPlus size={18} aria-hidden />}>
       {props.addLabel}
-    </Button>
+    </ButtonLink>
   )
 
   return (
-    <Stack gap="lg">
+    <div className={classes.page}>
       <PageHeader title={props.title} actions={workspaceId ? add : null} />
       {workspaceId === null ? (
         <NoWorkspace />
@@ -68,16 +69,12 @@ export function DirectoryListPage<K extends DirectoryKind>(props: DirectoryListP
             void navigate({ to: RECORD_ROUTES[kind].item, params: { id: String(item.id) } })
           }
           renderRow={(item) => (
-            <Stack gap={2} miw={0}>
-              <Text fw={600} truncate="end">
+            <span className={classes.text}>
+              <span className={classes.name} data-testid="row-name">
                 {item.name}
-              </Text>
-              {details(item) ? (
-                <Text size="sm" c="dimmed" truncate="end">
-                  {details(item)}
-                </Text>
-              ) : null}
-            </Stack>
+              </span>
+              {details(item) ? <span className={classes.details}>{details(item)}</span> : null}
+            </span>
           )}
           renderActions={(item) => (
             <RowDeleteButton name={item.name} onClick={() => void remove(item)} />
@@ -85,6 +82,6 @@ export function DirectoryListPage<K extends DirectoryKind>(props: DirectoryListP
           empty={<EmptyState {...props.empty} action={add} />}
         />
       )}
-    </Stack>
+    </div>
   )
 }

@@ -17,7 +17,7 @@ import {
   type SpecialistValues,
 } from './specialist-form.tsx'
 import { removeSpecialist } from './removals.ts'
-import { SpecialistPhotoPreview } from './specialist-photo.tsx'
+import { SpecialistPhotoPreview } from './specialist-photo-preview.tsx'
 
 const renderPhoto = (url: string) => <SpecialistPhotoPreview url={url} />
 

@@ -1,9 +1,45 @@
 import './directory-messages.ts'
 import { useLingui } from '@lingui/react/macro'
-import { Avatar, Progress, Stack, Text } from '@mantine/core'
-import { isLocalFileUrl } from './photo-url.ts'
+import { IconUser } from '@tabler/icons-react'
+import { useState, type CSSProperties } from 'react'
 import { useFileUrl } from '../../mirror/live.ts'
-import { useUploadProgress } from '../../sync/client.ts'
+import classes from './directory-lists.module.css'
+
+// Drawn without Mantine: the specialists list shows a photo in every row and is a first screen.
+
+/** The colours Mantine's Avatar picks initials from (color="initials"), so a name keeps its colour. */
+const INITIALS_COLORS = [
+  'blue',
+  'cyan',
+  'grape',
+  'green',
+  'indigo',
+  'lime',
+  'orange',
+  'pink',
+  'red',
+  'teal',
+  'violet',
+]
+
+export function initialsColor(name: string): string {
+  let hash = 0
+  for (let i = 0; i < name.length; i += 1) {
+    hash = (hash << 5) - hash + name.charCodeAt(i)
+    hash |= 0
+  }
+  return INITIALS_COLORS[Math.abs(hash) % INITIALS_COLORS.length] ?? 'blue'
+}
+
+export function initials(name: string): string {
+  const words = name.split(' ')
+  if (words.length === 1) return name.slice(0, 2).toUpperCase()
+  return words
+    .map((word) => word[0] ?? '')
+    .slice(0, 2)
+    .join('')
+    .toUpperCase()
+}
 
 /** A specialist's photo; an upload still waiting in IndexedDB shows from there. */
 export function SpecialistPhoto({
@@ -17,37 +53,29 @@ export function SpecialistPhoto({
 }) {
   const { t } = useLingui()
   const src = useFileUrl(url)
+  // The address whose image failed to load: initials instead, until the address changes.
+  const [failed, setFailed] = useState<string | null>(null)
+  const alt = name ?? t`Фото специалиста`
+  const color = name ? initialsColor(name) : null
+  const style = {
+    width: size,
+    height: size,
+    ...(color
+      ? {
+          '--avatar-bg': `var(--mantine-color-${color}-light)`,
+          '--avatar-color': `var(--mantine-color-${color}-light-color)`,
+        }
+      : {}),
+  } as CSSProperties
   return (
-    <Avatar
-      src={src || null}
-      size={size}
-      radius="md"
-      alt={name ?? t`Фото специалиста`}
-      name={name}
-      color="initials"
-    />
-  )
-}
-
-/** The photo in the form, with what happens to a file not yet on the server. */
-export function SpecialistPhotoPreview({ url }: { url: string }) {
-  const { t } = useLingui()
-  const progress = useUploadProgress(url)
-  return (
-    <Stack gap={4} align="center" w={96}>
-      <SpecialistPhoto url={url} size={72} />
-      {progress !== null ? (
-        <Progress
-          w="100%"
-          size="sm"
-          value={Math.round(progress * 100)}
-          aria-label={t`Загрузка фото`}
-        />
-      ) : isLocalFileUrl(url) ? (
-        <Text size="xs" c="dimmed" ta="center">
-          {t`Ждёт загрузки`}
-        </Text>
-      ) : null}
-    </Stack>
+    <span className={classes.avatar} style={style}>
+      {src && failed !== src ? (
+        <img src={src} alt={alt} onError={() => setFailed(src)} />
+      ) : (
+        <span className={classes.initials} style={{ fontSize: size / 2.5 }} title={alt}>
+          {name ? initials(name) : <IconUser aria-hidden />}
+        </span>
+      )}
+    </span>
   )
 }

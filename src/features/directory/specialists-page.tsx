@@ -1,13 +1,15 @@
 import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Select, Stack, Switch, Text } from '@mantine/core'
 import { IconPlus, IconUsers } from '@tabler/icons-react'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useMemo, useState } from 'react'
 import { setRecordEnabled } from '../../mirror/commands.ts'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../mirror/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
-import { RowDeleteButton } from '../../ui/delete-button.tsx'
+import { ButtonLink } from '../../ui/links.tsx'
+import { RowDeleteButton } from '../../ui/row-delete-button.tsx'
+import { Switch } from '../../ui/switch.tsx'
+import { NativeSelect } from '../../ui/text-input.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { compareText } from '../../ui/list-query.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
@@ -17,6 +19,7 @@ import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { removeSpecialist } from './removals.ts'
+import classes from './directory-lists.module.css'
 import { SpecialistPhoto } from './specialist-photo.tsx'
 
 /** Filter values: '' any, 'none' not set, or an id. */
@@ -106,31 +109,25 @@ export function SpecialistsPage() {
     ...(options ?? []).map((o) => ({ value: String(o.id), label: o.name })),
   ]
 
+  // Native selects: the platform's own picker on a tablet, and no Mantine on the first load.
   const filters = (
     <>
-      <Select
-        size="md"
-        w={200}
+      <NativeSelect
+        style={{ width: 200 }}
         label={t`Отделение`}
         data={refOptions(departments, t`Без отделения`)}
         value={department}
-        onChange={(value) => setDepartment(value ?? '')}
-        allowDeselect={false}
-        searchable
+        onChange={(event) => setDepartment(event.currentTarget.value)}
       />
-      <Select
-        size="md"
-        w={200}
+      <NativeSelect
+        style={{ width: 200 }}
         label={t`Локация`}
         data={refOptions(locations, t`Без локации`)}
         value={location}
-        onChange={(value) => setLocation(value ?? '')}
-        allowDeselect={false}
-        searchable
+        onChange={(event) => setLocation(event.currentTarget.value)}
       />
-      <Select
-        size="md"
-        w={160}
+      <NativeSelect
+        style={{ width: 160 }}
         label={t`Статус`}
         data={[
           { value: '', label: t`Все` },
@@ -138,20 +135,19 @@ export function SpecialistsPage() {
           { value: 'off', label: t`Выключенные` },
         ]}
         value={status}
-        onChange={(value) => setStatus((value ?? '') as '' | 'on' | 'off')}
-        allowDeselect={false}
+        onChange={(event) => setStatus(event.currentTarget.value as '' | 'on' | 'off')}
       />
     </>
   )
 
   const add = (
-    <Button component={Link} to="/specialist/add" size="md" leftSection={<IconPlus size={18} />}>
+    <ButtonLink to="/specialist/add" leftSection={<IconPlus size={18} aria-hidden />}>
       <Trans>Добавить специалиста</Trans>
-    </Button>
+    </ButtonLink>
   )
 
   return (
-    <Stack gap="lg">
+    <div className={classes.page}>
       <PageHeader title={t`Специалисты`} actions={ws ? add : null} />
       {workspaceId === null ? (
         <NoWorkspace />
@@ -171,13 +167,17 @@ export function SpecialistsPage() {
             void navigate({ to: '/specialist/$id', params: { id: String(item.id) } })
           }
           renderRow={(item) => (
-            <Group gap="md" wrap="nowrap" miw={0}>
+            <span className={classes.person}>
               <SpecialistPhoto url={item.photo_url} name={item.name} size={48} />
-              <Stack gap={2} miw={0}>
-                <Text fw={600} truncate="end" c={item.enabled ? undefined : 'dimmed'}>
+              <span className={classes.text}>
+                <span
+                  className={classes.name}
+                  data-testid="row-name"
+                  data-off={item.enabled ? undefined : true}
+                >
                   {item.name}
-                </Text>
-                <Text size="sm" c="dimmed" truncate="end">
+                </span>
+                <span className={classes.details}>
                   {[
                     item.position,
                     departmentName.get(item.department_id ?? 0),
@@ -185,14 +185,13 @@ export function SpecialistsPage() {
                   ]
                     .filter(Boolean)
                     .join(' · ')}
-                </Text>
-              </Stack>
-            </Group>
+                </span>
+              </span>
+            </span>
           )}
           renderActions={(item) => (
             <>
               <Switch
-                size="lg"
                 checked={item.enabled}
                 onChange={(event) => toggle(item, event.currentTarget.checked)}
                 aria-label={toggleLabel(item.name, item.enabled)}
@@ -215,6 +214,6 @@ export function SpecialistsPage() {
           }
         />
       )}
-    </Stack>
+    </div>
   )
 }

@@ -1,8 +1,8 @@
 import './integration-messages.ts'
 import { useLingui } from '@lingui/react/macro'
-import { Switch } from '@mantine/core'
 import { setRecordEnabled } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
+import { Switch } from '../../ui/switch.tsx'
 import { runCommand } from '../records/run-command.ts'
 
 /** Quick enable/disable of one integration (a separate call on the server, spec §4). */
@@ -25,7 +25,6 @@ export function IntegrationToggle({
     )
   return (
     <Switch
-      size="lg"
       checked={enabled}
       onChange={(event) => toggle(event.currentTarget.checked)}
       aria-label={enabled ? t`Выключить ${name}` : t`Включить ${name}`}

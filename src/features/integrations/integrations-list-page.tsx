@@ -1,16 +1,11 @@
 import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Group, Stack, Text } from '@mantine/core'
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMemo } from 'react'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../mirror/live.ts'
-import type {
-  AmoIntegration,
-  BitrixIntegration,
-  IntegrationKind,
-} from '../../domain/integration.ts'
-import { RowDeleteButton } from '../../ui/delete-button.tsx'
+import type { IntegrationKind } from '../../domain/integration.ts'
+import { RowDeleteButton } from '../../ui/row-delete-button.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordList, type SortOption } from '../../ui/record-list.tsx'
@@ -19,30 +14,11 @@ import { RECORD_ROUTES } from '../records/record-routes.ts'
 import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { ButtonLink } from '../../ui/links.tsx'
+import { integrationTarget, StatusBadge, type Integration } from './integration-status.tsx'
 import { IntegrationToggle } from './integration-toggle.tsx'
-import { KIND_NAME } from './kinds.ts'
+import classes from './integrations-lists.module.css'
+import { KIND_NAME } from './kind-names.ts'
 import { removeIntegration } from './remove-integration.ts'
-
-type Integration = AmoIntegration | BitrixIntegration
-
-/** Where an integration points: the amoCRM account or the Bitrix24 portal. */
-export function integrationTarget(item: Integration): string {
-  return 'subdomain' in item
-    ? `${item.subdomain}.amocrm.ru`
-    : item.portal_url.replace(/^https:\/\//, '')
-}
-
-export function StatusBadge({ enabled }: { enabled: boolean }) {
-  return enabled ? (
-    <Badge color="teal" variant="light">
-      <Trans>Включена</Trans>
-    </Badge>
-  ) : (
-    <Badge color="gray" variant="light">
-      <Trans>Выключена</Trans>
-    </Badge>
-  )
-}
 
 export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
   const { t } = useLingui()
@@ -69,21 +45,20 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
     <ButtonLink
       to="/integrations/add"
       search={{ kind }}
-      size="md"
-      leftSection={<IconPlus size={18} />}
+      leftSection={<IconPlus size={18} aria-hidden />}
     >
       <Trans>Добавить {system}</Trans>
     </ButtonLink>
   )
 
   return (
-    <Stack gap="lg">
+    <div className={classes.page}>
       <PageHeader title={t`Интеграции ${system}`} actions={workspaceId ? add : null}>
-        <Text size="sm">
+        <p className={classes.back}>
           <Link to="/integrations">
             <Trans>Все интеграции</Trans>
           </Link>
-        </Text>
+        </p>
       </PageHeader>
       {workspaceId === null ? (
         <NoWorkspace />
@@ -102,17 +77,15 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
             })
           }
           renderRow={(item) => (
-            <Stack gap={2} miw={0}>
-              <Group gap="xs" wrap="nowrap">
-                <Text fw={600} truncate="end">
+            <span className={classes.text}>
+              <span className={classes.title}>
+                <span className={classes.name} data-testid="row-name">
                   {item.name}
-                </Text>
+                </span>
                 <StatusBadge enabled={item.enabled} />
-              </Group>
-              <Text size="sm" c="dimmed" truncate="end">
-                {integrationTarget(item)}
-              </Text>
-            </Stack>
+              </span>
+              <span className={classes.details}>{integrationTarget(item)}</span>
+            </span>
           )}
           renderActions={(item) => (
             <>
@@ -135,6 +108,6 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
           }
         />
       )}
-    </Stack>
+    </div>
   )
 }

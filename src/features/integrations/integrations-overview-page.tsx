@@ -1,8 +1,6 @@
 import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
-import { Link } from '@tanstack/react-router'
 import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../mirror/live.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
@@ -14,13 +12,17 @@ import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { AnchorLink, ButtonLink } from '../../ui/links.tsx'
 import { IntegrationToggle } from './integration-toggle.tsx'
-import { integrationTarget, StatusBadge } from './integrations-list-page.tsx'
-import { KIND_DESCRIPTION, KIND_NAME } from './kinds.ts'
+import { integrationTarget, StatusBadge } from './integration-status.tsx'
+import classes from './integrations-lists.module.css'
+import { KIND_DESCRIPTION, KIND_NAME } from './kind-names.ts'
 
 /** How many integrations of a kind the overview lists before «Все …». */
 const PREVIEW = 5
 
-/** /integrations: both kinds with counts, status and quick enable/disable. */
+/**
+ * /integrations: both kinds with counts, status and quick enable/disable. Drawn without Mantine
+ * (a first screen: scripts/check-bundle.mjs).
+ */
 export function IntegrationsOverviewPage() {
   const { t } = useLingui()
   const workspaceId = useCurrentWorkspaceId()
@@ -28,19 +30,14 @@ export function IntegrationsOverviewPage() {
   useRefresh(ws ? { kind: 'amo', workspaceId: ws } : null)
   useRefresh(ws ? { kind: 'bitrix', workspaceId: ws } : null)
   return (
-    <Stack gap="lg">
+    <div className={classes.page}>
       <PageHeader
         title={t`Интеграции`}
         actions={
           ws ? (
-            <Button
-              component={Link}
-              to="/integrations/add"
-              size="md"
-              leftSection={<IconPlus size={18} />}
-            >
+            <ButtonLink to="/integrations/add" leftSection={<IconPlus size={18} aria-hidden />}>
               <Trans>Добавить интеграцию</Trans>
-            </Button>
+            </ButtonLink>
           ) : null
         }
       />
@@ -49,12 +46,12 @@ export function IntegrationsOverviewPage() {
       ) : workspaceId === null ? (
         <NoWorkspace />
       ) : (
-        <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <div className={classes.grid}>
           <KindCard kind="amo" workspaceId={workspaceId} />
           <KindCard kind="bitrix" workspaceId={workspaceId} />
-        </SimpleGrid>
+        </div>
       )}
-    </Stack>
+    </div>
   )
 }
 
@@ -69,92 +66,70 @@ function KindCard({ kind, workspaceId }: { kind: IntegrationKind; workspaceId: n
   const shown = [...(items ?? [])].sort(byName).slice(0, PREVIEW)
 
   return (
-    <Paper withBorder radius="lg" p="lg" data-testid={`overview-${kind}`}>
-      <Stack gap="md">
-        <Group justify="space-between" align="flex-start">
-          <Stack gap={2}>
-            <Text fw={700} fz="xl">
-              {system}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {t(KIND_DESCRIPTION[kind])}
-            </Text>
-          </Stack>
-        </Group>
-        <Group gap="xl">
-          <Stack gap={0}>
-            <Text fz={28} fw={700} lh={1.1} data-testid={`count-${kind}`}>
-              {items ? total : '—'}
-            </Text>
-            <Text size="sm" c="dimmed">
-              <Trans>всего</Trans>
-            </Text>
-          </Stack>
-          <Stack gap={0}>
-            <Text fz={28} fw={700} lh={1.1} c="teal">
-              {items ? enabled : '—'}
-            </Text>
-            <Text size="sm" c="dimmed">
-              <Trans>включено</Trans>
-            </Text>
-          </Stack>
-        </Group>
-        {items && total === 0 ? (
-          <Text c="dimmed">
-            <Trans>Интеграций {system} пока нет. Подключите первую — это займёт минуту.</Trans>
-          </Text>
-        ) : null}
-        <Stack gap={0}>
-          {shown.map((item) => (
-            <Group
-              key={item.id}
-              justify="space-between"
-              wrap="nowrap"
-              py="xs"
-              mih={56}
-              style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
-            >
-              <Stack gap={0} miw={0}>
-                <AnchorLink
-                  to={routes.item}
-                  params={{ id: String(item.id) }}
-                  fw={600}
-                  truncate="end"
-                >
-                  {item.name}
-                </AnchorLink>
-                <Text size="sm" c="dimmed" truncate="end">
-                  {integrationTarget(item)}
-                </Text>
-              </Stack>
-              <Group gap="xs" wrap="nowrap">
-                <SyncMark state={marks.get(item.id)} />
-                <StatusBadge enabled={item.enabled} />
-                <IntegrationToggle
-                  kind={kind}
-                  id={item.id}
-                  name={item.name}
-                  enabled={item.enabled}
-                />
-              </Group>
-            </Group>
-          ))}
-        </Stack>
-        <Group gap="sm">
-          <Button component={Link} to={routes.list} variant="light" size="md">
-            <Trans>Все интеграции {system}</Trans>
-          </Button>
-          <ButtonLink
-            to="/integrations/add"
-            search={{ kind }}
-            variant="subtle"
-            size="md"
-            leftSection={<IconPlus size={18} />}
-          >
-            <Trans>Добавить</Trans>
-          </ButtonLink>
-        </Group>
-      </Stack>
-    </Paper>
+    <section className={classes.card} data-testid={`overview-${kind}`}>
+      <div className={classes.heading}>
+        <h2 className={classes.kind}>{system}</h2>
+        <p className={classes.dimmed} data-size="sm">
+          {t(KIND_DESCRIPTION[kind])}
+        </p>
+      </div>
+      <div className={classes.counts}>
+        <div className={classes.count}>
+          <p className={classes.number} data-testid={`count-${kind}`}>
+            {items ? total : '—'}
+          </p>
+          <p className={classes.dimmed} data-size="sm">
+            <Trans>всего</Trans>
+          </p>
+        </div>
+        <div className={classes.count}>
+          <p className={classes.number} data-enabled>
+            {items ? enabled : '—'}
+          </p>
+          <p className={classes.dimmed} data-size="sm">
+            <Trans>включено</Trans>
+          </p>
+        </div>
+      </div>
+      {items && total === 0 ? (
+        <p className={classes.dimmed}>
+          <Trans>Интеграций {system} пока нет. Подключите первую — это займёт минуту.</Trans>
+        </p>
+      ) : null}
+      <div className={classes.rows}>
+        {shown.map((item) => (
+          <div key={item.id} className={classes.row}>
+            <div className={classes.rowText}>
+              <AnchorLink
+                to={routes.item}
+                params={{ id: String(item.id) }}
+                className={classes.rowName}
+              >
+                {item.name}
+              </AnchorLink>
+              <span className={classes.details}>{integrationTarget(item)}</span>
+            </div>
+            <div className={classes.rowActions}>
+              <SyncMark state={marks.get(item.id)} />
+              <StatusBadge enabled={item.enabled} />
+              <IntegrationToggle kind={kind} id={item.id} name={item.name} enabled={item.enabled} />
+            </div>
+          </div>
+        ))}
+      </div>
+      <div className={classes.links}>
+        <ButtonLink to={routes.list} variant="light">
+          <Trans>Все интеграции {system}</Trans>
+        </ButtonLink>
+        <ButtonLink
+          to="/integrations/add"
+          search={{ kind }}
+          variant="subtle"
+          leftSection={<IconPlus size={18} aria-hidden />}
+        >
+          <Trans>Добавить</Trans>
+        </ButtonLink>
+      </div>
+    </section>
   )
 }

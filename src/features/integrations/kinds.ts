@@ -12,13 +12,8 @@ import {
   type IntegrationKind,
 } from '../../domain/integration.ts'
 
-/** Product names are not translated; the plural title is. */
-export const KIND_NAME: Record<IntegrationKind, string> = { amo: 'amoCRM', bitrix: 'Bitrix24' }
-
-export const KIND_DESCRIPTION: Record<IntegrationKind, MessageDescriptor> = {
-  amo: msg`Заявки с лендингов попадают в воронку amoCRM. Нужны поддомен аккаунта и ключи интеграции.`,
-  bitrix: msg`Заявки уходят в CRM портала Битрикс24 через входящий вебхук.`,
-}
+// The names live apart so the list pages load them without the forms' specs.
+export { KIND_DESCRIPTION, KIND_NAME } from './kind-names.ts'
 
 /**
  * The field of each kind that holds a secret (a key, or a webhook URL with a token in it): shown

@@ -2,7 +2,7 @@ import './integration-messages.ts'
 import { t } from '@lingui/core/macro'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { removeRecord } from '../records/remove-record.ts'
-import { KIND_NAME } from './kinds.ts'
+import { KIND_NAME } from './kind-names.ts'
 
 /** Deletes after a confirmation naming the integration; true when deleted. */
 export function removeIntegration(

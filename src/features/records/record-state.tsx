@@ -1,17 +1,30 @@
 import { Trans } from '@lingui/react/macro'
-import { Button, Skeleton, Stack } from '@mantine/core'
 import { IconFileUnknown } from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
+import { Button } from '../../ui/button.tsx'
+import controls from '../../ui/controls.module.css'
 import { EmptyState } from '../../ui/empty-state.tsx'
 
-/** While a record loads from the mirror. */
+/** While a record loads from the mirror (Mantine-free: the integrations overview shows it). */
 export function RecordLoading() {
   return (
-    <Stack gap="md" maw={720} aria-busy="true" data-testid="record-loading">
-      <Skeleton height={36} width="40%" />
-      <Skeleton height={320} radius="lg" />
-    </Stack>
+    <div
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 'var(--mantine-spacing-md)',
+        maxWidth: 720,
+      }}
+      aria-busy="true"
+      data-testid="record-loading"
+    >
+      <div className={controls.skeleton} style={{ height: 36, width: '40%' }} />
+      <div
+        className={controls.skeleton}
+        style={{ height: 320, borderRadius: 'var(--mantine-radius-lg)' }}
+      />
+    </div>
   )
 }
 
@@ -22,11 +35,7 @@ export function RecordMissing({ onBack, backLabel }: { onBack: () => void; backL
       icon={IconFileUnknown}
       title={<Trans>Запись не найдена</Trans>}
       description={<Trans>Возможно, её удалили или адрес набран с ошибкой.</Trans>}
-      action={
-        <Button size="md" onClick={onBack}>
-          {backLabel}
-        </Button>
-      }
+      action={<Button onClick={onBack}>{backLabel}</Button>}
     />
   )
 }

@@ -1,4 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { IntegrationsOverviewPage } from '../../../features/integrations/integrations-overview-page.tsx'
 
-export const Route = createFileRoute('/_app/integrations/')({ component: IntegrationsOverviewPage })
+export const Route = createFileRoute('/_app/integrations/')({
+  // Drawn without Mantine: a list page is a first screen (scripts/check-bundle.mjs).
+  staticData: { mantineFree: true },
+  component: IntegrationsOverviewPage,
+})

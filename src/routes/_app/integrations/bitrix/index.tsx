@@ -1,7 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { IntegrationsListPage } from '../../../../features/integrations/integrations-list-page.tsx'
 
-export const Route = createFileRoute('/_app/integrations/bitrix/')({ component: Page })
+export const Route = createFileRoute('/_app/integrations/bitrix/')({
+  // Drawn without Mantine: a list page is a first screen (scripts/check-bundle.mjs).
+  staticData: { mantineFree: true },
+  component: Page,
+})
 
 function Page() {
   return <IntegrationsListPage kind="bitrix" />
