@@ -23,7 +23,44 @@ export function compareText(a: string, b: string): number {
   return collator.compare(a, b)
 }
 
-/** Sorts by `compare`, then by `tieBreak` so equal keys keep a stable, predictable order. */
+/**
+ * A sorted copy: by `compare`, then by `tieBreak` so equal keys keep a stable, predictable order.
+ * Kept apart from `filterList` so a screen sorts a long list once, not on every keystroke of a
+ * search or when a filter changes (filtering keeps the order).
+ */
+export function sortList<T>(
+  items: readonly T[],
+  options: {
+    compare?: (a: T, b: T) => number
+    direction?: SortDirection
+    tieBreak?: (a: T, b: T) => number
+  },
+): T[] {
+  const out = [...items]
+  const { compare, tieBreak } = options
+  if (compare) {
+    const sign = options.direction === 'desc' ? -1 : 1
+    out.sort((a, b) => sign * compare(a, b) || (tieBreak ? tieBreak(a, b) : 0))
+  }
+  return out
+}
+
+/** The items `filter` keeps whose `searchText` holds every word of `search`, in their order. */
+export function filterList<T>(
+  items: readonly T[],
+  options: { search: string; searchText: (item: T) => string; filter?: (item: T) => boolean },
+): T[] {
+  const needle = normalizeSearch(options.search)
+  const words = needle ? needle.split(' ') : []
+  return items.filter((item) => {
+    if (options.filter && !options.filter(item)) return false
+    if (words.length === 0) return true
+    const haystack = normalizeSearch(options.searchText(item))
+    return words.every((word) => haystack.includes(word))
+  })
+}
+
+/** Filters and sorts in one go (`filterList` of `sortList`). */
 export function queryList<T>(
   items: readonly T[],
   options: {
@@ -35,18 +72,5 @@ export function queryList<T>(
     tieBreak?: (a: T, b: T) => number
   },
 ): T[] {
-  const needle = normalizeSearch(options.search)
-  const words = needle ? needle.split(' ') : []
-  const out = items.filter((item) => {
-    if (options.filter && !options.filter(item)) return false
-    if (words.length === 0) return true
-    const haystack = normalizeSearch(options.searchText(item))
-    return words.every((word) => haystack.includes(word))
-  })
-  const { compare, tieBreak } = options
-  if (compare) {
-    const sign = options.direction === 'desc' ? -1 : 1
-    out.sort((a, b) => sign * compare(a, b) || (tieBreak ? tieBreak(a, b) : 0))
-  }
-  return out
+  return sortList(filterList(items, options), options)
 }

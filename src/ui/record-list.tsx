@@ -4,12 +4,18 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { Button, IconButton } from './button.tsx'
 import controls from './controls.module.css'
-import { queryList, type SortDirection, type SortOption } from './list-query.ts'
+import { filterList, sortList, type SortDirection, type SortOption } from './list-query.ts'
 import classes from './record-list.module.css'
 import { SyncMark, type SyncMarkState } from './sync-mark.tsx'
 import { NativeSelect, TextInput } from './text-input.tsx'
 
 export type { SortOption } from './list-query.ts'
+
+/**
+ * `getId` for records (every list's rows have an `id`). A function that stays the same between
+ * renders: the list sorts again whenever `getId` changes, and an inline arrow changes every time.
+ */
+export const recordId = (item: { id: number }): number => item.id
 
 export interface RecordListProps<T> {
   /** `undefined` while the mirror loads. */
@@ -53,19 +59,18 @@ export function RecordList<T>(props: RecordListProps<T>) {
   const { items, searchText, filter, getId } = props
   const sort = props.sorts.find((option) => option.value === sortKey) ?? props.sorts[0]
 
-  const shown = useMemo(
+  // Sorted once per list, order and direction (10,000 rows take ~100 ms on a tablet); a search, a
+  // filter, or a new sort option with the same comparison (a screen rebuilding its options when
+  // related records arrive) only filters the sorted rows again.
+  const compare = sort?.compare
+  const sorted = useMemo(
     () =>
-      items
-        ? queryList(items, {
-            search: deferredSearch,
-            searchText,
-            filter,
-            compare: sort?.compare,
-            direction,
-            tieBreak: (a, b) => getId(a) - getId(b),
-          })
-        : [],
-    [items, deferredSearch, searchText, filter, sort, direction, getId],
+      items ? sortList(items, { compare, direction, tieBreak: (a, b) => getId(a) - getId(b) }) : [],
+    [items, compare, direction, getId],
+  )
+  const shown = useMemo(
+    () => filterList(sorted, { search: deferredSearch, searchText, filter }),
+    [sorted, deferredSearch, searchText, filter],
   )
 
   const toolbar = (

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { creationRank } from '../../src/features/records/sorts.ts'
 import { describeContents } from '../../src/features/workspaces/workspace-contents.ts'
 import { parseRecordId } from '../../src/features/records/record-id.ts'
-import { compareText, normalizeSearch, queryList } from '../../src/ui/list-query.ts'
+import {
+  compareText,
+  filterList,
+  normalizeSearch,
+  queryList,
+  sortList,
+} from '../../src/ui/list-query.ts'
 import { i18n } from '../../src/app/i18n.ts'
 
 interface Row {
@@ -60,6 +66,21 @@ describe('list search and sort', () => {
       compare: byName,
     })
     expect(found.map((r) => r.id)).toEqual([2, 3])
+    expect(rows).toEqual(copy)
+  })
+
+  it('filtering the sorted rows gives what filtering then sorting gives, and leaves the input', () => {
+    const copy = [...rows]
+    const options = {
+      search: 'пермь',
+      searchText: (r: (typeof rows)[number]) => `${r.name} ${r.city}`,
+      compare: byName,
+      direction: 'desc' as const,
+      tieBreak: (a: { id: number }, b: { id: number }) => a.id - b.id,
+    }
+    const sortedThenFiltered = filterList(sortList(rows, options), options)
+    expect(sortedThenFiltered.map((r) => r.id)).toEqual(queryList(rows, options).map((r) => r.id))
+    expect(sortedThenFiltered.length).toBeGreaterThan(0)
     expect(rows).toEqual(copy)
   })
 

@@ -1,9 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { useState } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
 import { compareText } from '../../src/ui/list-query.ts'
-import { RecordList, type SortOption } from '../../src/ui/record-list.tsx'
+import { RecordList, recordId, type SortOption } from '../../src/ui/record-list.tsx'
 import { renderInApp } from './helpers/render-app.tsx'
 
 interface Row {
@@ -26,7 +27,7 @@ function List(props: {
     <RecordList
       label="Люди"
       items={props.items}
-      getId={(row) => row.id}
+      getId={recordId}
       searchText={(row) => `${row.name} ${row.city}`}
       sorts={sorts}
       marks={props.marks}
@@ -52,6 +53,45 @@ afterEach(() => {
 })
 
 describe('RecordList', () => {
+  it('sorts a list once: a search, or sort options rebuilt with the same comparison, only filter', async () => {
+    const compare = vi.fn((a: Row, b: Row) => compareText(a.name, b.name))
+    const rows = Array.from({ length: 50 }, (_, i) => ({
+      id: i + 1,
+      name: `Имя ${(i * 7) % 50}`,
+      city: i % 2 ? 'Пермь' : 'Казань',
+    }))
+    function Sorted() {
+      // A screen that rebuilds its options when related records arrive (new objects, same compare).
+      const [version, setVersion] = useState(1)
+      const options: SortOption<Row>[] = [{ value: `name-${version}`, label: 'По имени', compare }]
+      return (
+        <>
+          <button type="button" onClick={() => setVersion((v) => v + 1)}>
+            Связанные записи пришли
+          </button>
+          <RecordList
+            label="Люди"
+            items={rows}
+            getId={recordId}
+            searchText={(row) => `${row.name} ${row.city}`}
+            sorts={options}
+            renderRow={(row) => <span>{row.name}</span>}
+            empty={<div>Пусто</div>}
+          />
+        </>
+      )
+    }
+    await renderInApp(() => <Sorted />)
+    await screen.findAllByRole('listitem')
+    const sortedOnce = compare.mock.calls.length
+    expect(sortedOnce).toBeGreaterThan(0)
+    await userEvent.type(screen.getByRole('searchbox'), 'Пермь')
+    expect(await screen.findByText(/Найдено: 25 из 50/)).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Связанные записи пришли' }))
+    expect(await screen.findByText(/Найдено: 25 из 50/)).toBeInTheDocument()
+    expect(compare.mock.calls.length).toBe(sortedOnce)
+  })
+
   it('shows a loading state, then an empty state that says what to do', async () => {
     const view = await renderInApp(() => <List items={undefined} />)
     expect(screen.getByTestId('list-loading')).toHaveAttribute('aria-busy', 'true')

@@ -8,7 +8,7 @@ import { ButtonLink } from '../../ui/links.tsx'
 import { RowDeleteButton } from '../../ui/row-delete-button.tsx'
 import { EmptyState, type EmptyStateProps } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { RecordList, type SortOption } from '../../ui/record-list.tsx'
+import { RecordList, type SortOption, recordId } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { RECORD_ROUTES } from '../records/record-routes.ts'
 import classes from './directory-lists.module.css'
@@ -60,7 +60,7 @@ export function DirectoryListPage<K extends DirectoryKind>(props: DirectoryListP
         <RecordList
           label={props.title}
           items={workspaceId === undefined ? undefined : items}
-          getId={(item) => item.id}
+          getId={recordId}
           searchText={props.searchText}
           searchPlaceholder={props.searchPlaceholder}
           sorts={props.sorts}

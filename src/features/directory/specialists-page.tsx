@@ -13,7 +13,7 @@ import { NativeSelect } from '../../ui/text-input.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { compareText } from '../../ui/list-query.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { RecordList, type SortOption } from '../../ui/record-list.tsx'
+import { RecordList, type SortOption, recordId } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
@@ -155,7 +155,7 @@ export function SpecialistsPage() {
         <RecordList
           label={t`Специалисты`}
           items={workspaceId === undefined ? undefined : items}
-          getId={(item) => item.id}
+          getId={recordId}
           searchText={searchText}
           searchPlaceholder={t`Поиск по имени, должности, контактам`}
           sorts={sorts}

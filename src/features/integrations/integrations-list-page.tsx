@@ -8,7 +8,7 @@ import type { IntegrationKind } from '../../domain/integration.ts'
 import { RowDeleteButton } from '../../ui/row-delete-button.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { RecordList, type SortOption } from '../../ui/record-list.tsx'
+import { RecordList, type SortOption, recordId } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { RECORD_ROUTES } from '../records/record-routes.ts'
 import { byName } from '../records/sorts.ts'
@@ -66,7 +66,7 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
         <RecordList
           label={t`Интеграции ${system}`}
           items={workspaceId === undefined ? undefined : items}
-          getId={(item) => item.id}
+          getId={recordId}
           searchText={(item) => `${item.name} ${integrationTarget(item)}`}
           sorts={sorts}
           marks={marks}

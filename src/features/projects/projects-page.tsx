@@ -21,7 +21,7 @@ import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { EmptyState } from '../../ui/empty-state.tsx'
 import { issuesToFieldErrors } from '../../ui/field-error.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { RecordList, type SortOption } from '../../ui/record-list.tsx'
+import { RecordList, type SortOption, recordId } from '../../ui/record-list.tsx'
 import { TextInput } from '../../ui/text-input.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { runCommand } from '../records/run-command.ts'
@@ -127,7 +127,7 @@ export function ProjectsPage() {
         <RecordList
           label={t`Проекты`}
           items={workspaceId === undefined ? undefined : items}
-          getId={(item) => item.id}
+          getId={recordId}
           searchText={(item) => item.name}
           searchPlaceholder={t`Поиск по названию`}
           sorts={sorts}
