@@ -12,22 +12,32 @@ interface ButtonLook {
 
 export interface ButtonProps extends ComponentPropsWithoutRef<'button'>, ButtonLook {}
 
+/** The class and data attributes that give a <button> or an <a> the Button look. */
+function buttonLook(
+  { variant = 'filled', size = 'md', leftSection }: ButtonLook,
+  className?: string,
+) {
+  return {
+    className: className ? `${classes.button} ${className}` : classes.button,
+    'data-variant': variant,
+    'data-size': size,
+    'data-with-left': leftSection ? true : undefined,
+  }
+}
+
 /**
  * A real <button>, Mantine-free so the first load of the list pages stays light; it looks like
  * Mantine's Button of size md (44 px high for touch). `type` defaults to "button".
  */
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = 'filled', size = 'md', leftSection, className, children, type = 'button', ...rest },
+  { variant, size, leftSection, className, children, type = 'button', ...rest },
   ref,
 ) {
   return (
     <button
       ref={ref}
       type={type}
-      className={className ? `${classes.button} ${className}` : classes.button}
-      data-variant={variant}
-      data-size={size}
-      data-with-left={leftSection ? true : undefined}
+      {...buttonLook({ variant, size, leftSection }, className)}
       {...rest}
     >
       {leftSection}
@@ -43,19 +53,9 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
 export const ButtonAnchor = forwardRef<
   HTMLAnchorElement,
   ComponentPropsWithoutRef<'a'> & ButtonLook
->(function ButtonAnchor(
-  { variant = 'filled', size = 'md', leftSection, className, children, ...rest },
-  ref,
-) {
+>(function ButtonAnchor({ variant, size, leftSection, className, children, ...rest }, ref) {
   return (
-    <a
-      ref={ref}
-      className={className ? `${classes.button} ${className}` : classes.button}
-      data-variant={variant}
-      data-size={size}
-      data-with-left={leftSection ? true : undefined}
-      {...rest}
-    >
+    <a ref={ref} {...buttonLook({ variant, size, leftSection }, className)} {...rest}>
       {leftSection}
       {children}
     </a>

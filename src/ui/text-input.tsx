@@ -44,6 +44,13 @@ export interface TextInputProps
   rightSection?: ReactNode
 }
 
+/** The control's id (the given one, else a generated one) and the id of its error line. */
+function useFieldIds(givenId: string | undefined): { id: string; errorId: string } {
+  const ownId = useId()
+  const id = givenId ?? ownId
+  return { id, errorId: `${id}-error` }
+}
+
 /** A labelled text input with its error underneath (Mantine's TextInput look, size md). */
 export function TextInput({
   label,
@@ -55,9 +62,7 @@ export function TextInput({
   id: givenId,
   ...rest
 }: TextInputProps) {
-  const ownId = useId()
-  const id = givenId ?? ownId
-  const errorId = `${id}-error`
+  const { id, errorId } = useFieldIds(givenId)
   return (
     <Field id={id} errorId={errorId} {...{ label, error, className, style }}>
       <div className={classes.inputWrap}>
@@ -101,9 +106,7 @@ export function NativeSelect({
   id: givenId,
   ...rest
 }: NativeSelectProps) {
-  const ownId = useId()
-  const id = givenId ?? ownId
-  const errorId = `${id}-error`
+  const { id, errorId } = useFieldIds(givenId)
   return (
     <Field id={id} errorId={errorId} {...{ label, error, className, style }}>
       <div className={classes.inputWrap}>

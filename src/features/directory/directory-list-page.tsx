@@ -12,6 +12,7 @@ import { RecordList, type SortOption, recordId } from '../../ui/record-list.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { RECORD_ROUTES } from '../records/record-routes.ts'
 import classes from './directory-lists.module.css'
+import rowText from '../../ui/row-text.module.css'
 
 type DirectoryKind = 'department' | 'location'
 
@@ -69,11 +70,11 @@ export function DirectoryListPage<K extends DirectoryKind>(props: DirectoryListP
             void navigate({ to: RECORD_ROUTES[kind].item, params: { id: String(item.id) } })
           }
           renderRow={(item) => (
-            <span className={classes.text}>
-              <span className={classes.name} data-testid="row-name">
+            <span className={rowText.text}>
+              <span className={rowText.name} data-testid="row-name">
                 {item.name}
               </span>
-              {details(item) ? <span className={classes.details}>{details(item)}</span> : null}
+              {details(item) ? <span className={rowText.details}>{details(item)}</span> : null}
             </span>
           )}
           renderActions={(item) => (

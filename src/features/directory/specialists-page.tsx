@@ -20,6 +20,7 @@ import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { removeSpecialist } from './removals.ts'
 import classes from './directory-lists.module.css'
+import rowText from '../../ui/row-text.module.css'
 import { SpecialistPhoto } from './specialist-photo.tsx'
 
 /** Filter values: '' any, 'none' not set, or an id. */
@@ -169,15 +170,15 @@ export function SpecialistsPage() {
           renderRow={(item) => (
             <span className={classes.person}>
               <SpecialistPhoto url={item.photo_url} name={item.name} size={48} />
-              <span className={classes.text}>
+              <span className={rowText.text}>
                 <span
-                  className={classes.name}
+                  className={rowText.name}
                   data-testid="row-name"
                   data-off={item.enabled ? undefined : true}
                 >
                   {item.name}
                 </span>
-                <span className={classes.details}>
+                <span className={rowText.details}>
                   {[
                     item.position,
                     departmentName.get(item.department_id ?? 0),

@@ -17,6 +17,7 @@ import { ButtonLink } from '../../ui/links.tsx'
 import { integrationTarget, StatusBadge, type Integration } from './integration-status.tsx'
 import { IntegrationToggle } from './integration-toggle.tsx'
 import classes from './integrations-lists.module.css'
+import rowText from '../../ui/row-text.module.css'
 import { KIND_NAME } from './kind-names.ts'
 import { removeIntegration } from './remove-integration.ts'
 
@@ -77,14 +78,14 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
             })
           }
           renderRow={(item) => (
-            <span className={classes.text}>
+            <span className={rowText.text}>
               <span className={classes.title}>
-                <span className={classes.name} data-testid="row-name">
+                <span className={rowText.name} data-testid="row-name">
                   {item.name}
                 </span>
                 <StatusBadge enabled={item.enabled} />
               </span>
-              <span className={classes.details}>{integrationTarget(item)}</span>
+              <span className={rowText.details}>{integrationTarget(item)}</span>
             </span>
           )}
           renderActions={(item) => (

@@ -14,6 +14,7 @@ import { AnchorLink, ButtonLink } from '../../ui/links.tsx'
 import { IntegrationToggle } from './integration-toggle.tsx'
 import { integrationTarget, StatusBadge } from './integration-status.tsx'
 import classes from './integrations-lists.module.css'
+import rowText from '../../ui/row-text.module.css'
 import { KIND_DESCRIPTION, KIND_NAME } from './kind-names.ts'
 
 /** How many integrations of a kind the overview lists before «Все …». */
@@ -107,7 +108,7 @@ function KindCard({ kind, workspaceId }: { kind: IntegrationKind; workspaceId: n
               >
                 {item.name}
               </AnchorLink>
-              <span className={classes.details}>{integrationTarget(item)}</span>
+              <span className={rowText.details}>{integrationTarget(item)}</span>
             </div>
             <div className={classes.rowActions}>
               <SyncMark state={marks.get(item.id)} />

@@ -3,6 +3,7 @@ import { inject } from 'vitest'
 import type { Page } from 'playwright-core'
 import { pngImage } from '../../support/png.ts'
 import { appUrl } from './app.ts'
+import type { CanvasBlockProbe } from '../../../src/features/editor/canvas/scene-host.ts'
 
 /** Block type buttons of the editor's toolbar, in the order the toolbar shows them. */
 export const BLOCK_BUTTONS = [
@@ -134,18 +135,7 @@ export function mirrorOutboxSize(page: Page): Promise<number> {
 }
 
 /** A block as the open canvas draws it (`window.__promoEditorCanvas`, editor-canvas.tsx). */
-export interface DrawnBlock {
-  key: string
-  id: number | null
-  type: string
-  bg_id: number
-  /** Centre on the page, CSS px. */
-  clientX: number
-  clientY: number
-  /** Centre as stored: offset from the background's centre on the 200-unit basis. */
-  x: number
-  y: number
-}
+export type DrawnBlock = CanvasBlockProbe
 
 /** The blocks the canvas draws now ([] while no editor canvas is on screen). */
 export function drawnBlocks(page: Page): Promise<DrawnBlock[]> {
