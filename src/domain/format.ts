@@ -17,12 +17,30 @@ function toDate(value: DateInput): Date | null {
 /**
  * "1 500 ₽": the amount with Russian grouping (Intl inserts a no-break space between groups),
  * then a no-break space and the rouble sign so the sign never wraps onto its own line.
- * Kopecks are shown only when present (up to two digits). Not a finite number → ''.
+ * Kopecks are shown only when present, and then always as two digits ("1 200,50 ₽", never
+ * "1 200,5 ₽"). Not a finite number → ''.
  */
 export function formatPrice(amount: number): string {
   if (!Number.isFinite(amount)) return ''
-  const number = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }).format(amount)
+  const whole = Math.round(amount * 100) % 100 === 0
+  const digits = whole ? 0 : 2
+  const number = new Intl.NumberFormat('ru-RU', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(amount)
   return `${number}${NBSP}${ROUBLE}`
+}
+
+/**
+ * A name as it goes inside «…» in a message: its own quotes become the inner kind, „…“, as Russian
+ * typography nests them («Клиника «Здоровье»» → «Клиника „Здоровье“»). Straight double quotes in
+ * pairs become „…“ too; a lone one is left as typed.
+ */
+export function nestQuotes(text: string): string {
+  return text
+    .replace(/"([^"]*)"/g, '„$1“')
+    .replace(/«/g, '„')
+    .replace(/»/g, '“')
 }
 
 /** The amount written before the rouble suffix ("1 500 ₽" → 1500), or null. */

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Button, Group, Paper, Stack } from '@mantine/core'
-import { useBlocker } from '@tanstack/react-router'
+import { useBlocker, useRouter } from '@tanstack/react-router'
 import type { FormEvent, KeyboardEvent, ReactNode } from 'react'
 import { confirmDialog } from './confirm.tsx'
 import { PageHeader } from './page-header.tsx'
@@ -8,7 +8,10 @@ import { PageHeader } from './page-header.tsx'
 export interface FormFrameProps {
   title: string
   onSubmit: (event?: FormEvent) => void
-  /** Esc and «Отмена»: usually back to the list (the leave warning still applies). */
+  /**
+   * Esc and «Отмена» go back where the person came from; this is where they go when the app has no
+   * earlier page in this tab (a link opened fresh): usually the list. The leave warning applies.
+   */
   onCancel: () => void
   /** Read when a navigation starts: unsaved edits ask before leaving. */
   isDirty: () => boolean
@@ -35,6 +38,11 @@ function escapeBelongsToPopup(target: EventTarget | null): boolean {
 export function FormFrame(props: FormFrameProps) {
   const { t } = useLingui()
   const { isDirty } = props
+  const router = useRouter()
+  const cancel = () => {
+    if (router.history.canGoBack()) router.history.back()
+    else props.onCancel()
+  }
 
   useBlocker({
     shouldBlockFn: async ({ current, next, action }) => {
@@ -56,7 +64,7 @@ export function FormFrame(props: FormFrameProps) {
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
     if (event.key === 'Escape' && !event.defaultPrevented && !escapeBelongsToPopup(event.target)) {
       event.preventDefault()
-      props.onCancel()
+      cancel()
     }
     if (
       event.key === 'Enter' &&
@@ -79,7 +87,7 @@ export function FormFrame(props: FormFrameProps) {
             <Group justify="space-between" mt="sm" gap="sm">
               <Group gap="sm">{props.extraActions}</Group>
               <Group gap="sm">
-                <Button variant="default" size="md" onClick={props.onCancel}>
+                <Button variant="default" size="md" onClick={cancel}>
                   <Trans>Отмена</Trans>
                 </Button>
                 <Button type="submit" size="md" loading={props.submitting}>

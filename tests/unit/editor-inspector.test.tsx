@@ -273,7 +273,7 @@ describe('gift, video and subscribe inspectors', () => {
     const { user, onChange } = setup('subscribe')
     const select = field('Специалист')
     expect(
-      within(select).getByRole('option', { name: 'Петров Пётр (отключён)' }),
+      within(select).getByRole('option', { name: 'Петров Пётр (выключен)' }),
     ).toBeInTheDocument()
     await user.selectOptions(select, 'Иванова Анна')
     expect(onChange).toHaveBeenLastCalledWith({ specialist_id: 5 }, 'specialist_id')

@@ -3,6 +3,7 @@ import {
   formatDayMonth,
   formatK,
   formatPrice,
+  nestQuotes,
   formatTime12,
   parsePriceText,
   truncate,
@@ -16,8 +17,10 @@ describe('formatPrice', () => {
     expect(formatPrice(1234567)).toBe(`1${NBSP}234${NBSP}567${NBSP}₽`)
     expect(formatPrice(0)).toBe(`0${NBSP}₽`)
   })
-  it('shows kopecks only when present', () => {
-    expect(formatPrice(99.5)).toBe(`99,5${NBSP}₽`)
+  it('shows kopecks only when present, always as two digits', () => {
+    expect(formatPrice(99.5)).toBe(`99,50${NBSP}₽`)
+    expect(formatPrice(1200.5)).toBe(`1${NBSP}200,50${NBSP}₽`)
+    expect(formatPrice(1200.004)).toBe(`1${NBSP}200${NBSP}₽`)
     expect(formatPrice(1500.25)).toBe(`1${NBSP}500,25${NBSP}₽`)
   })
   it('returns an empty string for non-numbers', () => {
@@ -95,5 +98,14 @@ describe('formatDayMonth', () => {
     expect(formatDayMonth(date.getTime())).toBe('5 марта')
     expect(formatDayMonth('2026-12-31T12:00:00')).toBe('31 декабря')
     expect(formatDayMonth('garbage')).toBe('')
+  })
+})
+
+describe('nestQuotes', () => {
+  it('turns a name’s own quotes into „…“ for use inside «…»', () => {
+    expect(nestQuotes('Клиника «Здоровье»')).toBe('Клиника „Здоровье“')
+    expect(nestQuotes('Салон "Лотос" и "Роза"')).toBe('Салон „Лотос“ и „Роза“')
+    expect(nestQuotes('Рост 5" дюймов')).toBe('Рост 5" дюймов')
+    expect(nestQuotes('Без кавычек')).toBe('Без кавычек')
   })
 })

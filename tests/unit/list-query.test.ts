@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { creationRank } from '../../src/features/records/sorts.ts'
-import { describeContents } from '../../src/features/workspaces/workspace-contents.ts'
+import {
+  deleteWorkspaceMessage,
+  describeContents,
+} from '../../src/features/workspaces/workspace-contents.ts'
 import { parseRecordId } from '../../src/features/records/record-id.ts'
 import {
   compareText,
@@ -110,6 +113,16 @@ describe('workspace contents', () => {
         locations: 21,
         specialists: 0,
       }),
-    ).toBe('1 проект, 3 интеграции, 5 отделений, 21 локация, 0 специалистов')
+    ).toBe('1 проект, 3 интеграции, 5 отделений, 21 локация')
+  })
+  it('the delete confirmation leaves out kinds with no items and nests the name’s quotes', () => {
+    i18n.activate('ru')
+    const none = { projects: 0, integrations: 0, departments: 0, locations: 0, specialists: 0 }
+    expect(deleteWorkspaceMessage('Клиника «Здоровье»', { ...none, specialists: 2 })).toBe(
+      'В пространстве «Клиника „Здоровье“»: 2 специалиста. Пространство и всё это будет удалено без возможности восстановления.',
+    )
+    expect(deleteWorkspaceMessage('Пустое', none)).toBe(
+      'Пространство «Пустое» пусто. Оно будет удалено без возможности восстановления.',
+    )
   })
 })

@@ -196,7 +196,7 @@ describe('workspace manager', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Удалить пространство «Клиника»?' })
     await waitFor(() =>
       expect(dialog).toHaveTextContent(
-        'В пространстве «Клиника»: 1 проект, 1 интеграция, 1 отделение, 0 локаций, 0 специалистов.',
+        'В пространстве «Клиника»: 1 проект, 1 интеграция, 1 отделение. Пространство',
       ),
     )
     await user.click(within(dialog).getByRole('button', { name: 'Удалить' }))

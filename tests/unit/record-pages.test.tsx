@@ -64,6 +64,21 @@ describe('a record’s edit page', () => {
     expect((await db.location.get(id))?.name).toBe('Ленина')
   })
 
+  it('«Отмена» goes back where the person came from', async () => {
+    const id = await location()
+    const { router } = await renderInApp(() => <LocationEditPage id={id} />, '/specialist')
+    await act(() => router.navigate({ to: `/locations/${id}` }))
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Отмена' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/specialist'))
+  })
+
+  it('«Отмена» on a form opened without an earlier page goes to its list', async () => {
+    const id = await location()
+    const { router } = await renderInApp(() => <LocationEditPage id={id} />, `/locations/${id}`)
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Отмена' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/locations'))
+  })
+
   it('says the record is gone and offers the way back to its list', async () => {
     await location()
     const { router } = await renderInApp(() => <LocationEditPage id={404} />)

@@ -22,6 +22,7 @@ import { removeSpecialist } from './removals.ts'
 import classes from './directory-lists.module.css'
 import rowText from '../../ui/row-text.module.css'
 import { SpecialistPhoto } from './specialist-photo.tsx'
+import { nestQuotes } from '../../domain/format.ts'
 
 /** Filter values: '' any, 'none' not set, or an id. */
 type RefFilter = string
@@ -97,7 +98,7 @@ export function SpecialistsPage() {
     enabled ? t`Выключить ${name}` : t`Включить ${name}`
 
   const toggle = (item: Specialist, enabled: boolean) => {
-    const name = item.name
+    const name = nestQuotes(item.name)
     void runCommand(
       () => setRecordEnabled('specialist', item.id, enabled),
       enabled ? t`Специалист «${name}» включён` : t`Специалист «${name}» выключен`,

@@ -4,6 +4,7 @@ import { setRecordEnabled } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { Switch } from '../../ui/switch.tsx'
 import { runCommand } from '../records/run-command.ts'
+import { nestQuotes } from '../../domain/format.ts'
 
 /** Quick enable/disable of one integration (a separate call on the server, spec §4). */
 export function IntegrationToggle({
@@ -18,11 +19,11 @@ export function IntegrationToggle({
   enabled: boolean
 }) {
   const { t } = useLingui()
+  // The message's placeholder keeps the catalog's name, {name}: the name with nested quotes.
+  const done = (next: boolean, name: string) =>
+    next ? t`Интеграция «${name}» включена` : t`Интеграция «${name}» выключена`
   const toggle = (next: boolean) =>
-    void runCommand(
-      () => setRecordEnabled(kind, id, next),
-      next ? t`Интеграция «${name}» включена` : t`Интеграция «${name}» выключена`,
-    )
+    void runCommand(() => setRecordEnabled(kind, id, next), done(next, nestQuotes(name)))
   return (
     <Switch
       checked={enabled}

@@ -29,6 +29,7 @@ import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { projectRoute, TYPE_TEXT } from './project-types.ts'
 import classes from './projects-page.module.css'
+import { nestQuotes } from '../../domain/format.ts'
 
 const ProjectName = v.object({ name: requiredText() })
 
@@ -90,12 +91,12 @@ export function ProjectsPage() {
   const open = (project: Project) => void navigate(projectRoute(project))
 
   const copy = async (project: Project) => {
-    const name = project.name
+    const name = nestQuotes(project.name)
     await runCommand(() => copyProject(project.id), t`Создана копия проекта «${name}»`)
   }
 
   const remove = async (project: Project) => {
-    const name = project.name
+    const name = nestQuotes(project.name)
     const ok = await confirmDelete({
       title: t`Удалить проект?`,
       message: t`Проект «${name}» со всеми фонами и блоками будет удалён.`,

@@ -6,6 +6,7 @@ import { useState } from 'react'
 import type { OutboxTable } from '../../data/types.ts'
 import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts'
 import { notifyError } from '../../ui/notify.tsx'
+import { nestQuotes } from '../../domain/format.ts'
 
 const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
   amo: msg`Интеграция amoCRM`,
@@ -49,7 +50,7 @@ function ParkedRow({ entry, title }: { entry: ParkedEntry; title: string }) {
   const { t } = useLingui()
   const [busy, setBusy] = useState<'retry' | 'discard' | null>(null)
   const fallback = FALLBACK_MESSAGES[entry.code]
-  const label = entry.label
+  const label = entry.label ? nestQuotes(entry.label) : entry.label
   const message = entry.message || (fallback ? t(fallback) : t`Сервер отклонил изменение`)
   const run = async (kind: 'retry' | 'discard') => {
     setBusy(kind)

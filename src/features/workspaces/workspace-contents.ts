@@ -1,4 +1,5 @@
 import { plural, t } from '@lingui/core/macro'
+import { nestQuotes } from '../../domain/format.ts'
 
 export interface WorkspaceContents {
   projects: number
@@ -8,8 +9,18 @@ export interface WorkspaceContents {
   specialists: number
 }
 
-/** «3 проекта, 1 интеграция, …»: what a workspace holds, for the delete confirmation. */
+/**
+ * «3 проекта, 1 интеграция, …»: what a workspace holds, for the delete confirmation; kinds it holds
+ * none of are left out ('' when it is empty).
+ */
 export function describeContents(contents: WorkspaceContents): string {
+  const counts = [
+    contents.projects,
+    contents.integrations,
+    contents.departments,
+    contents.locations,
+    contents.specialists,
+  ]
   /* eslint-disable no-restricted-syntax -- the forms inside Lingui's plural() macro are extracted and translated */
   const parts = [
     plural(contents.projects, {
@@ -44,10 +55,14 @@ export function describeContents(contents: WorkspaceContents): string {
     }),
   ]
   /* eslint-enable no-restricted-syntax */
-  return parts.join(', ')
+  return parts.filter((_, i) => counts[i]! > 0).join(', ')
 }
 
-export function deleteWorkspaceMessage(name: string, contents: WorkspaceContents): string {
+/** The delete confirmation's text: only the kinds the workspace holds are named. */
+export function deleteWorkspaceMessage(workspaceName: string, contents: WorkspaceContents): string {
+  const name = nestQuotes(workspaceName)
   const list = describeContents(contents)
+  if (!list)
+    return t`Пространство «${name}» пусто. Оно будет удалено без возможности восстановления.`
   return t`В пространстве «${name}»: ${list}. Пространство и всё это будет удалено без возможности восстановления.`
 }

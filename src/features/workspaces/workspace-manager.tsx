@@ -19,6 +19,7 @@ import { SyncMark } from '../../ui/sync-mark.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { deleteWorkspaceMessage, type WorkspaceContents } from './workspace-contents.ts'
+import { nestQuotes } from '../../domain/format.ts'
 
 /** A validated workspace name, or the field's message. */
 function checkName(name: string): { name: string } | { error: string } {
@@ -59,9 +60,9 @@ function AddWorkspace() {
     event.preventDefault()
     const checked = checkName(name)
     if ('error' in checked) return setError(checked.error)
-    const created = checked.name
+    const created = nestQuotes(checked.name)
     const id = await runCommand(
-      () => createWorkspace(created),
+      () => createWorkspace(checked.name),
       t`Пространство «${created}» добавлено`,
     )
     if (id !== undefined) setName('')
@@ -123,7 +124,7 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
   const [name, setName] = useState(workspace.name)
   const [error, setError] = useState<string>()
   const current = workspace.id === currentId
-  const oldName = workspace.name
+  const oldName = nestQuotes(workspace.name)
 
   const rename = async (event: FormEvent) => {
     event.preventDefault()

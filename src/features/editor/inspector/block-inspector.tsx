@@ -545,7 +545,7 @@ function SubscribeFields({ ctx, specialists }: { ctx: FieldContext; specialists:
     { value: '', label: t`Не выбран` },
     ...specialists.map(({ id, name, enabled }) => ({
       value: String(id),
-      label: enabled ? name : t`${name} (отключён)`,
+      label: enabled ? name : t`${name} (выключен)`,
     })),
   ]
   return (
