@@ -74,12 +74,21 @@ describe('LoginForm', () => {
     const { user, email, password, onSignedIn } = await setup(login)
     await user.type(email, 'anna@example.ru')
     await user.type(password, 'wrong-pass{Enter}')
-    const message = await screen.findByText('Неверная почта или пароль')
-    const notification = message.closest('.mantine-Notification-root')
+    const notification = await waitFor(() => {
+      const found = screen
+        .getAllByText('Неверная почта или пароль')
+        .map((message) => message.closest('.mantine-Notification-root'))
+        .find(Boolean)
+      if (!found) throw new Error('no notification yet')
+      return found
+    })
     expect(notification).not.toBeNull()
     expect(notification).toHaveTextContent('Ошибка')
     expect(notification?.getAttribute('style') ?? '').toContain('--mantine-color-red')
     expect(notification?.querySelector('svg.tabler-icon-alert-circle')).not.toBeNull()
+    // …and next to the form, where the person is looking.
+    const inline = screen.getAllByRole('alert').find((element) => element.closest('form') !== null)
+    expect(inline).toHaveTextContent('Неверная почта или пароль')
     expect(onSignedIn).not.toHaveBeenCalled()
     expect(localStorage.getItem('access_token')).toBeNull()
   })
@@ -104,7 +113,8 @@ describe('LoginForm', () => {
     const { user, email, password } = await setup(login)
     await user.type(email, 'anna@example.ru')
     await user.type(password, 'whatever{Enter}')
-    expect(await screen.findByText(/^Нет соединения с сервером/)).toBeInTheDocument()
+    // In the notification and next to the form.
+    await waitFor(() => expect(screen.getAllByText(/^Нет соединения с сервером/)).toHaveLength(2))
   })
 
   it('shows the loading state while signing in and ignores a second submit', async () => {

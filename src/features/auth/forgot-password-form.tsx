@@ -6,6 +6,7 @@ import { useState } from 'react'
 import { forgotPassword } from '../../api/auth.ts'
 import { ForgotPasswordInput } from '../../domain/user.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
+import { FormAlert } from './form-alert.tsx'
 import { useFormState } from './use-form-state.ts'
 
 export function ForgotPasswordForm() {
@@ -48,6 +49,7 @@ export function ForgotPasswordForm() {
               required
               autoFocus
             />
+            <FormAlert message={form.errors._} />
             <Button type="submit" size="md" fullWidth loading={form.submitting}>
               <Trans>Отправить ссылку</Trans>
             </Button>

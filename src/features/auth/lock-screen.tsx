@@ -9,6 +9,7 @@ import { LoginInput } from '../../domain/user.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
 import { initials } from './initials.ts'
 import { startSession } from './session.ts'
+import { FormAlert } from './form-alert.tsx'
 import { useFormState } from './use-form-state.ts'
 import { useSessionUser } from './use-session-user.ts'
 
@@ -98,6 +99,7 @@ function LockForm({
             required
             autoFocus
           />
+          <FormAlert message={form.errors._} />
           <Button type="submit" size="md" fullWidth loading={form.submitting}>
             <Trans>Разблокировать</Trans>
           </Button>

@@ -7,6 +7,7 @@ import type { AuthResponse } from '../../domain/user.ts'
 import { LoginInput } from '../../domain/user.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
 import { startSession } from './session.ts'
+import { FormAlert } from './form-alert.tsx'
 import { useFormState } from './use-form-state.ts'
 
 export interface LoginFormProps {
@@ -76,6 +77,7 @@ export function LoginForm({ onSignedIn, login = apiLogin }: LoginFormProps) {
               <Trans>Забыли пароль?</Trans>
             </Anchor>
           </Group>
+          <FormAlert message={form.errors._} />
           <Button type="submit" size="md" fullWidth loading={form.submitting}>
             <Trans>Войти</Trans>
           </Button>

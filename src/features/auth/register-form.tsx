@@ -8,6 +8,7 @@ import { LIMITS } from '../../domain/validation.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { startSession } from './session.ts'
+import { FormAlert } from './form-alert.tsx'
 import { useFormState } from './use-form-state.ts'
 
 export interface RegisterFormProps {
@@ -64,7 +65,8 @@ export function RegisterForm({ onRegistered, register = apiRegister }: RegisterF
           />
           <PasswordInput
             label={t`Пароль`}
-            description={t`Не короче ${minLength} символов`}
+            // The hint says the rule; once broken, the error says it instead (not twice).
+            description={form.errors.password ? undefined : t`Не короче ${minLength} символов`}
             name="password"
             autoComplete="new-password"
             size="md"
@@ -75,6 +77,7 @@ export function RegisterForm({ onRegistered, register = apiRegister }: RegisterF
             aria-invalid={Boolean(form.errors.password)}
             required
           />
+          <FormAlert message={form.errors._} />
           <Button type="submit" size="md" fullWidth loading={form.submitting}>
             <Trans>Создать аккаунт</Trans>
           </Button>

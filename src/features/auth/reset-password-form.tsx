@@ -2,24 +2,43 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core'
 import { IconAlertCircle } from '@tabler/icons-react'
 import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
 import * as v from 'valibot'
+import { ApiError } from '../../api/client.ts'
 import { resetPassword } from '../../api/auth.ts'
 import { ResetPasswordInput } from '../../domain/user.ts'
 import { LIMITS } from '../../domain/validation.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
+import { FormAlert } from './form-alert.tsx'
 import { useFormState } from './use-form-state.ts'
 
 const ResetForm = v.object({ password: ResetPasswordInput.entries.password })
 
-export function ResetPasswordForm({ token, onDone }: { token: string; onDone: () => void }) {
+export function ResetPasswordForm({
+  token,
+  onDone,
+  reset = resetPassword,
+}: {
+  token: string
+  onDone: () => void
+  /** The reset call (replaceable in tests). */
+  reset?: typeof resetPassword
+}) {
   const { t } = useLingui()
   const minLength = LIMITS.password.min
+  const [linkRefused, setLinkRefused] = useState(false)
   const form = useFormState(
     { password: '', confirm: '' },
     ResetForm,
     async ({ password }) => {
-      await resetPassword({ token, password })
+      try {
+        await reset({ token, password })
+      } catch (error) {
+        // The server refuses the link itself (used, replaced by a newer one, or expired).
+        if (error instanceof ApiError && error.fields.token) return setLinkRefused(true)
+        throw error
+      }
       notifySuccess(t`Пароль изменён. Войдите с новым паролем.`)
       onDone()
     },
@@ -34,6 +53,24 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
       <Trans>Вернуться ко входу</Trans>
     </Anchor>
   )
+
+  if (linkRefused) {
+    return (
+      <AuthCard title={t`Ссылка больше не действует`} footer={footer}>
+        <Stack gap="md">
+          <Alert color="orange" icon={<IconAlertCircle size={20} />} role="alert">
+            <Trans>
+              Эта ссылка для сброса пароля уже использована, заменена более новой или устарела.
+              Запросите новую — она придёт на ту же почту.
+            </Trans>
+          </Alert>
+          <Button component={Link} to="/pages/forgot-password" size="md" fullWidth>
+            <Trans>Отправить новую ссылку</Trans>
+          </Button>
+        </Stack>
+      </AuthCard>
+    )
+  }
 
   if (!token.trim()) {
     return (
@@ -61,7 +98,8 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
         <Stack gap="md">
           <PasswordInput
             label={t`Новый пароль`}
-            description={t`Не короче ${minLength} символов`}
+            // The hint says the rule; once broken, the error says it instead (not twice).
+            description={form.errors.password ? undefined : t`Не короче ${minLength} символов`}
             name="password"
             autoComplete="new-password"
             size="md"
@@ -85,6 +123,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
             aria-invalid={Boolean(form.errors.confirm)}
             required
           />
+          <FormAlert message={form.errors._} />
           <Button type="submit" size="md" fullWidth loading={form.submitting}>
             <Trans>Сохранить пароль</Trans>
           </Button>

@@ -1,7 +1,6 @@
 import { notifications } from '@mantine/notifications'
 import { useCallback, useRef, useState, type FormEvent } from 'react'
 import * as v from 'valibot'
-import { ApiError } from '../../api/client.ts'
 import { apiFieldErrors, errorMessage, issuesToFieldErrors } from '../../ui/field-error.ts'
 import { notifyError } from '../../ui/notify.tsx'
 
@@ -16,7 +15,8 @@ export interface FormState<Values extends Record<string, string>> {
 /**
  * A small form controller: validates with a domain valibot schema first (messages in the user's
  * language through ui/field-error), then submits; server field errors (ApiError.fields) land on
- * their fields, every other failure becomes a red «Ошибка» notification with the error's message.
+ * their fields, every other failure is the form's own message, `errors._`, which the form shows next
+ * to its button (FormAlert). Sign-in forms also show it as a red «Ошибка» notification.
  */
 export function useFormState<Values extends Record<string, string>, S extends v.GenericSchema>(
   initial: Values,
@@ -25,7 +25,7 @@ export function useFormState<Values extends Record<string, string>, S extends v.
   options: {
     /** Extra client checks after the schema (e.g. "passwords differ"). */
     check?: (values: Values) => Partial<Record<keyof Values, string>>
-    /** Show the notification even when the server named fields (the sign-in form does). */
+    /** Also show a failure as a red «Ошибка» notification, even when the server named fields. */
     alwaysNotify?: boolean
   } = {},
 ): FormState<Values> {
@@ -66,9 +66,8 @@ export function useFormState<Values extends Record<string, string>, S extends v.
         const fields = apiFieldErrors(error)
         const known = Object.keys(fields).filter((key) => key in values)
         if (known.length > 0) setErrors(fields as FormState<Values>['errors'])
-        if (known.length === 0 || options.alwaysNotify || !(error instanceof ApiError)) {
-          notice.current = notifyError(errorMessage(error))
-        }
+        else setErrors({ _: errorMessage(error) } as FormState<Values>['errors'])
+        if (options.alwaysNotify) notice.current = notifyError(errorMessage(error))
       })
       .finally(() => setSubmitting(false))
   }
