@@ -14,6 +14,7 @@ import {
   type SpecialistValues,
 } from '../../src/features/directory/specialist-form.tsx'
 import { ConfirmHost } from '../../src/ui/confirm.tsx'
+import { pngImage } from '../support/png.ts'
 import { renderInApp } from './helpers/render-app.tsx'
 
 beforeEach(() => {
@@ -199,10 +200,10 @@ describe('SpecialistForm', () => {
       ...emptySpecialist,
       name: 'Иванова Анна',
     })
-    const file = new File([new Uint8Array([1, 2, 3])], 'anna.png', { type: 'image/png' })
+    const file = new File([new Uint8Array(pngImage(4, 4))], 'anna.png', { type: 'image/png' })
     const input = document.querySelector('input[type="file"]') as HTMLInputElement
     await user.upload(input, file)
-    expect(uploadPhoto).toHaveBeenCalledWith(file)
+    await waitFor(() => expect(uploadPhoto).toHaveBeenCalledWith(file))
     expect(await screen.findByAltText('Фото')).toHaveAttribute('data-url', 'local-file:7')
     await user.click(screen.getByRole('switch', { name: /Специалист активен/ }))
     await user.click(screen.getByRole('button', { name: 'Сохранить' }))
@@ -216,8 +217,22 @@ describe('SpecialistForm', () => {
     const user = userEvent.setup({ applyAccept: false })
     const input = document.querySelector('input[type="file"]') as HTMLInputElement
     await user.upload(input, new File(['%PDF'], 'cv.pdf', { type: 'application/pdf' }))
+    const message = await screen.findByText(
+      'Этот файл не изображение. Выберите фото в формате JPEG, PNG, WebP или GIF.',
+    )
+    // On the form, under the photo, not only in a notification.
+    expect(message.closest('.mantine-InputWrapper-root')).toHaveTextContent('Фото')
+    expect(uploadPhoto).not.toHaveBeenCalled()
+  })
+
+  it('refuses a renamed document that claims to be a picture, when it is picked', async () => {
+    const { user, uploadPhoto } = await specialist()
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement
+    await user.upload(input, new File(['%PDF-1.7 …'], 'photo.png', { type: 'image/png' }))
     expect(
-      await screen.findByText('Фото должно быть изображением JPEG, PNG, WebP или GIF.'),
+      await screen.findByText(
+        'Этот файл не изображение. Выберите фото в формате JPEG, PNG, WebP или GIF.',
+      ),
     ).toBeInTheDocument()
     expect(uploadPhoto).not.toHaveBeenCalled()
   })

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { imageKindOf } from '../../src/domain/image-kind.ts'
+import { pngImage } from '../support/png.ts'
 import {
   formatDayMonth,
   formatK,
@@ -107,5 +109,17 @@ describe('nestQuotes', () => {
     expect(nestQuotes('Салон "Лотос" и "Роза"')).toBe('Салон „Лотос“ и „Роза“')
     expect(nestQuotes('Рост 5" дюймов')).toBe('Рост 5" дюймов')
     expect(nestQuotes('Без кавычек')).toBe('Без кавычек')
+  })
+})
+
+describe('imageKindOf', () => {
+  it('tells a picture by its first bytes, not its name', () => {
+    expect(imageKindOf(new Uint8Array(pngImage(2, 2)))).toBe('png')
+    expect(imageKindOf(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpeg')
+    expect(imageKindOf(new TextEncoder().encode('GIF89a……'))).toBe('gif')
+    expect(imageKindOf(new TextEncoder().encode('RIFF\0\0\0\0WEBPVP8 '))).toBe('webp')
+    expect(imageKindOf(new TextEncoder().encode('%PDF-1.7'))).toBeNull()
+    expect(imageKindOf(new Uint8Array([0x89, 0x50]))).toBeNull()
+    expect(imageKindOf(new Uint8Array())).toBeNull()
   })
 })

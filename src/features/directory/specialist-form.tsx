@@ -5,9 +5,9 @@ import { IconPhoto, IconTrash } from '@tabler/icons-react'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
 import { SpecialistFields, type Specialist } from '../../domain/directory.ts'
+import { IMAGE_SIGNATURE_BYTES, imageKindOf } from '../../domain/image-kind.ts'
 import { errorMessage } from '../../ui/field-error.ts'
 import { FormTextarea, FormTextInput } from '../../ui/form-fields.tsx'
-import { notifyError } from '../../ui/notify.tsx'
 import type { RecordFormProps } from '../records/form-props.ts'
 import { RecordFormFrame, useRecordFormOf } from '../records/record-form.tsx'
 
@@ -60,23 +60,31 @@ export function SpecialistForm(props: SpecialistFormProps) {
   const { t } = useLingui()
   const form = useRecordFormOf(props, SpecialistSchema)
   const [uploading, setUploading] = useState(false)
+  // Why the picked file was refused, under the photo: the form and its other fields stay as they are.
+  const [photoError, setPhotoError] = useState<string>()
 
-  const pickPhoto = (file: File | null) => {
+  const pickPhoto = async (file: File | null) => {
     if (!file) return
-    if (!PHOTO_TYPES.includes(file.type)) {
-      notifyError(t`Фото должно быть изображением JPEG, PNG, WebP или GIF.`)
-      return
-    }
+    setPhotoError(undefined)
     if (file.size > PHOTO_MAX_BYTES) {
-      notifyError(t`Фото больше 10 МБ. Выберите файл поменьше.`)
+      setPhotoError(t`Фото больше 10 МБ. Выберите файл поменьше.`)
       return
     }
     setUploading(true)
-    props
-      .uploadPhoto(file)
-      .then((url) => form.set('photo_url', url))
-      .catch((error: unknown) => notifyError(errorMessage(error)))
-      .finally(() => setUploading(false))
+    try {
+      // The file's own first bytes, not its name: a renamed document is refused here, at once,
+      // rather than waiting in the outbox for the server to refuse it.
+      const head = new Uint8Array(await file.slice(0, IMAGE_SIGNATURE_BYTES).arrayBuffer())
+      if (!imageKindOf(head)) {
+        setPhotoError(t`Этот файл не изображение. Выберите фото в формате JPEG, PNG, WebP или GIF.`)
+        return
+      }
+      form.set('photo_url', await props.uploadPhoto(file))
+    } catch (error: unknown) {
+      setPhotoError(errorMessage(error))
+    } finally {
+      setUploading(false)
+    }
   }
 
   return (
@@ -141,10 +149,10 @@ export function SpecialistForm(props: SpecialistFormProps) {
           autoComplete="email"
         />
       </SimpleGrid>
-      <Input.Wrapper size="md" label={t`Фото`} error={form.errors.photo_url}>
+      <Input.Wrapper size="md" label={t`Фото`} error={photoError ?? form.errors.photo_url}>
         <Group gap="md" mt={6} align="center">
           {form.values.photo_url ? props.renderPhoto(form.values.photo_url) : null}
-          <FileButton onChange={pickPhoto} accept={PHOTO_TYPES.join(',')}>
+          <FileButton onChange={(file) => void pickPhoto(file)} accept={PHOTO_TYPES.join(',')}>
             {(buttonProps) => (
               <Button
                 {...buttonProps}
@@ -167,7 +175,10 @@ export function SpecialistForm(props: SpecialistFormProps) {
               variant="subtle"
               color="red"
               leftSection={<IconTrash size={18} />}
-              onClick={() => form.set('photo_url', '')}
+              onClick={() => {
+                setPhotoError(undefined)
+                form.set('photo_url', '')
+              }}
             >
               <Trans>Убрать фото</Trans>
             </Button>
