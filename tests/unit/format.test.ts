@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { imageKindOf } from '../../src/domain/image-kind.ts'
+import { nestQuotes } from '../../src/domain/quotes.ts'
 import { pngImage } from '../support/png.ts'
 import {
   formatDayMonth,
   formatK,
   formatPrice,
-  nestQuotes,
   formatTime12,
   parsePriceText,
   truncate,

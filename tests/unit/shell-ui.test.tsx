@@ -57,6 +57,14 @@ describe('language switch', () => {
     expect(i18n._(msg`Проекты`)).toBe('Projects')
   })
 
+  it('a feature opened while English is on shows its English words at once', async () => {
+    await act(() => setLocale('en'))
+    await import('../../src/features/integrations/integration-messages.ts')
+    expect(i18n._(msg`Выключена`)).toBe('Off')
+    await act(() => setLocale('ru'))
+    expect(i18n._(msg`Выключена`)).toBe('Выключена')
+  })
+
   it('falls back to Russian for an unknown stored value', () => {
     localStorage.setItem('locale', 'de')
     expect(storedLocale()).toBe('ru')

@@ -1,7 +1,8 @@
 import { i18n } from '@lingui/core'
-import { messages as en } from '../../locales/en/directory.po'
 import { messages as ru } from '../../locales/ru/directory.po'
 
-// This feature's own catalog (lingui.config.ts) comes with its screens instead of the entry;
-// loading merges it into both languages before any of its components renders.
-i18n.load({ ru, en })
+// This feature's own catalog (lingui.config.ts) comes with its screens instead of the entry
+// and is merged before any of its components renders. Its English words are not here: they are
+// fetched with the app's when English is switched on (features/locale), so Russian users never
+// download them.
+i18n.load('ru', ru)

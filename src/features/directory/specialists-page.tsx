@@ -22,7 +22,7 @@ import { removeSpecialist } from './removals.ts'
 import classes from './directory-lists.module.css'
 import rowText from '../../ui/row-text.module.css'
 import { SpecialistPhoto } from './specialist-photo.tsx'
-import { nestQuotes } from '../../domain/format.ts'
+import { nestQuotes } from '../../domain/quotes.ts'
 
 /** Filter values: '' any, 'none' not set, or an id. */
 type RefFilter = string

@@ -1,7 +1,8 @@
 import { i18n } from '@lingui/core'
-import { messages as en } from '../../locales/en/editor.po'
 import { messages as ru } from '../../locales/ru/editor.po'
 
-// The editor's own catalog (lingui.config.ts) comes with the editor's chunk instead of the entry;
-// loading merges it into both languages before any editor component renders.
-i18n.load({ ru, en })
+// The editor's own catalog (lingui.config.ts) comes with the editor's chunk instead of the entry
+// and is merged before any of its components renders. Its English words are not here: they are
+// fetched with the app's when English is switched on (features/locale), so Russian users never
+// download them.
+i18n.load('ru', ru)

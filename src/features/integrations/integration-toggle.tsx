@@ -4,7 +4,7 @@ import { setRecordEnabled } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { Switch } from '../../ui/switch.tsx'
 import { runCommand } from '../records/run-command.ts'
-import { nestQuotes } from '../../domain/format.ts'
+import { nestQuotes } from '../../domain/quotes.ts'
 
 /** Quick enable/disable of one integration (a separate call on the server, spec §4). */
 export function IntegrationToggle({

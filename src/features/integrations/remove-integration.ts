@@ -3,7 +3,7 @@ import { t } from '@lingui/core/macro'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { removeRecord } from '../records/remove-record.ts'
 import { KIND_NAME } from './kind-names.ts'
-import { nestQuotes } from '../../domain/format.ts'
+import { nestQuotes } from '../../domain/quotes.ts'
 
 /** Deletes after a confirmation naming the integration; true when deleted. */
 export function removeIntegration(

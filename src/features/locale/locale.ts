@@ -7,6 +7,18 @@ export const LOCALE_KEY = 'locale'
 
 let enLoaded = false
 
+/**
+ * Every English catalog: the app's and the features' own (lingui.config.ts). They are fetched
+ * together when English is switched on, and never for Russian users; a feature's Russian words come
+ * with its chunk (its `*-messages.ts`).
+ */
+const ENGLISH_CATALOGS = [
+  () => import('../../locales/en/messages.po'),
+  () => import('../../locales/en/editor.po'),
+  () => import('../../locales/en/directory.po'),
+  () => import('../../locales/en/integrations.po'),
+]
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value)
 }
@@ -23,8 +35,8 @@ export function storedLocale(): Locale {
 /** Activates `locale`, remembers it in localStorage ('locale') and sets <html lang>. */
 export async function setLocale(locale: Locale): Promise<void> {
   if (locale === 'en' && !enLoaded) {
-    const { messages } = await import('../../locales/en/messages.po')
-    i18n.load('en', messages)
+    const catalogs = await Promise.all(ENGLISH_CATALOGS.map((load) => load()))
+    for (const { messages } of catalogs) i18n.load('en', messages)
     enLoaded = true
   }
   i18n.activate(locale)

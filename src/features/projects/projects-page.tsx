@@ -29,7 +29,7 @@ import { byName } from '../records/sorts.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { projectRoute, TYPE_TEXT } from './project-types.ts'
 import classes from './projects-page.module.css'
-import { nestQuotes } from '../../domain/format.ts'
+import { nestQuotes } from '../../domain/quotes.ts'
 
 const ProjectName = v.object({ name: requiredText() })
 

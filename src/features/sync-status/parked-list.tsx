@@ -6,7 +6,7 @@ import { useState } from 'react'
 import type { OutboxTable } from '../../data/types.ts'
 import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts'
 import { notifyError } from '../../ui/notify.tsx'
-import { nestQuotes } from '../../domain/format.ts'
+import { nestQuotes } from '../../domain/quotes.ts'
 
 const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
   amo: msg`Интеграция amoCRM`,

@@ -1,5 +1,5 @@
 import { plural, t } from '@lingui/core/macro'
-import { nestQuotes } from '../../domain/format.ts'
+import { nestQuotes } from '../../domain/quotes.ts'
 
 export interface WorkspaceContents {
   projects: number

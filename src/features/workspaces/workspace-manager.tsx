@@ -19,7 +19,7 @@ import { SyncMark } from '../../ui/sync-mark.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { deleteWorkspaceMessage, type WorkspaceContents } from './workspace-contents.ts'
-import { nestQuotes } from '../../domain/format.ts'
+import { nestQuotes } from '../../domain/quotes.ts'
 
 /** A validated workspace name, or the field's message. */
 function checkName(name: string): { name: string } | { error: string } {
