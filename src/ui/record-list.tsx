@@ -73,10 +73,34 @@ export function RecordList<T>(props: RecordListProps<T>) {
     [sorted, deferredSearch, searchText, filter],
   )
 
+  const sortControls = (
+    <div className={classes.sort}>
+      {/* Native select: the platform's own picker on a tablet, and light on the first load. */}
+      <NativeSelect
+        className={classes.sortSelect}
+        label={t`Сортировка`}
+        data={props.sorts.map((option) => ({ value: option.value, label: option.label }))}
+        value={sort?.value ?? ''}
+        onChange={(event) => setSortKey(event.currentTarget.value)}
+      />
+      <IconButton
+        variant="default"
+        onClick={() => setDirection((d) => (d === 'asc' ? 'desc' : 'asc'))}
+        // One name whatever the state (screen readers hear "pressed" from aria-pressed).
+        aria-label={t`Обратный порядок`}
+        title={direction === 'asc' ? t`По возрастанию` : t`По убыванию`}
+        aria-pressed={direction === 'desc'}
+      >
+        {direction === 'asc' ? <IconSortAscending size={20} /> : <IconSortDescending size={20} />}
+      </IconButton>
+    </div>
+  )
+  // With filters, the search has a row of its own and the filters and the sort share the next one
+  // in equal columns, so a portrait tablet shows every label and the search's whole placeholder.
   const toolbar = (
-    <div className={classes.toolbar}>
+    <div className={classes.toolbar} data-with-filters={props.filters ? true : undefined}>
       <TextInput
-        style={{ flex: '1 1 240px' }}
+        className={classes.search}
         type="search"
         leftSection={<IconSearch size={18} aria-hidden />}
         placeholder={props.searchPlaceholder ?? t`Поиск`}
@@ -96,25 +120,14 @@ export function RecordList<T>(props: RecordListProps<T>) {
           ) : null
         }
       />
-      {props.filters}
-      <div className={classes.sort}>
-        {/* Native select: the platform's own picker on a tablet, and light on the first load. */}
-        <NativeSelect
-          style={{ width: 200 }}
-          label={t`Сортировка`}
-          data={props.sorts.map((option) => ({ value: option.value, label: option.label }))}
-          value={sort?.value ?? ''}
-          onChange={(event) => setSortKey(event.currentTarget.value)}
-        />
-        <IconButton
-          variant="default"
-          onClick={() => setDirection((d) => (d === 'asc' ? 'desc' : 'asc'))}
-          aria-label={direction === 'asc' ? t`По возрастанию` : t`По убыванию`}
-          aria-pressed={direction === 'desc'}
-        >
-          {direction === 'asc' ? <IconSortAscending size={20} /> : <IconSortDescending size={20} />}
-        </IconButton>
-      </div>
+      {props.filters ? (
+        <div className={classes.filters}>
+          {props.filters}
+          {sortControls}
+        </div>
+      ) : (
+        sortControls
+      )}
     </div>
   )
 

@@ -195,8 +195,12 @@ describe('directory online', () => {
     expect(rows[0]?.department_id).toBe(department.id)
 
     // Back on from the list's switch.
-    await page.getByRole('switch', { name: 'Включить Иванова Анна' }).click({ force: true })
-    await page.getByRole('switch', { name: 'Выключить Иванова Анна' }).waitFor()
+    await page
+      .getByRole('switch', { name: 'Специалист Иванова Анна активен', checked: false })
+      .click({ force: true })
+    await page
+      .getByRole('switch', { name: 'Специалист Иванова Анна активен', checked: true })
+      .waitFor()
     await serverAgrees(user, 'specialist', (r) => r[0]?.enabled === true)
 
     await page.getByRole('button', { name: 'Удалить Иванова Анна' }).click()
@@ -233,7 +237,9 @@ describe('directory online', () => {
     // The secret was not retyped: the server still has it (shown masked, ending in its last four).
     expect(String(rows[0]?.client_secret)).toMatch(/cdef$/)
 
-    await page.getByRole('switch', { name: 'Включить Воронка лендингов' }).click({ force: true })
+    await page
+      .getByRole('switch', { name: 'Интеграция Воронка лендингов включена', checked: false })
+      .click({ force: true })
     await serverAgrees(user, 'amo', (r) => r[0]?.enabled === true)
 
     await page.getByRole('button', { name: 'Удалить Воронка лендингов' }).click()
@@ -265,10 +271,16 @@ describe('directory online', () => {
     rows = await serverAgrees(user, 'bitrix', (r) => r[0]?.webhook_url === webhook)
     expect(rows[0]?.name).toBe('Портал клиники')
 
-    await page.getByRole('switch', { name: 'Выключить Портал клиники' }).click({ force: true })
-    await page.getByRole('switch', { name: 'Включить Портал клиники' }).waitFor()
+    await page
+      .getByRole('switch', { name: 'Интеграция Портал клиники включена', checked: true })
+      .click({ force: true })
+    await page
+      .getByRole('switch', { name: 'Интеграция Портал клиники включена', checked: false })
+      .waitFor()
     await serverAgrees(user, 'bitrix', (r) => r[0]?.enabled === false)
-    await page.getByRole('switch', { name: 'Включить Портал клиники' }).click({ force: true })
+    await page
+      .getByRole('switch', { name: 'Интеграция Портал клиники включена', checked: false })
+      .click({ force: true })
     await serverAgrees(user, 'bitrix', (r) => r[0]?.enabled === true)
 
     await page.getByRole('button', { name: 'Удалить Портал клиники' }).click()
@@ -322,14 +334,18 @@ describe('directory offline', () => {
       await pendingMark(row('Локации', 'пр. Мира, 7')).waitFor()
 
       await page.goto(appUrl('/integrations/bitrix'))
-      await page.getByRole('switch', { name: 'Выключить Портал Юг' }).click({ force: true })
+      await page
+        .getByRole('switch', { name: 'Интеграция Портал Юг включена', checked: true })
+        .click({ force: true })
       await pendingMark(row('Интеграции Bitrix24', 'Портал Юг')).waitFor()
 
       // A reload with no network: the changes are still there, still waiting.
       await page.reload()
       await expectShell(page, 'Интеграции')
       await pendingMark(row('Интеграции Bitrix24', 'Портал Юг')).waitFor()
-      await page.getByRole('switch', { name: 'Включить Портал Юг' }).waitFor()
+      await page
+        .getByRole('switch', { name: 'Интеграция Портал Юг включена', checked: false })
+        .waitFor()
       await navLink(page, 'Специалисты').click()
       await pendingMark(row('Специалисты', 'Петров Олег')).waitFor()
       await navLink(page, 'Отделения').click()

@@ -113,8 +113,15 @@ describe('RecordList', () => {
     expect(names()).toEqual(['Анна', 'Борис', 'Вера'])
     await user.selectOptions(screen.getByLabelText('Сортировка'), 'city')
     expect(names()).toEqual(['Борис', 'Вера', 'Анна'])
-    await user.click(screen.getByRole('button', { name: 'По возрастанию' }))
+    const reverse = screen.getByRole('button', { name: 'Обратный порядок' })
+    expect(reverse).toHaveAttribute('aria-pressed', 'false')
+    await user.click(reverse)
     expect(names()).toEqual(['Анна', 'Вера', 'Борис'])
+    // The same control, under the same name, now pressed.
+    expect(screen.getByRole('button', { name: 'Обратный порядок' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    )
   })
 
   it('searches as you type, counts matches and offers a reset when nothing matches', async () => {

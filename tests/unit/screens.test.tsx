@@ -99,7 +99,7 @@ describe('screens on the mirror', () => {
     )
     await user.selectOptions(departmentFilter, 'Хирургия')
     await waitFor(() => expect(rowNames('Специалисты')).toEqual(['Анна']))
-    await user.click(screen.getByRole('switch', { name: 'Выключить Анна' }))
+    await user.click(screen.getByRole('switch', { name: 'Специалист Анна активен' }))
     await waitFor(async () =>
       expect((await db.specialist.filter((row) => row.name === 'Анна').first())?.enabled).toBe(
         false,

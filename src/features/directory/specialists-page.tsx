@@ -94,8 +94,8 @@ export function SpecialistsPage() {
     [departmentName, locationName],
   )
 
-  const toggleLabel = (name: string, enabled: boolean) =>
-    enabled ? t`Выключить ${name}` : t`Включить ${name}`
+  // One name whatever the state: on or off is the switch's aria-checked.
+  const toggleLabel = (name: string) => t`Специалист ${name} активен`
 
   const toggle = (item: Specialist, enabled: boolean) => {
     const name = nestQuotes(item.name)
@@ -115,21 +115,18 @@ export function SpecialistsPage() {
   const filters = (
     <>
       <NativeSelect
-        style={{ width: 200 }}
         label={t`Отделение`}
         data={refOptions(departments, t`Без отделения`)}
         value={department}
         onChange={(event) => setDepartment(event.currentTarget.value)}
       />
       <NativeSelect
-        style={{ width: 200 }}
         label={t`Локация`}
         data={refOptions(locations, t`Без локации`)}
         value={location}
         onChange={(event) => setLocation(event.currentTarget.value)}
       />
       <NativeSelect
-        style={{ width: 160 }}
         label={t`Статус`}
         data={[
           { value: '', label: t`Все` },
@@ -196,7 +193,7 @@ export function SpecialistsPage() {
               <Switch
                 checked={item.enabled}
                 onChange={(event) => toggle(item, event.currentTarget.checked)}
-                aria-label={toggleLabel(item.name, item.enabled)}
+                aria-label={toggleLabel(item.name)}
               />
               <RowDeleteButton name={item.name} onClick={() => void removeSpecialist(item)} />
             </>

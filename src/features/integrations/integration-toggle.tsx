@@ -28,7 +28,8 @@ export function IntegrationToggle({
     <Switch
       checked={enabled}
       onChange={(event) => toggle(event.currentTarget.checked)}
-      aria-label={enabled ? t`Выключить ${name}` : t`Включить ${name}`}
+      // One name whatever the state: on or off is the switch's aria-checked.
+      aria-label={t`Интеграция ${name} включена`}
     />
   )
 }
