@@ -64,7 +64,9 @@ export function AppLayout(props: AppLayoutProps) {
   // The canvas editor needs the whole width: there the sidebar is a drawer at every size.
   const canvasFirst = /^\/projects\/[^/]+\/edit\//.test(pathname)
 
-  // An opened drawer takes the focus (the open section's link) and gives it back on Escape.
+  // An opened drawer takes the focus (the open section's link), keeps Tab inside itself and its
+  // burger (the page behind is covered), and gives the focus back on Escape. Its controls are a
+  // handful of links, so the trap is these few lines rather than a library on every first load.
   useEffect(() => {
     if (!opened) return
     const nav = navRef.current
@@ -72,6 +74,25 @@ export function AppLayout(props: AppLayoutProps) {
       nav?.querySelector<HTMLElement>('a[aria-current="page"]') ?? nav?.querySelector('a')
     target?.focus()
     const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Tab' && nav) {
+        const stops = [burgerRef.current, ...nav.querySelectorAll<HTMLElement>('a[href], button')]
+        const inside = stops.filter((stop): stop is HTMLElement => stop !== null)
+        const first = inside[0]
+        const last = inside[inside.length - 1]
+        const at = document.activeElement
+        const wrapTo = !inside.includes(at as HTMLElement)
+          ? first
+          : event.shiftKey && at === first
+            ? last
+            : !event.shiftKey && at === last
+              ? first
+              : null
+        if (wrapTo) {
+          event.preventDefault()
+          wrapTo.focus()
+        }
+        return
+      }
       if (event.key !== 'Escape') return
       setOpenedAt(null)
       burgerRef.current?.focus()
@@ -103,7 +124,8 @@ export function AppLayout(props: AppLayoutProps) {
             type="button"
             className={classes.burger}
             onClick={() => setOpenedAt(opened ? null : pathname)}
-            aria-label={opened ? t`Скрыть меню` : t`Открыть меню`}
+            // One name whatever the state: open or closed is aria-expanded.
+            aria-label={t`Меню разделов`}
             aria-expanded={opened}
             aria-controls="app-sections"
           >

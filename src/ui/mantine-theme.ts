@@ -1,4 +1,4 @@
-import { createTheme } from '@mantine/core'
+import { Button, createTheme, Menu, Modal, rem } from '@mantine/core'
 
 /**
  * The Mantine theme of every screen that uses Mantine. Its CSS variables that differ from
@@ -13,8 +13,16 @@ export const theme = createTheme({
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
   cursorType: 'pointer',
+  // Touch targets of at least 44 px (a finger on a tablet): the md buttons of forms and dialogs,
+  // a dialog's close button and menu items; the Mantine-free controls follow (ui/controls.module.css).
   components: {
-    Button: { defaultProps: { radius: 'md' } },
+    Button: Button.extend({
+      defaultProps: { radius: 'md' },
+      vars: (_theme, props) =>
+        props.size === 'md' ? { root: { '--button-height': rem(44) } } : { root: {} },
+    }),
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { size: 'xl' } } }),
+    Menu: Menu.extend({ styles: { item: { minHeight: rem(44) } } }),
     TextInput: { defaultProps: { radius: 'md' } },
     PasswordInput: { defaultProps: { radius: 'md' } },
   },

@@ -28,12 +28,22 @@ describe('main layout without Mantine', () => {
   it('opens the drawer with the burger, focuses the open section, and closes on Escape', async () => {
     await renderInApp(() => <Shell />, '/projects', { mantine: false })
     const user = userEvent.setup()
-    const burger = await screen.findByRole('button', { name: 'Открыть меню' })
+    const burger = await screen.findByRole('button', { name: 'Меню разделов' })
     expect(burger).toHaveAttribute('aria-expanded', 'false')
     await user.click(burger)
     expect(burger).toHaveAttribute('aria-expanded', 'true')
-    expect(burger).toHaveAccessibleName('Скрыть меню')
+    expect(burger).toHaveAccessibleName('Меню разделов')
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Проекты'))
+    // Tab stays in the drawer: past the last section it comes back to the burger, then the first.
+    screen.getByRole('link', { name: 'Специалисты' }).focus()
+    await user.tab()
+    expect(burger).toHaveFocus()
+    await user.tab()
+    expect(document.activeElement?.textContent).toBe('Проекты')
+    await user.tab({ shift: true })
+    expect(burger).toHaveFocus()
+    await user.tab({ shift: true })
+    expect(document.activeElement?.textContent).toBe('Специалисты')
     await user.keyboard('{Escape}')
     expect(burger).toHaveAttribute('aria-expanded', 'false')
     expect(burger).toHaveFocus()
@@ -42,10 +52,10 @@ describe('main layout without Mantine', () => {
   it('closes the drawer when a section is chosen', async () => {
     const { router } = await renderInApp(() => <Shell />, '/projects', { mantine: false })
     const user = userEvent.setup()
-    await user.click(await screen.findByRole('button', { name: 'Открыть меню' }))
+    await user.click(await screen.findByRole('button', { name: 'Меню разделов' }))
     await user.click(screen.getByRole('link', { name: 'Локации' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/locations'))
-    expect(screen.getByRole('button', { name: 'Открыть меню' })).toHaveAttribute(
+    expect(screen.getByRole('button', { name: 'Меню разделов' })).toHaveAttribute(
       'aria-expanded',
       'false',
     )

@@ -3,16 +3,22 @@ import { Menu, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { IconLogout, IconUserEdit } from '@tabler/icons-react'
 import { useRouter } from '@tanstack/react-router'
+import { useRef } from 'react'
 import { ProfileNameModal } from './profile-name-modal.tsx'
 import { signOut } from './session.ts'
 import { UserMenuTrigger } from './user-menu-trigger.tsx'
 import type { User } from '../../domain/user.ts'
 
-/** The real menu: loaded on the first click so the popover code stays out of the first load. */
+/**
+ * The real menu: loaded on the first click so the popover code stays out of the first load. Its
+ * trigger replaces the light one that had the focus, so closing gives the focus back to this
+ * trigger rather than to the element that is gone (the page's body).
+ */
 export function UserMenuDropdown({ user, name }: { user: User | null; name: string }) {
   const { t } = useLingui()
   const router = useRouter()
   const [modalOpened, modal] = useDisclosure(false)
+  const triggerRef = useRef<HTMLButtonElement>(null)
 
   const onSignOut = async () => {
     if (await signOut()) await router.navigate({ to: '/pages/login', search: {} })
@@ -20,9 +26,17 @@ export function UserMenuDropdown({ user, name }: { user: User | null; name: stri
 
   return (
     <>
-      <Menu position="bottom-end" width={240} shadow="md" radius="md" defaultOpened withinPortal>
+      <Menu
+        position="bottom-end"
+        width={240}
+        shadow="md"
+        radius="md"
+        defaultOpened
+        onClose={() => requestAnimationFrame(() => triggerRef.current?.focus())}
+        withinPortal
+      >
         <Menu.Target>
-          <UserMenuTrigger name={name} aria-label={t`Меню пользователя`} />
+          <UserMenuTrigger ref={triggerRef} name={name} aria-label={t`Меню пользователя`} />
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>
