@@ -3,6 +3,11 @@ import { notifications } from '@mantine/notifications'
 import { IconAlertCircle, IconCheck } from '@tabler/icons-react'
 import { requestNotificationHost } from './notification-host.tsx'
 
+/** A notification's ✕, named for screen readers (Mantine leaves it without a name). */
+export function closeButtonProps() {
+  return { 'aria-label': t`Закрыть уведомление` }
+}
+
 /** Danger notification titled «Ошибка» with the error's own message (spec §8). */
 export function notifyError(message: string, options: { autoClose?: number | false } = {}): string {
   requestNotificationHost()
@@ -13,6 +18,7 @@ export function notifyError(message: string, options: { autoClose?: number | fal
     icon: <IconAlertCircle size={20} />,
     autoClose: options.autoClose ?? 6000,
     withBorder: true,
+    closeButtonProps: closeButtonProps(),
   })
 }
 
@@ -25,5 +31,6 @@ export function notifySuccess(message: string, title?: string): string {
     icon: <IconCheck size={20} />,
     autoClose: 4000,
     withBorder: true,
+    closeButtonProps: closeButtonProps(),
   })
 }

@@ -7,10 +7,10 @@ export function PlainLayout({ children }: { children: ReactNode }) {
   return (
     <div className={classes.page}>
       <div className={classes.center}>
-        <div className={classes.logo}>
+        <header className={classes.logo}>
           <Logo size="lg" />
-        </div>
-        <div className={classes.content}>{children}</div>
+        </header>
+        <main className={classes.content}>{children}</main>
       </div>
     </div>
   )

@@ -137,6 +137,7 @@ export function RecordList<T>(props: RecordListProps<T>) {
         {toolbar}
         <div
           className={classes.skeletons}
+          role="status"
           aria-busy="true"
           aria-label={t`Загрузка списка`}
           data-testid="list-loading"

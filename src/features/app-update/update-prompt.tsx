@@ -6,7 +6,7 @@ import { IconRefresh } from '@tabler/icons-react'
 import { useState } from 'react'
 import { errorMessage } from '../../ui/field-error.ts'
 import { requestNotificationHost } from '../../ui/notification-host.tsx'
-import { notifyError } from '../../ui/notify.tsx'
+import { closeButtonProps, notifyError } from '../../ui/notify.tsx'
 
 export const UPDATE_PROMPT_ID = 'app-update'
 
@@ -22,6 +22,7 @@ export function showUpdatePrompt(accept: () => Promise<void>): void {
     icon: <IconRefresh size={20} />,
     autoClose: false,
     withBorder: true,
+    closeButtonProps: closeButtonProps(),
   })
 }
 

@@ -3,7 +3,7 @@ import { Menu, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { IconLogout, IconUserEdit } from '@tabler/icons-react'
 import { useRouter } from '@tanstack/react-router'
-import { useRef } from 'react'
+import { useCallback, useRef } from 'react'
 import { ProfileNameModal } from './profile-name-modal.tsx'
 import { signOut } from './session.ts'
 import { UserMenuTrigger } from './user-menu-trigger.tsx'
@@ -19,6 +19,13 @@ export function UserMenuDropdown({ user, name }: { user: User | null; name: stri
   const router = useRouter()
   const [modalOpened, modal] = useDisclosure(false)
   const triggerRef = useRef<HTMLButtonElement>(null)
+  // Each opening mounts the dropdown once: its first item takes the focus then.
+  const focusFirstItem = useCallback((dropdown: HTMLElement | null) => {
+    if (!dropdown) return
+    requestAnimationFrame(() =>
+      dropdown.querySelector<HTMLElement>('[role="menuitem"]:not(:disabled)')?.focus(),
+    )
+  }, [])
 
   const onSignOut = async () => {
     if (await signOut()) await router.navigate({ to: '/pages/login', search: {} })
@@ -32,13 +39,21 @@ export function UserMenuDropdown({ user, name }: { user: User | null; name: stri
         shadow="md"
         radius="md"
         defaultOpened
+        // Mantine's trap puts a presentational focus stop inside role="menu" (an ARIA error);
+        // the first item takes the focus instead (below), as a menu button's menu does.
+        trapFocus={false}
+        withInitialFocusPlaceholder={false}
         onClose={() => requestAnimationFrame(() => triggerRef.current?.focus())}
         withinPortal
       >
         <Menu.Target>
-          <UserMenuTrigger ref={triggerRef} name={name} aria-label={t`Меню пользователя`} />
+          <UserMenuTrigger
+            ref={triggerRef}
+            name={name}
+            aria-label={t`${name}: меню пользователя`}
+          />
         </Menu.Target>
-        <Menu.Dropdown>
+        <Menu.Dropdown ref={focusFirstItem}>
           <Menu.Label>
             <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
               {name}
@@ -54,7 +69,7 @@ export function UserMenuDropdown({ user, name }: { user: User | null; name: stri
             <Trans>Изменить имя</Trans>
           </Menu.Item>
           <Menu.Item
-            color="red"
+            color="red.9"
             leftSection={<IconLogout size={18} />}
             onClick={() => void onSignOut()}
           >

@@ -21,9 +21,9 @@ export const UserMenuTrigger = forwardRef<HTMLButtonElement, UserMenuTriggerProp
         className={`${controls.plain} ${classes.trigger}${className ? ` ${className}` : ''}`}
         {...rest}
       >
-        <span className={classes.avatar} aria-hidden>
-          {initials(name)}
-        </span>
+        {/* The initials are drawn by CSS, not written as text: the button's visible text is then the
+            name alone, which its accessible name starts with. */}
+        <span className={classes.avatar} data-initials={initials(name)} aria-hidden />
         <span className={classes.name}>{name}</span>
         <IconChevronDown size={16} aria-hidden />
       </button>

@@ -19,7 +19,7 @@ export function UserMenu() {
   const trigger = (
     <UserMenuTrigger
       name={name}
-      aria-label={t`Меню пользователя`}
+      aria-label={t`${name}: меню пользователя`}
       aria-haspopup="menu"
       onPointerEnter={() => void loadDropdown()}
       onFocus={() => void loadDropdown()}

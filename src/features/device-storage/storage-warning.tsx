@@ -2,6 +2,7 @@ import { t } from '@lingui/core/macro'
 import { notifications } from '@mantine/notifications'
 import { IconDatabaseExclamation } from '@tabler/icons-react'
 import { requestNotificationHost } from '../../ui/notification-host.tsx'
+import { closeButtonProps } from '../../ui/notify.tsx'
 import { checkStorage } from '../../sync/client.ts'
 
 /** Asks for persistent storage and warns, in Russian, when the device is running out of space. */
@@ -18,5 +19,6 @@ export async function checkDeviceStorage(): Promise<void> {
     icon: <IconDatabaseExclamation size={20} />,
     autoClose: false,
     withBorder: true,
+    closeButtonProps: closeButtonProps(),
   })
 }

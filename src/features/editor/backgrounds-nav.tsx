@@ -10,6 +10,7 @@ import {
   Stack,
   Text,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core'
 import { IconPhotoPlus, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
@@ -83,12 +84,13 @@ function Thumb({
   const { t } = useLingui()
   const number = index + 1
   const label = kind === 'stories' ? t`Слайд ${number}` : t`Секция ${number}`
+  const blocks = count > 0 ? t`блоков: ${count}` : t`без блоков`
   const width = kind === 'stories' ? 54 : 120
   const height = kind === 'stories' ? 96 : (120 * bg.height) / Math.max(1, bg.width)
   return (
+    // Named by its text, «Секция 1, блоков: 7»: the badges show the same numbers to the eye only.
     <UnstyledButton
       onClick={onClick}
-      aria-label={label}
       aria-current={active ? 'true' : undefined}
       style={{
         borderRadius: 8,
@@ -113,7 +115,8 @@ function Thumb({
           backgroundPosition: 'center',
         }}
       />
-      <Badge size="xs" variant="filled" color="dark" pos="absolute" top={4} left={4}>
+      <VisuallyHidden>{`${label}, ${blocks}`}</VisuallyHidden>
+      <Badge size="xs" variant="filled" color="dark" pos="absolute" top={4} left={4} aria-hidden>
         {number}
       </Badge>
       {count > 0 ? (
@@ -124,7 +127,7 @@ function Thumb({
           pos="absolute"
           bottom={4}
           right={4}
-          aria-label={t`Блоков: ${count}`}
+          aria-hidden
         >
           {count}
         </Badge>

@@ -532,6 +532,10 @@ function CanvasMenu({
           w={1}
           h={1}
           style={{ pointerEvents: 'none' }}
+          // Only the point the menu opens at: the menu itself is announced, this anchor is not (a
+          // role that allows the aria-expanded Mantine puts on it, hidden from assistive tech).
+          role="button"
+          aria-hidden
         />
       </Menu.Target>
       <Menu.Dropdown>

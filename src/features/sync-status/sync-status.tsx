@@ -92,12 +92,13 @@ function stateOf(status: Status): State {
   return 'saved'
 }
 
+// Shades dark enough for small text on the white bar (contrast ≥ 4.5:1).
 const LOOK: Record<State, { icon: ReactNode; color: string }> = {
   offline: { icon: <IconCloudOff size={20} aria-hidden />, color: 'gray.7' },
-  saving: { icon: <Loader size={16} aria-hidden />, color: 'blue.7' },
-  pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.7' },
-  parked: { icon: <IconAlertTriangle size={20} aria-hidden />, color: 'red.7' },
-  saved: { icon: <IconCloudCheck size={20} aria-hidden />, color: 'teal.7' },
+  saving: { icon: <Loader size={16} aria-hidden />, color: 'blue.8' },
+  pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.8' },
+  parked: { icon: <IconAlertTriangle size={20} aria-hidden />, color: 'red.9' },
+  saved: { icon: <IconCloudCheck size={20} aria-hidden />, color: 'teal.9' },
 }
 
 function useStateLabel(state: State, status: Status): string {
