@@ -47,6 +47,18 @@ export const SCHEMA_V2 = {
   specialist: 'id, workspace_id, department_id, location_id',
 } as const
 
+/**
+ * Version 3: the records of a workspace in name order ([workspace_id+name]), so a list's first
+ * screen is read as a window of rows (queries.ts `recordsHead`) instead of the whole kind.
+ */
+export const SCHEMA_V3 = {
+  amo: 'id, workspace_id, [workspace_id+name]',
+  bitrix: 'id, workspace_id, [workspace_id+name]',
+  department: 'id, workspace_id, [workspace_id+name]',
+  location: 'id, workspace_id, [workspace_id+name]',
+  specialist: 'id, workspace_id, department_id, location_id, [workspace_id+name]',
+} as const
+
 export const SCHEMA_VERSIONS: readonly {
   version: number
   stores: Record<string, string | null>
@@ -54,6 +66,7 @@ export const SCHEMA_VERSIONS: readonly {
 }[] = [
   { version: 1, stores: SCHEMA_V1 },
   { version: 2, stores: SCHEMA_V2 },
+  { version: 3, stores: SCHEMA_V3 },
 ]
 
 export class MirrorDb extends Dexie {

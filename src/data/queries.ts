@@ -1,3 +1,4 @@
+import { Dexie } from 'dexie'
 import { CURRENT_WORKSPACE } from './commands.ts'
 import { getDb } from './db.ts'
 import { creationOrder, isLocalId } from './ids.ts'
@@ -35,13 +36,48 @@ export interface StoredFile {
   blob: Blob | null
 }
 
+// The lists' own order (ui/list-query.ts: Russian collation, numbers by value, then id). A list of
+// 10,000 rows answered in it is already sorted when the screen sorts it, which then takes one pass
+// instead of ~100 ms on the main thread.
+const listCollator = new Intl.Collator('ru', { sensitivity: 'base', numeric: true })
+const inListOrder = (a: { id: number; name: string }, b: { id: number; name: string }) =>
+  listCollator.compare(a.name, b.name) || a.id - b.id
+
+/** A workspace's records of one kind, in the lists' order (by name). */
 async function records<K extends RecordKind>(
   kind: K,
   workspaceId: number | null,
 ): Promise<RecordOf<K>[]> {
   if (workspaceId === null) return []
   const rows = await getDb().recordTable(kind).where('workspace_id').equals(workspaceId).toArray()
-  return rows.sort(byCreation)
+  return rows.sort(inListOrder)
+}
+
+/** The first rows of a long list, and whether there are more. */
+export interface ListHead<T> {
+  rows: T[]
+  more: boolean
+}
+
+/**
+ * The first `limit` records of a workspace in name order (by the [workspace_id+name] index: the
+ * database's code-point order, which the page's Russian collation then refines), and whether there
+ * are more: a list's first screen at 10,000 rows costs what it costs at 100 (not even a count of
+ * the rest, which takes tens of ms at that size).
+ */
+async function recordsHead<K extends RecordKind>(
+  kind: K,
+  workspaceId: number | null,
+  limit: number,
+): Promise<ListHead<RecordOf<K>>> {
+  if (workspaceId === null) return { rows: [], more: false }
+  const rows = await getDb()
+    .recordTable(kind)
+    .where('[workspace_id+name]')
+    .between([workspaceId, Dexie.minKey], [workspaceId, Dexie.maxKey])
+    .limit(limit + 1)
+    .toArray()
+  return { rows: rows.slice(0, limit), more: rows.length > limit }
 }
 
 async function record<K extends RecordKind>(kind: K, id: number): Promise<RecordOf<K> | null> {
@@ -63,6 +99,7 @@ export const QUERIES = {
   },
 
   records,
+  recordsHead,
   record,
 
   /** Ids of `table` with unsynced ('pending') or rejected ('parked') changes. */

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react'
 import { localFileId } from '../data/ids.ts'
-import type { Queries, QueryName, StoredFile } from '../data/queries.ts'
+import type { ListHead, Queries, QueryName, StoredFile } from '../data/queries.ts'
 import type { WatchMessage } from '../data/service.ts'
 import {
   DEFAULT_SYNC_META,
@@ -154,6 +154,29 @@ export function useRecords<K extends RecordKind>(
   workspaceId: number | null,
 ): RecordOf<K>[] | undefined {
   return useMirror('records', kind, workspaceId) as RecordOf<K>[] | undefined
+}
+
+/** How many rows a list screen first paints while the whole list is read (a tall screen's worth). */
+export const LIST_FIRST_ROWS = 40
+
+/**
+ * A workspace's records for a list screen. A long list paints its first screen at once: the first
+ * rows in name order come first (one small indexed read), and only then is the whole kind read
+ * (hundreds of ms at 10,000 rows, which would otherwise hold the worker before the first row);
+ * until it has been, `items` is that first screen and `partial` is true. A list that fits in the
+ * first screen is read once.
+ */
+export function useRecordList<K extends RecordKind>(
+  kind: K,
+  workspaceId: number | null,
+): { items: RecordOf<K>[] | undefined; partial: boolean } {
+  const head = useMirror('recordsHead', kind, workspaceId, LIST_FIRST_ROWS) as
+    ListHead<RecordOf<K>> | undefined
+  const more = head?.more === true
+  const all = useRecords(kind, more ? workspaceId : null)
+  if (!head) return { items: undefined, partial: false }
+  if (!more) return { items: head.rows, partial: false }
+  return all ? { items: all, partial: false } : { items: head.rows, partial: true }
 }
 
 export function useRecord<K extends RecordKind>(

@@ -20,6 +20,11 @@ export const recordId = (item: { id: number }): number => item.id
 export interface RecordListProps<T> {
   /** `undefined` while the mirror loads. */
   items: readonly T[] | undefined
+  /**
+   * `items` holds only the first screen of a long list whose whole read is still under way
+   * (`useRecordList`): the count says the list is loading instead of a wrong total.
+   */
+  partial?: boolean
   getId: (item: T) => number
   /** Text the search box looks in. */
   searchText: (item: T) => string
@@ -162,7 +167,9 @@ export function RecordList<T>(props: RecordListProps<T>) {
     <div className={classes.stack}>
       {toolbar}
       <p className={classes.count} aria-live="polite">
-        {found === total ? (
+        {props.partial ? (
+          <Trans>Загружается весь список…</Trans>
+        ) : found === total ? (
           <Trans>Всего: {total}</Trans>
         ) : (
           <Trans>

@@ -7,6 +7,8 @@ import {
   useFileUrl,
   useFileUrlResolver,
   useIdRedirect,
+  LIST_FIRST_ROWS,
+  useRecordList,
   useRecords,
   useSyncMarks,
 } from '../../src/mirror/live.ts'
@@ -20,16 +22,53 @@ beforeEach(() => {
 })
 
 describe('live hooks over the mirror', () => {
-  it('lists records of a workspace: server ids first, then local ones in creation order', async () => {
+  it('lists records of a workspace in the lists’ order: by name (numbers by value), then id', async () => {
     await db.location.bulkPut([
       { id: 9, workspace_id: 1, name: 'Б', address: '', phone: '' },
-      { id: 3, workspace_id: 1, name: 'А', address: '', phone: '' },
+      { id: 3, workspace_id: 1, name: 'а', address: '', phone: '' },
       { id: 4, workspace_id: 2, name: 'Чужая', address: '', phone: '' },
     ])
-    await createRecord('location', 1, { name: 'Новая 1', address: '', phone: '' })
+    await createRecord('location', 1, { name: 'Новая 10', address: '', phone: '' })
     await createRecord('location', 1, { name: 'Новая 2', address: '', phone: '' })
+    await createRecord('location', 1, { name: 'Б', address: '', phone: '' })
     const { result } = renderHook(() => useRecords('location', 1))
-    await waitFor(() => expect(result.current?.map((r) => r.id)).toEqual([3, 9, -1, -2]))
+    await waitFor(() => expect(result.current?.map((r) => r.id)).toEqual([3, -3, 9, -2, -1]))
+  })
+
+  it('paints a long list’s first screen from a small read, then the whole list', async () => {
+    const rows = Array.from({ length: LIST_FIRST_ROWS * 3 }, (_, i) => ({
+      id: i + 1,
+      workspace_id: 1,
+      name: `Отдел ${String(LIST_FIRST_ROWS * 3 - i).padStart(3, '0')}`,
+      description: '',
+    }))
+    await db.department.bulkPut(rows)
+    const seen: { count: number; partial: boolean; first: string | undefined }[] = []
+    const { result } = renderHook(() => {
+      const list = useRecordList('department', 1)
+      if (list.items)
+        seen.push({
+          count: list.items.length,
+          partial: list.partial,
+          first: list.items[0]?.name,
+        })
+      return list
+    })
+    await waitFor(() => expect(result.current.items).toHaveLength(LIST_FIRST_ROWS * 3))
+    expect(result.current.partial).toBe(false)
+    // The first answer: the first screen in name order, marked as part of the list.
+    expect(seen[0]).toEqual({ count: LIST_FIRST_ROWS, partial: true, first: 'Отдел 001' })
+  })
+
+  it('reads a short list once, whole', async () => {
+    await db.department.bulkPut([
+      { id: 1, workspace_id: 1, name: 'Хирургия', description: '' },
+      { id: 2, workspace_id: 1, name: 'Терапия', description: '' },
+    ])
+    const { result } = renderHook(() => useRecordList('department', 1))
+    await waitFor(() => expect(result.current.items).toHaveLength(2))
+    expect(result.current.partial).toBe(false)
+    expect(result.current.items?.map((d) => d.name)).toEqual(['Терапия', 'Хирургия'])
   })
 
   it('marks records with pending and parked changes', async () => {

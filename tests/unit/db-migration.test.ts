@@ -34,6 +34,7 @@ const COMMON: Sample[] = [
 const SAMPLES: Record<number, Sample[]> = {
   1: [...COMMON, { table: 'meta', row: { key: 'localIdCounter', value: -1 } }],
   2: COMMON,
+  3: COMMON,
 }
 
 const latest = Math.max(...SCHEMA_VERSIONS.map((v) => v.version))
@@ -65,6 +66,13 @@ describe('mirror schema migrations', () => {
       // Version 2's reference indexes cover rows written before them.
       expect(await db.specialist.where('department_id').equals(7).primaryKeys()).toEqual([-1])
       expect(await db.blocks.where('specialist_id').equals(-1).primaryKeys()).toEqual([3])
+      // Version 3's name order covers them too.
+      expect(
+        await db.specialist
+          .where('[workspace_id+name]')
+          .between([1, Dexie.minKey], [1, Dexie.maxKey])
+          .primaryKeys(),
+      ).toEqual([-1])
       db.close()
     })
   }

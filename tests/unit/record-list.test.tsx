@@ -20,6 +20,7 @@ const sorts: SortOption<Row>[] = [
 
 function List(props: {
   items: Row[] | undefined
+  partial?: boolean
   onOpen?: (row: Row) => void
   marks?: Map<number, 'pending' | 'parked'>
 }) {
@@ -27,6 +28,7 @@ function List(props: {
     <RecordList
       label="Люди"
       items={props.items}
+      partial={props.partial}
       getId={recordId}
       searchText={(row) => `${row.name} ${row.city}`}
       sorts={sorts}
@@ -53,6 +55,17 @@ afterEach(() => {
 })
 
 describe('RecordList', () => {
+  it('with only the first screen of a long list, says the rest is loading instead of a total', async () => {
+    const rows = [
+      { id: 1, name: 'Анна', city: 'Омск' },
+      { id: 2, name: 'Борис', city: 'Пермь' },
+    ]
+    await renderInApp(() => <List items={rows} partial />)
+    expect(await screen.findByText('Загружается весь список…')).toBeInTheDocument()
+    expect(screen.queryByText(/^Всего/)).toBeNull()
+    expect(names()).toEqual(['Анна', 'Борис'])
+  })
+
   it('sorts a list once: a search, or sort options rebuilt with the same comparison, only filter', async () => {
     const compare = vi.fn((a: Row, b: Row) => compareText(a.name, b.name))
     const rows = Array.from({ length: 50 }, (_, i) => ({

@@ -1,7 +1,7 @@
 import { IconPlus } from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../mirror/live.ts'
+import { useCurrentWorkspaceId, useRecordList, useSyncMarks } from '../../mirror/live.ts'
 import type { RecordOf } from '../../data/types.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { ButtonLink } from '../../ui/links.tsx'
@@ -43,7 +43,7 @@ export function DirectoryListPage<K extends DirectoryKind>(props: DirectoryListP
   const navigate = useNavigate()
   const workspaceId = useCurrentWorkspaceId()
   useRefresh(workspaceId ? { kind, workspaceId } : null)
-  const items = useRecords(kind, workspaceId ?? null)
+  const { items, partial } = useRecordList(kind, workspaceId ?? null)
   const marks = useSyncMarks(kind)
 
   const add = (
@@ -61,6 +61,7 @@ export function DirectoryListPage<K extends DirectoryKind>(props: DirectoryListP
         <RecordList
           label={props.title}
           items={workspaceId === undefined ? undefined : items}
+          partial={partial}
           getId={recordId}
           searchText={props.searchText}
           searchPlaceholder={props.searchPlaceholder}

@@ -4,7 +4,12 @@ import { IconPlus, IconUsers } from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useMemo, useState } from 'react'
 import { setRecordEnabled } from '../../mirror/commands.ts'
-import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../mirror/live.ts'
+import {
+  useCurrentWorkspaceId,
+  useRecordList,
+  useRecords,
+  useSyncMarks,
+} from '../../mirror/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
 import { ButtonLink } from '../../ui/links.tsx'
 import { RowDeleteButton } from '../../ui/row-delete-button.tsx'
@@ -41,7 +46,7 @@ export function SpecialistsPage() {
   useRefresh(ws ? { kind: 'specialist', workspaceId: ws } : null)
   useRefresh(ws ? { kind: 'department', workspaceId: ws } : null)
   useRefresh(ws ? { kind: 'location', workspaceId: ws } : null)
-  const items = useRecords('specialist', ws)
+  const { items, partial } = useRecordList('specialist', ws)
   const departments = useRecords('department', ws)
   const locations = useRecords('location', ws)
   const marks = useSyncMarks('specialist')
@@ -154,6 +159,7 @@ export function SpecialistsPage() {
         <RecordList
           label={t`Специалисты`}
           items={workspaceId === undefined ? undefined : items}
+          partial={partial}
           getId={recordId}
           searchText={searchText}
           searchPlaceholder={t`Поиск по имени, должности, контактам`}

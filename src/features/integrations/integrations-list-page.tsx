@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMemo } from 'react'
-import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../mirror/live.ts'
+import { useCurrentWorkspaceId, useRecordList, useSyncMarks } from '../../mirror/live.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { RowDeleteButton } from '../../ui/row-delete-button.tsx'
 import { EmptyState } from '../../ui/empty-state.tsx'
@@ -26,7 +26,9 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
   const navigate = useNavigate()
   const workspaceId = useCurrentWorkspaceId()
   useRefresh(workspaceId ? { kind, workspaceId } : null)
-  const items = useRecords(kind, workspaceId ?? null) as Integration[] | undefined
+  const list = useRecordList(kind, workspaceId ?? null)
+  const items = list.items as Integration[] | undefined
+  const partial = list.partial
   const marks = useSyncMarks(kind)
   const system = KIND_NAME[kind]
 
@@ -67,6 +69,7 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
         <RecordList
           label={t`Интеграции ${system}`}
           items={workspaceId === undefined ? undefined : items}
+          partial={partial}
           getId={recordId}
           searchText={(item) => `${item.name} ${integrationTarget(item)}`}
           sorts={sorts}
