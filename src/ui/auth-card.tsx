@@ -1,5 +1,5 @@
 import { Paper, Stack, Text, Title } from '@mantine/core'
-import { useDocumentTitle } from '@mantine/hooks'
+import { useDocumentTitle } from './use-document-title.ts'
 import type { ReactNode } from 'react'
 
 /** The card of the sign-in, registration and password pages. */

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core'
-import { useDocumentTitle } from '@mantine/hooks'
+import { useDocumentTitle } from './use-document-title.ts'
 import { IconHourglassEmpty } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
 

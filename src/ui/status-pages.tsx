@@ -1,12 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Button } from '@mantine/core'
-import {
-  IconBarrierBlock,
-  IconCompassOff,
-  IconLock,
-  IconRocket,
-  IconServerOff,
-} from '@tabler/icons-react'
+import { IconBarrierBlock, IconCompassOff, IconLock, IconRocket } from '@tabler/icons-react'
 import { Link } from '@tanstack/react-router'
 import { StatusPage } from './status-page.tsx'
 
@@ -24,29 +18,6 @@ export function NotFoundPage() {
         <Button component={Link} to="/projects">
           <Trans>К проектам</Trans>
         </Button>
-      }
-    />
-  )
-}
-
-export function ServerErrorPage() {
-  const { t } = useLingui()
-  return (
-    <StatusPage
-      icon={IconServerOff}
-      color="red"
-      code="500"
-      title={t`Ошибка сервера`}
-      description={t`Что-то пошло не так на нашей стороне. Попробуйте ещё раз через минуту.`}
-      actions={
-        <>
-          <Button onClick={reload}>
-            <Trans>Повторить</Trans>
-          </Button>
-          <Button variant="default" component={Link} to="/projects">
-            <Trans>К проектам</Trans>
-          </Button>
-        </>
       }
     />
   )

@@ -1,10 +1,8 @@
 import type { ComponentPropsWithoutRef } from 'react'
 import classes from './controls.module.css'
 
-export interface SwitchProps extends Omit<ComponentPropsWithoutRef<'input'>, 'type' | 'role'> {
-  /** The accessible name: the switch shows no text of its own. */
-  'aria-label': string
-}
+/** The switch shows no text of its own: name it with `aria-label`, or use `SwitchField`. */
+export type SwitchProps = Omit<ComponentPropsWithoutRef<'input'>, 'type' | 'role'>
 
 /**
  * An on/off switch (Mantine's Switch look, size lg), Mantine-free for the list pages: a real

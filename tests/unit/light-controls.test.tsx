@@ -4,7 +4,8 @@ import { useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 // @ts-expect-error: Mantine's own helper, not exported from the package's types
 import { getInitialsColor } from '../../node_modules/@mantine/core/esm/components/Avatar/get-initials-color/get-initials-color.mjs'
-import { initials, initialsColor } from '../../src/features/directory/specialist-photo.tsx'
+import { initialsColor } from '../../src/features/directory/specialist-photo.tsx'
+import { initials } from '../../src/ui/initials.ts'
 import { Switch } from '../../src/ui/switch.tsx'
 
 afterEach(() => {
@@ -53,6 +54,8 @@ describe('a specialist without a photo', () => {
   it('shows the initials of the first two words, or the first two letters of one', () => {
     expect(initials('Иванова Анна Сергеевна')).toBe('ИА')
     expect(initials('анна')).toBe('АН')
+    expect(initials('  Пётр   Ильич ')).toBe('ПИ')
+    expect(initials('   ')).toBe('?')
   })
 
   it('keeps the colour Mantine gave the same name', () => {

@@ -112,7 +112,7 @@ describe('projects', () => {
     await renderInApp(() => <ProjectsPage />, '/projects', { mantine: false })
     const user = userEvent.setup()
     await user.click(await screen.findByRole('button', { name: 'Переименовать Весна' }))
-    const field = screen.getByRole('textbox', { name: 'Название проекта' })
+    const field = await screen.findByRole('textbox', { name: 'Название проекта' })
     await user.clear(field)
     await user.click(screen.getByRole('button', { name: 'Сохранить название' }))
     expect(field).toHaveAttribute('aria-invalid', 'true')
@@ -135,7 +135,7 @@ describe('projects', () => {
     expect(within(list).getByText('Тип не выбран')).toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Переименовать Черновик' }))
-    const field = screen.getByRole('textbox', { name: 'Название проекта' })
+    const field = await screen.findByRole('textbox', { name: 'Название проекта' })
     await user.clear(field)
     await user.type(field, 'Лето{Enter}')
     await waitFor(async () =>
@@ -205,7 +205,8 @@ describe('workspace manager', () => {
   })
 
   it('adds and renames a workspace, refusing an empty name', async () => {
-    await renderInApp(() => <WorkspaceManager opened onClose={() => undefined} />)
+    const onClose = vi.fn()
+    await renderInApp(() => <WorkspaceManager opened onClose={onClose} />)
     const user = userEvent.setup()
     const name = await screen.findByLabelText('Новое пространство')
     await user.click(screen.getByRole('button', { name: 'Добавить' }))
@@ -221,5 +222,11 @@ describe('workspace manager', () => {
     await waitFor(async () =>
       expect((await db.workspaces.toArray()).map((w) => w.name)).toEqual(['Салон на Мира']),
     )
+    // Esc leaves the field and keeps the dialog and the name as they were.
+    await user.click(await screen.findByRole('button', { name: 'Переименовать Салон на Мира' }))
+    await user.type(screen.getByRole('textbox', { name: 'Название пространства' }), ' 2{Escape}')
+    expect(screen.queryByRole('textbox', { name: 'Название пространства' })).toBeNull()
+    expect(onClose).not.toHaveBeenCalled()
+    expect((await db.workspaces.toArray()).map((w) => w.name)).toEqual(['Салон на Мира'])
   })
 })

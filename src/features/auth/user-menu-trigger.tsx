@@ -1,7 +1,7 @@
 import { IconChevronDown } from '@tabler/icons-react'
 import { forwardRef, type ComponentPropsWithoutRef } from 'react'
 import controls from '../../ui/controls.module.css'
-import { initials } from './initials.ts'
+import { initials } from '../../ui/initials.ts'
 import classes from './user-menu-trigger.module.css'
 
 export interface UserMenuTriggerProps extends ComponentPropsWithoutRef<'button'> {

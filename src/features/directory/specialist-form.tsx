@@ -1,6 +1,6 @@
 import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, FileButton, Group, Input, Select, SimpleGrid, Switch } from '@mantine/core'
+import { Button, FileButton, Group, Input, Select, SimpleGrid } from '@mantine/core'
 import { IconPhoto, IconTrash } from '@tabler/icons-react'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
@@ -10,6 +10,7 @@ import { errorMessage } from '../../ui/field-error.ts'
 import { FormTextarea, FormTextInput } from '../../ui/form-fields.tsx'
 import type { RecordFormProps } from '../records/form-props.ts'
 import { RecordFormFrame, useRecordFormOf } from '../records/record-form.tsx'
+import { SwitchField } from '../../ui/switch-field.tsx'
 
 /**
  * The server's specialist fields, except that a picker may hold a department or location created
@@ -186,8 +187,7 @@ export function SpecialistForm(props: SpecialistFormProps) {
         </Group>
       </Input.Wrapper>
       <FormTextarea form={form} field="description" label={t`Описание`} />
-      <Switch
-        size="lg"
+      <SwitchField
         name="enabled"
         label={t`Специалист активен`}
         description={t`Выключенный специалист не показывается посетителям.`}

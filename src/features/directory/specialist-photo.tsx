@@ -4,6 +4,7 @@ import { IconUser } from '@tabler/icons-react'
 import { useState, type CSSProperties } from 'react'
 import { useFileUrl } from '../../mirror/live.ts'
 import classes from './directory-lists.module.css'
+import { initials } from '../../ui/initials.ts'
 
 // Drawn without Mantine: the specialists list shows a photo in every row and is a first screen.
 
@@ -29,16 +30,6 @@ export function initialsColor(name: string): string {
     hash |= 0
   }
   return INITIALS_COLORS[Math.abs(hash) % INITIALS_COLORS.length] ?? 'blue'
-}
-
-export function initials(name: string): string {
-  const words = name.split(' ')
-  if (words.length === 1) return name.slice(0, 2).toUpperCase()
-  return words
-    .map((word) => word[0] ?? '')
-    .slice(0, 2)
-    .join('')
-    .toUpperCase()
 }
 
 /** A specialist's photo; an upload still waiting in IndexedDB shows from there. */

@@ -11,12 +11,11 @@ import {
   Paper,
   ScrollArea,
   Stack,
-  Switch,
   Text,
   Title,
   Tooltip,
 } from '@mantine/core'
-import { useDocumentTitle } from '@mantine/hooks'
+import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import {
   IconArrowBackUp,
   IconArrowForwardUp,
@@ -62,6 +61,7 @@ import { ProjectPreview } from './preview/project-preview.tsx'
 import { AlignTools, SelectionPanel } from './selection-panel.tsx'
 import { useAutosave, type SaveState } from './use-autosave.ts'
 import { useShortcuts } from './use-shortcuts.ts'
+import { SwitchField } from '../../ui/switch-field.tsx'
 
 /** Grid steps offered, in screen px at 100% zoom (spec §9: 20 by default). */
 const GRID_SIZES = [5, 10, 20, 40, 50] as const
@@ -467,7 +467,7 @@ function Toolbar(props: {
             </ActionIcon>
           </Group>
           <Group gap={6} wrap="nowrap">
-            <Switch
+            <SwitchField
               label={t`Сетка`}
               checked={props.grid}
               onChange={(e) => props.onGrid(e.currentTarget.checked)}

@@ -1,6 +1,5 @@
 import './integration-messages.ts'
 import { useLingui } from '@lingui/react/macro'
-import { Switch } from '@mantine/core'
 import * as v from 'valibot'
 import type { RecordOf } from '../../data/types.ts'
 import { isMasked, type IntegrationKind } from '../../domain/integration.ts'
@@ -10,6 +9,7 @@ import type { RecordForm } from '../../ui/use-record-form.ts'
 import type { RecordFormProps } from '../records/form-props.ts'
 import { RecordFormFrame, useRecordFormOf } from '../records/record-form.tsx'
 import { KIND_FORM, SECRET_FIELD, type IntegrationFormSpec, type SecretField } from './kinds.ts'
+import { SwitchField } from '../../ui/switch-field.tsx'
 
 /** What the form holds: the record's fields, with `null` in the secret to keep the stored one. */
 export type IntegrationValues<K extends IntegrationKind> = Omit<
@@ -130,8 +130,7 @@ export function IntegrationForm<K extends IntegrationKind>({
           />
         ),
       )}
-      <Switch
-        size="lg"
+      <SwitchField
         name="enabled"
         label={t`Интеграция включена`}
         description={t`Выключенная интеграция не получает заявки.`}

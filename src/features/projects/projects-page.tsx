@@ -1,15 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import {
-  IconCheck,
-  IconCopy,
-  IconLayoutGrid,
-  IconPencil,
-  IconPlus,
-  IconTrash,
-  IconX,
-} from '@tabler/icons-react'
+import { IconCopy, IconLayoutGrid, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
-import { useMemo, useState, type FormEvent } from 'react'
+import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react'
 import * as v from 'valibot'
 import { copyProject, createProject, deleteProject, renameProject } from '../../mirror/commands.ts'
 import { useCurrentWorkspaceId, useProjects, useSyncMarks } from '../../mirror/live.ts'
@@ -206,49 +198,23 @@ export function ProjectsPage() {
   )
 }
 
+// Loaded when a rename starts: the list's first load does without it.
+const InlineRename = lazy(() =>
+  import('../../ui/inline-rename.tsx').then((m) => ({ default: m.InlineRename })),
+)
+
 function RenameField({ project, onDone }: { project: Project; onDone: () => void }) {
   const { t } = useLingui()
-  const [name, setName] = useState(project.name)
-  const [error, setError] = useState<string>()
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    const checked = checkProjectName(name)
-    if ('error' in checked) return setError(checked.error)
-    const next = checked.name
-    if (next !== project.name)
-      await runCommand(() => renameProject(project.id, next), t`Проект переименован`)
-    onDone()
-  }
   return (
-    <form
-      className={classes.rename}
-      noValidate
-      onSubmit={(event) => void submit(event)}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') onDone()
-      }}
-    >
-      <div className={classes.renameRow}>
-        <TextInput
-          style={{ flex: 1 }}
-          aria-label={t`Название проекта`}
-          value={name}
-          onChange={(event) => {
-            setName(event.currentTarget.value)
-            setError(undefined)
-          }}
-          error={error}
-          autoFocus
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <IconButton type="submit" aria-label={t`Сохранить название`}>
-          <IconCheck size={20} />
-        </IconButton>
-        <IconButton variant="default" onClick={onDone} aria-label={t`Отменить`}>
-          <IconX size={20} />
-        </IconButton>
-      </div>
-    </form>
+    <Suspense fallback={null}>
+      <InlineRename
+        label={t`Название проекта`}
+        name={project.name}
+        check={checkProjectName}
+        save={(next) => runCommand(() => renameProject(project.id, next), t`Проект переименован`)}
+        onDone={onDone}
+      />
+    </Suspense>
   )
 }
 

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
-import { IconCheck, IconPencil, IconTrash, IconX } from '@tabler/icons-react'
+import { IconPencil, IconTrash } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
 import { createWorkspace, deleteWorkspace, renameWorkspace } from '../../mirror/commands.ts'
@@ -14,6 +14,7 @@ import {
 import type { Workspace } from '../../domain/workspace.ts'
 import { WorkspaceInput } from '../../domain/workspace.ts'
 import { confirmDelete } from '../../ui/confirm-delete.ts'
+import { InlineRename } from '../../ui/inline-rename.tsx'
 import { issuesToFieldErrors } from '../../ui/field-error.ts'
 import { SyncMark } from '../../ui/sync-mark.tsx'
 import { runCommand } from '../records/run-command.ts'
@@ -121,20 +122,8 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
   const contents = useContents(workspace.id)
   const currentId = useCurrentWorkspaceId()
   const [editing, setEditing] = useState(false)
-  const [name, setName] = useState(workspace.name)
-  const [error, setError] = useState<string>()
   const current = workspace.id === currentId
   const oldName = nestQuotes(workspace.name)
-
-  const rename = async (event: FormEvent) => {
-    event.preventDefault()
-    const checked = checkName(name)
-    if ('error' in checked) return setError(checked.error)
-    const next = checked.name
-    if (next !== workspace.name)
-      await runCommand(() => renameWorkspace(workspace.id, next), t`Пространство переименовано`)
-    setEditing(false)
-  }
 
   const remove = async () => {
     // The confirmation must say what will go: wait for the counts (a moment after opening).
@@ -157,47 +146,15 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
       data-testid={`workspace-${workspace.id}`}
     >
       {editing ? (
-        <form
-          style={{ flex: 1 }}
-          onSubmit={(event) => void rename(event)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') {
-              event.stopPropagation()
-              setEditing(false)
-              setName(workspace.name)
-            }
-          }}
-          noValidate
-        >
-          <Group gap="xs" wrap="nowrap" align="flex-start">
-            <TextInput
-              flex={1}
-              size="md"
-              aria-label={t`Название пространства`}
-              value={name}
-              onChange={(event) => {
-                setName(event.currentTarget.value)
-                setError(undefined)
-              }}
-              error={error}
-              autoFocus
-            />
-            <ActionIcon type="submit" size={42} aria-label={t`Сохранить название`}>
-              <IconCheck size={20} />
-            </ActionIcon>
-            <ActionIcon
-              size={42}
-              variant="default"
-              onClick={() => {
-                setEditing(false)
-                setName(workspace.name)
-              }}
-              aria-label={t`Отменить`}
-            >
-              <IconX size={20} />
-            </ActionIcon>
-          </Group>
-        </form>
+        <InlineRename
+          label={t`Название пространства`}
+          name={workspace.name}
+          check={checkName}
+          save={(next) =>
+            runCommand(() => renameWorkspace(workspace.id, next), t`Пространство переименовано`)
+          }
+          onDone={() => setEditing(false)}
+        />
       ) : (
         <>
           <Stack gap={2} miw={0}>

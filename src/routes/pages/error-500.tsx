@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ServerErrorPage } from '../../ui/status-pages.tsx'
+import { ServerErrorScreen } from '../../ui/error-screens.tsx'
 
-export const Route = createFileRoute('/pages/error-500')({ component: ServerErrorPage })
+// The same 500 screen the router shows for an unexpected failure (one screen, one text).
+export const Route = createFileRoute('/pages/error-500')({ component: () => <ServerErrorScreen /> })
