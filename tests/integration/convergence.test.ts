@@ -7,7 +7,9 @@ import {
   drain,
   openCopies,
   runScenario,
+  serverState,
 } from '../support/convergence-scenario.ts'
+import { compareWithIntent, mirrorRows, mirrorSideFor, serverSide } from '../support/intent.ts'
 import { startSyncWorld, type SyncWorld } from '../support/sync-world.ts'
 
 /**
@@ -44,17 +46,31 @@ afterEach(async () => {
 
 describe('convergence under faults', () => {
   it.each(seeds())(
-    'seed %i: after draining, the server equals the mirror',
+    'seed %i: after draining, the server and the mirror hold what the person meant',
     async (seed) => {
       world = await startSyncWorld({ server })
       const report = await runScenario(seed, world, { steps: STEPS })
       const left = await drain(world, report.worker)
       if (left.length === 0) await openCopies(world, report.worker, report.copies)
       const differences = left.length > 0 ? [] : await compareWithMirror(world)
+      // What the person meant, against the server and against the mirror, field by field.
+      const lost: string[] = []
+      if (left.length === 0) {
+        const state = await serverState(world)
+        lost.push(...(await compareWithIntent(report.intent, state, serverSide(world, state))))
+        lost.push(
+          ...(await compareWithIntent(
+            report.intent,
+            await mirrorRows(world),
+            await mirrorSideFor(world),
+          )),
+        )
+      }
       const problems = [
         ...report.violations,
         ...left.map((entry) => `left in the outbox: ${entry}`),
         ...differences,
+        ...lost,
         ...(world.concurrency.maxBusyWorkers > 1 ? ['two workers sent requests at once'] : []),
       ]
       const story = report.log.slice(process.env.SEED ? 0 : -40).join('\n  ')

@@ -1,28 +1,10 @@
-import {
-  addBackground,
-  copyProject,
-  createProject,
-  createRecord,
-  createWorkspace,
-  deleteBackground,
-  deleteBlocks,
-  deleteProject,
-  deleteRecord,
-  deleteWorkspace,
-  renameProject,
-  renameWorkspace,
-  saveBlocks,
-  setProjectType,
-  setRecordEnabled,
-  updateRecord,
-  uploadFile,
-} from '../../src/data/commands.ts'
 import { isLocalId } from '../../src/data/ids.ts'
 import { readSyncMeta, storeAuthToken } from '../../src/data/sync-state.ts'
 import type { BlockRow, LocalBlock, RecordKind } from '../../src/data/types.ts'
 import { BLOCK_TYPES, type BlockType } from '../../src/domain/block.ts'
 import { pngImage } from '../server/helpers.ts'
 import { randomPolicy, seededRandom, type FaultPolicy } from './fault-proxy.ts'
+import { Intent, intentFromServer, Person, serverSide } from './intent.ts'
 import type { SyncWorld, Worker } from './sync-world.ts'
 
 /**
@@ -46,6 +28,8 @@ export interface ScenarioReport {
   worker: Worker
   /** Local ids of projects copied during the run. */
   copies: number[]
+  /** What the person meant, from their actions alone (tests/support/intent.ts). */
+  intent: Intent
 }
 
 type Random = () => number
@@ -67,8 +51,9 @@ const chance = (random: Random, p: number) => random() < p
 const between = (random: Random, min: number, max: number) =>
   min + Math.floor(random() * (max - min + 1))
 
-function pngBlob(random: Random): { blob: Blob; width: number; height: number } {
-  const width = between(random, 8, 24)
+/** A small PNG; `tag` makes its width unique (a background is known by its picture's size). */
+function pngBlob(random: Random, tag?: number): { blob: Blob; width: number; height: number } {
+  const width = tag === undefined ? between(random, 8, 24) : 8 + (tag % 400)
   const height = between(random, 8, 24)
   return {
     blob: new Blob([new Uint8Array(pngImage(width, height))], { type: 'image/png' }),
@@ -160,7 +145,7 @@ export function newBlock(
         color: '#223344',
         text: `${n} 900 ₽`,
         text_price: n * 1000 + 900,
-        button_text: 'Записаться',
+        button_text: `Записаться ${n}`,
       }
     case 'subscribe':
       return {
@@ -262,6 +247,13 @@ export async function runScenario(
     drizzle: randomPolicy(faults, DRIZZLE),
     storm: randomPolicy(faults, STORM),
   }
+  // What the person means starts from what the server held before they acted.
+  const intent = new Intent()
+  {
+    const state = await serverState(world)
+    await intentFromServer(intent, state, serverSide(world, state))
+  }
+  const person = new Person(world, intent)
   // The app lists the workspaces first (the mirror starts from the server's).
   await worker.engine.refresh({ kind: 'workspaces' })
   world.proxy.setPolicy(policies.drizzle!)
@@ -284,7 +276,7 @@ export async function runScenario(
     const project = pick(random, existing)
     if (project) return project.id
     n += 1
-    const id = await createProject(ws, `Проект ${n}`)
+    const id = await person.createProject(ws, `Проект ${n}`)
     log.push(`createProject ${id} in ${ws}`)
     return id
   }
@@ -307,21 +299,21 @@ export async function runScenario(
     // Workspaces
     async () => {
       n += 1
-      const id = await createWorkspace(`Пространство ${n}`)
+      const id = await person.createWorkspace(`Пространство ${n}`)
       log.push(`createWorkspace ${id}`)
     },
     async () => {
       const id = await someWorkspace()
       if (id === undefined) return
       n += 1
-      await renameWorkspace(id, `Пространство ${n}`)
+      await person.renameWorkspace(id, `Пространство ${n}`)
       log.push(`renameWorkspace ${id}`)
     },
     async () => {
       const ids = (await workspaces()).filter((id) => id !== world.workspaceId)
       const id = pick(random, ids)
       if (id === undefined || !chance(random, 0.4)) return
-      await deleteWorkspace(id)
+      await person.deleteWorkspace(id)
       log.push(`deleteWorkspace ${id}`)
     },
     // Records of every kind
@@ -336,10 +328,11 @@ export async function runScenario(
       }
       const enabled = chance(random, 0.2) ? false : undefined
       const fields: Record<string, unknown> = { ...recordFields(kind, n, refs) }
-      if (enabled === false) fields.enabled = false
+      // Departments and locations have no on/off.
+      if (enabled === false && kind !== 'department' && kind !== 'location') fields.enabled = false
       if (kind === 'specialist' && chance(random, 0.3))
-        fields.photo_url = await uploadFile(pngBlob(random).blob)
-      const id = await createRecord(kind, ws, fields as never)
+        fields.photo_url = await person.uploadFile(pngBlob(random).blob)
+      const id = await person.createRecord(kind, ws, fields as never)
       log.push(`create ${kind} ${id} in ${ws}`)
     },
     async () => {
@@ -347,7 +340,7 @@ export async function runScenario(
       const row = pick(random, await db.recordTable(kind).toArray())
       if (!row) return
       n += 1
-      await updateRecord(kind, row.id, recordPatch(kind, n) as never)
+      await person.updateRecord(kind, row.id, recordPatch(kind, n) as never)
       log.push(`update ${kind} ${row.id}`)
     },
     async () => {
@@ -355,7 +348,7 @@ export async function runScenario(
       const row = pick(random, await db.recordTable(kind).toArray())
       if (!row) return
       const enabled = !(row as { enabled: boolean }).enabled
-      await setRecordEnabled(kind, row.id, enabled)
+      await person.setRecordEnabled(kind, row.id, enabled)
       log.push(`${enabled ? 'enable' : 'disable'} ${kind} ${row.id}`)
     },
     async () => {
@@ -363,7 +356,7 @@ export async function runScenario(
       const row = pick(random, await db.recordTable(kind).toArray())
       if (!row || !chance(random, 0.5)) return
       // A deleted specialist is cleared from subscribe blocks that name it, here and on the server.
-      await deleteRecord(kind, row.id)
+      await person.deleteRecord(kind, row.id)
       log.push(`delete ${kind} ${row.id}`)
     },
     // Projects and backgrounds
@@ -371,7 +364,7 @@ export async function runScenario(
       const ws = await someWorkspace()
       if (ws === undefined) return
       n += 1
-      const id = await createProject(ws, `Проект ${n}`)
+      const id = await person.createProject(ws, `Проект ${n}`)
       log.push(`createProject ${id} in ${ws}`)
     },
     async () => {
@@ -379,11 +372,11 @@ export async function runScenario(
       if (!row) return
       n += 1
       if (chance(random, 0.5)) {
-        await renameProject(row.id, `Проект ${n}`)
+        await person.renameProject(row.id, `Проект ${n}`)
         log.push(`renameProject ${row.id}`)
       } else {
         const type = pick(random, [1, 2] as const)!
-        await setProjectType(row.id, type)
+        await person.setProjectType(row.id, type)
         log.push(`setProjectType ${row.id} ${type}`)
       }
     },
@@ -391,28 +384,30 @@ export async function runScenario(
       const row = pick(random, await db.projects.toArray())
       if (!row || !chance(random, 0.3)) return
       n += 1
-      const id = await copyProject(row.id, `Копия ${n}`)
+      const id = await person.copyProject(row.id)
+      if (id === undefined) return
       copies.push(id)
       log.push(`copyProject ${row.id} → ${id}`)
     },
     async () => {
       const row = pick(random, await db.projects.toArray())
       if (!row || !chance(random, 0.3)) return
-      await deleteProject(row.id)
+      await person.deleteProject(row.id)
       log.push(`deleteProject ${row.id}`)
     },
     async () => {
       const ws = await someWorkspace()
       if (ws === undefined) return
       const projectId = await ensureProject(ws)
-      const { blob, width, height } = pngBlob(random)
-      const id = await addBackground(projectId, blob, { width, height })
+      n += 1
+      const { blob, width, height } = pngBlob(random, n)
+      const id = await person.addBackground(projectId, blob, { width, height })
       log.push(`addBackground ${id} to ${projectId}`)
     },
     async () => {
       const bg = pick(random, await db.backgrounds.toArray())
       if (!bg || !chance(random, 0.3)) return
-      await deleteBackground(bg.id)
+      await person.deleteBackground(bg.id)
       log.push(`deleteBackground ${bg.id}`)
     },
     // Blocks of every type: new ones, edits of several at once, deletes
@@ -428,10 +423,10 @@ export async function runScenario(
         if (type === 'subscribe')
           extra.specialistId = pick(random, await inWorkspace('specialist', target.ws)) ?? null
         if (type === 'image' && chance(random, 0.5))
-          extra.imageUrl = await uploadFile(pngBlob(random).blob)
+          extra.imageUrl = await person.uploadFile(pngBlob(random).blob)
         blocks.push(newBlock(type, target.bgId, n, extra))
       }
-      const ids = await saveBlocks(blocks)
+      const ids = await person.saveBlocks(blocks)
       log.push(
         `saveBlocks new ${blocks.map((b) => b.type).join(',')} → ${ids.join(',')} on ${target.bgId}`,
       )
@@ -443,13 +438,13 @@ export async function runScenario(
       const chosen = onBg.filter(() => chance(random, 0.5))
       if (chosen.length === 0) return
       n += 1
-      await saveBlocks(chosen.map((b) => editedBlock(random, b, n)))
+      await person.saveBlocks(chosen.map((b) => editedBlock(random, b, n)))
       log.push(`saveBlocks edit ${chosen.map((b) => b.id).join(',')}`)
     },
     async () => {
       const block = pick(random, await db.blocks.toArray())
       if (!block || !chance(random, 0.5)) return
-      await deleteBlocks([block.id])
+      await person.deleteBlocks([block.id])
       log.push(`deleteBlocks ${block.id}`)
     },
   ]
@@ -459,13 +454,17 @@ export async function runScenario(
     world.proxy.setOffline(true)
     const ws = (await someWorkspace()) ?? world.workspaceId
     n += 1
-    const department = await createRecord(
+    const department = await person.createRecord(
       'department',
       ws,
       recordFields('department', n, {}) as never,
     )
-    const location = await createRecord('location', ws, recordFields('location', n, {}) as never)
-    const specialist = await createRecord(
+    const location = await person.createRecord(
+      'location',
+      ws,
+      recordFields('location', n, {}) as never,
+    )
+    const specialist = await person.createRecord(
       'specialist',
       ws,
       recordFields('specialist', n, { department, location }) as never,
@@ -481,22 +480,23 @@ export async function runScenario(
     world.proxy.setOffline(true)
     const ws = (await someWorkspace()) ?? world.workspaceId
     n += 1
-    const specialist = await createRecord(
+    const specialist = await person.createRecord(
       'specialist',
       ws,
       recordFields('specialist', n, {}) as never,
     )
     const projectId = await ensureProject(ws)
-    const { blob, width, height } = pngBlob(random)
-    const bgId = await addBackground(projectId, blob, { width, height })
+    n += 1
+    const { blob, width, height } = pngBlob(random, n)
+    const bgId = await person.addBackground(projectId, blob, { width, height })
     // Every block type, stacked in reverse, an image waiting for its upload among them.
-    const imageUrl = await uploadFile(pngBlob(random).blob)
+    const imageUrl = await person.uploadFile(pngBlob(random).blob)
     const blocks = BLOCK_TYPES.map((type, i) => {
       n += 1
       const zindex = BLOCK_TYPES.length - i
       return newBlock(type, bgId, n, { specialistId: specialist, zindex, imageUrl })
     })
-    const ids = await saveBlocks(blocks)
+    const ids = await person.saveBlocks(blocks)
     log.push(
       `offline: specialist ${specialist}, background ${bgId} on ${projectId}, blocks ${ids.join(',')}`,
     )
@@ -531,7 +531,11 @@ export async function runScenario(
     if (chance(random, 0.5)) {
       // The server no longer accepts the token: 401, "sign in again", nothing sent until then.
       n += 1
-      await createRecord('location', world.workspaceId, recordFields('location', n, {}) as never)
+      await person.createRecord(
+        'location',
+        world.workspaceId,
+        recordFields('location', n, {}) as never,
+      )
       await storeAuthToken({ token: `revoked-${n}`, expiry: null }, db)
       let outcome = 'backoff'
       for (let i = 0; i < 3 && outcome === 'backoff'; i += 1) {
@@ -541,7 +545,7 @@ export async function runScenario(
       if (outcome === 'signin') {
         if (!(await readSyncMeta(db)).needsSignIn) violations.push('401 did not ask to sign in')
         n += 1
-        await createRecord(
+        await person.createRecord(
           'department',
           world.workspaceId,
           recordFields('department', n, {}) as never,
@@ -609,7 +613,7 @@ export async function runScenario(
     }
   }
   world.proxy.setOffline(false)
-  return { log, violations, worker, copies }
+  return { log, violations, worker, copies, intent }
 }
 
 /**

@@ -1,0 +1,566 @@
+import { createHash } from 'node:crypto'
+import {
+  addBackground,
+  copyProject,
+  createProject,
+  createRecord,
+  createWorkspace,
+  deleteBackground,
+  deleteBlocks,
+  deleteProject,
+  deleteRecord,
+  deleteWorkspace,
+  renameProject,
+  renameWorkspace,
+  saveBlocks,
+  setProjectType,
+  setRecordEnabled,
+  updateRecord,
+  uploadFile,
+} from '../../src/data/commands.ts'
+import { localFileId } from '../../src/data/ids.ts'
+import type { LocalBlock, RecordKind } from '../../src/data/types.ts'
+import type { SyncWorld } from './sync-world.ts'
+
+/**
+ * The oracle of intent: what the person meant, built from their actions alone — never from the
+ * mirror or the server, which the sync engine rewrites. Every command the scenario runs goes
+ * through `Person`, which runs the product's command and records the intent: per record and block,
+ * the last value of each field the person set; creations with their fields; deletions with what the
+ * person expects them to take along. At the end `compareWithIntent` checks the server and the
+ * mirror against it, field by field.
+ *
+ * Entities are known by keys the scenario controls, never by ids the engine assigns: a record by a
+ * field the scenario makes unique and never edits (a department's name, an amoCRM subdomain, a
+ * Bitrix24 portal), a workspace or a project by any name the person ever gave it, a background by
+ * its project and the pixel size of its picture (unique per upload), a block by its background and
+ * a tag field (a text block's name, a price's button text, a subscribe's action).
+ */
+
+type Row = { id: number } & Record<string, unknown>
+type Fields = Record<string, unknown>
+
+export interface Entity {
+  table: string
+  key: string
+  fields: Fields
+}
+
+/** A lookup of rows by id on one side (the mirror, or the server's lists). */
+export interface Side {
+  name: 'server' | 'mirror'
+  byId(table: string, id: unknown): Row | undefined
+  /** The content of an uploaded file at `url`, as a hash; a string saying why when there is none. */
+  fileHash(url: string): Promise<string>
+}
+
+const RECORD_KINDS: readonly RecordKind[] = [
+  'amo',
+  'bitrix',
+  'department',
+  'location',
+  'specialist',
+]
+/** The field of each record kind the scenario makes unique and never edits. */
+const RECORD_TAG: Record<RecordKind, string> = {
+  amo: 'subdomain',
+  bitrix: 'portal_url',
+  department: 'name',
+  location: 'name',
+  specialist: 'name',
+}
+/** Secrets come back masked: what was sent cannot be read back, so they are not compared. */
+const SECRETS: Record<string, readonly string[]> = {
+  amo: ['client_secret'],
+  bitrix: ['webhook_url'],
+}
+const COPY_SUFFIX = ' (копия)'
+
+export const sha = (bytes: Uint8Array) => `sha:${createHash('sha1').update(bytes).digest('hex')}`
+
+function blockTag(row: Fields): string {
+  if (row.type === 'price') return String(row.button_text)
+  if (row.type === 'subscribe') return String(row.action)
+  return String(row.name)
+}
+
+export class Intent {
+  readonly entities = new Map<string, Entity>()
+  /** 'workspaces:<name>' / 'projects:<name>' / 'projects:#<local id>' → key. */
+  private readonly aliases = new Map<string, string>()
+  /** A project's backgrounds in the order the person added them. */
+  private readonly backgroundOrder = new Map<string, string[]>()
+  /** `local-file:<n>` urls the person picked → the picked bytes' hash. */
+  readonly files = new Map<string, string>()
+
+  alias(kind: 'workspaces' | 'projects', name: string, key: string) {
+    this.aliases.set(`${kind}:${name}`, key)
+  }
+
+  /** The key of a row on `side` (undefined when it cannot be told). */
+  keyOf(table: string, row: Row | undefined, side: Side): string | undefined {
+    if (!row) return undefined
+    switch (table) {
+      case 'workspaces':
+        return this.aliases.get(`workspaces:${String(row.name)}`)
+      case 'projects':
+        return (
+          this.aliases.get(`projects:#${row.id}`) ??
+          this.aliases.get(`projects:${String(row.name)}`)
+        )
+      case 'backgrounds': {
+        const project = this.keyOf('projects', side.byId('projects', row.project_id), side)
+        return project ? `${project}/bg ${row.width}×${row.height}` : undefined
+      }
+      case 'blocks': {
+        const bg = this.keyOf('backgrounds', side.byId('backgrounds', row.bg_id), side)
+        return bg ? `${bg}/${String(row.type)} ${blockTag(row)}` : undefined
+      }
+      default:
+        if ((RECORD_KINDS as readonly string[]).includes(table))
+          return `${table}:${String(row[RECORD_TAG[table as RecordKind]])}`
+        return undefined
+    }
+  }
+
+  /** A row's fields as the intent holds them: references as keys, files as content hashes. */
+  async normalize(table: string, row: Fields, side: Side): Promise<Fields> {
+    const out: Fields = {}
+    for (const [field, value] of Object.entries(row)) {
+      if (field === 'id' || SECRETS[table]?.includes(field)) continue
+      out[field] = await this.normalizeField(field, value, side)
+    }
+    if (table === 'projects') {
+      delete out.updated_at
+      delete out.cover_url
+    }
+    if (table === 'backgrounds') {
+      delete out.project_id
+      delete out.position
+    }
+    if (table === 'blocks') delete out.bg_id
+    return out
+  }
+
+  private async normalizeField(field: string, value: unknown, side: Side) {
+    const ref = (refTable: string) =>
+      value === null || value === undefined
+        ? null
+        : (this.keyOf(refTable, side.byId(refTable, value), side) ??
+          `unknown ${refTable} ${String(value)}`)
+    if (field === 'workspace_id') return ref('workspaces')
+    if (field === 'department_id') return ref('department')
+    if (field === 'location_id') return ref('location')
+    if (field === 'specialist_id') return ref('specialist')
+    if (field === 'project_id') return ref('projects')
+    if (
+      (field === 'photo_url' || field === 'image_url') &&
+      typeof value === 'string' &&
+      value !== ''
+    ) {
+      const picked = this.files.get(value)
+      if (picked) return picked
+      return side.fileHash(value)
+    }
+    return value
+  }
+
+  put(table: string, key: string, fields: Fields) {
+    this.entities.set(key, { table, key, fields })
+  }
+
+  patch(key: string | undefined, fields: Fields) {
+    const entity = key ? this.entities.get(key) : undefined
+    if (entity) Object.assign(entity.fields, fields)
+  }
+
+  /** Removes an entity and what the person expects to go with it (mirrors the server's keys). */
+  remove(key: string | undefined) {
+    if (!key) return
+    const entity = this.entities.get(key)
+    if (!entity) return
+    this.entities.delete(key)
+    const children = [...this.entities.values()]
+    if (entity.table === 'workspaces') {
+      for (const child of children) if (child.fields.workspace_id === key) this.remove(child.key)
+    }
+    if (entity.table === 'projects') {
+      this.backgroundOrder.delete(key)
+      for (const child of children)
+        if (child.key.startsWith(`${key}/`)) this.entities.delete(child.key)
+    }
+    if (entity.table === 'backgrounds') {
+      const project = key.slice(0, key.lastIndexOf('/bg '))
+      this.backgroundOrder.set(
+        project,
+        (this.backgroundOrder.get(project) ?? []).filter((bg) => bg !== key),
+      )
+      for (const child of children)
+        if (child.key.startsWith(`${key}/`)) this.entities.delete(child.key)
+    }
+    // References the server sets to null when their target goes.
+    const field =
+      entity.table === 'department'
+        ? 'department_id'
+        : entity.table === 'location'
+          ? 'location_id'
+          : entity.table === 'specialist'
+            ? 'specialist_id'
+            : null
+    if (field)
+      for (const other of this.entities.values())
+        if (other.fields[field] === key) other.fields[field] = null
+  }
+
+  addBackground(project: string, key: string) {
+    this.backgroundOrder.set(project, [...(this.backgroundOrder.get(project) ?? []), key])
+  }
+
+  backgroundsOf(project: string): string[] {
+    return this.backgroundOrder.get(project) ?? []
+  }
+
+  /** A project copy: the source's backgrounds and blocks as the person had them. */
+  copyContent(source: string, copy: string) {
+    for (const bg of this.backgroundsOf(source)) {
+      const bgCopy = `${copy}${bg.slice(source.length)}`
+      this.put('backgrounds', bgCopy, { ...this.entities.get(bg)!.fields })
+      this.addBackground(copy, bgCopy)
+    }
+    for (const entity of [...this.entities.values()]) {
+      if (entity.table !== 'blocks' || !entity.key.startsWith(`${source}/`)) continue
+      this.put('blocks', `${copy}${entity.key.slice(source.length)}`, { ...entity.fields })
+    }
+  }
+
+  copyName(source: string): string {
+    return `${String(this.entities.get(source)?.fields.name ?? '')}${COPY_SUFFIX}`.slice(0, 200)
+  }
+
+  hasProjectNamed(name: string): boolean {
+    return [...this.entities.values()].some((e) => e.table === 'projects' && e.fields.name === name)
+  }
+}
+
+/** Mirror rows by id, read afresh (the person acts on what the screen shows now). */
+async function mirrorSide(world: SyncWorld, fileHash: Side['fileHash']): Promise<Side> {
+  const tables = ['workspaces', 'projects', 'backgrounds', 'blocks', ...RECORD_KINDS]
+  const rows = new Map<string, Map<unknown, Row>>()
+  for (const table of tables) {
+    const all = (await world.db.table(table).toArray()) as Row[]
+    rows.set(table, new Map(all.map((row) => [row.id, row])))
+  }
+  return { name: 'mirror', byId: (table, id) => rows.get(table)?.get(id), fileHash }
+}
+
+/**
+ * The person: runs the product's commands (as the screens do) and writes down what they meant.
+ * Targets are picked by the scenario from the mirror, as a person picks from the screen.
+ */
+export class Person {
+  constructor(
+    readonly world: SyncWorld,
+    readonly intent: Intent,
+  ) {}
+
+  private side() {
+    return mirrorSide(this.world, async (url) =>
+      localFileId(url) !== null ? `not uploaded ${url}` : `unknown file ${url}`,
+    )
+  }
+
+  private async keyOf(table: string, id: number) {
+    const side = await this.side()
+    return this.intent.keyOf(table, side.byId(table, id), side)
+  }
+
+  private async normalize(table: string, fields: Fields) {
+    return this.intent.normalize(table, fields, await this.side())
+  }
+
+  async uploadFile(blob: Blob): Promise<string> {
+    const url = await uploadFile(blob)
+    this.intent.files.set(url, sha(new Uint8Array(await blob.arrayBuffer())))
+    return url
+  }
+
+  async createWorkspace(name: string) {
+    const id = await createWorkspace(name)
+    const key = `workspaces:${name}`
+    this.intent.alias('workspaces', name, key)
+    this.intent.put('workspaces', key, { name })
+    return id
+  }
+
+  async renameWorkspace(id: number, name: string) {
+    const key = await this.keyOf('workspaces', id)
+    await renameWorkspace(id, name)
+    if (key) this.intent.alias('workspaces', name, key)
+    this.intent.patch(key, { name })
+  }
+
+  async deleteWorkspace(id: number) {
+    const key = await this.keyOf('workspaces', id)
+    await deleteWorkspace(id)
+    this.intent.remove(key)
+  }
+
+  async createRecord(kind: RecordKind, workspaceId: number, fields: Fields) {
+    const toggles = kind === 'amo' || kind === 'bitrix' || kind === 'specialist'
+    const full = { workspace_id: workspaceId, ...(toggles ? { enabled: true } : {}), ...fields }
+    const normalized = await this.normalize(kind, full)
+    const id = await createRecord(kind, workspaceId, fields as never)
+    this.intent.put(kind, `${kind}:${String(fields[RECORD_TAG[kind]])}`, normalized)
+    return id
+  }
+
+  async updateRecord(kind: RecordKind, id: number, patch: Fields) {
+    const key = await this.keyOf(kind, id)
+    const normalized = await this.normalize(kind, patch)
+    await updateRecord(kind, id, patch as never)
+    this.intent.patch(key, normalized)
+  }
+
+  async setRecordEnabled(kind: 'amo' | 'bitrix' | 'specialist', id: number, enabled: boolean) {
+    const key = await this.keyOf(kind, id)
+    await setRecordEnabled(kind, id, enabled)
+    this.intent.patch(key, { enabled })
+  }
+
+  async deleteRecord(kind: RecordKind, id: number) {
+    const key = await this.keyOf(kind, id)
+    await deleteRecord(kind, id)
+    this.intent.remove(key)
+  }
+
+  async createProject(workspaceId: number, name: string) {
+    const workspace = await this.keyOf('workspaces', workspaceId)
+    const id = await createProject(workspaceId, name)
+    const key = `projects:${name}`
+    this.intent.alias('projects', name, key)
+    this.intent.put('projects', key, { workspace_id: workspace, name, type: null })
+    return id
+  }
+
+  async renameProject(id: number, name: string) {
+    const key = await this.keyOf('projects', id)
+    await renameProject(id, name)
+    if (key) this.intent.alias('projects', name, key)
+    this.intent.patch(key, { name })
+  }
+
+  async setProjectType(id: number, type: 1 | 2) {
+    const key = await this.keyOf('projects', id)
+    await setProjectType(id, type)
+    this.intent.patch(key, { type })
+  }
+
+  /** Copies a project as the app does (the server names the copy); undefined when skipped. */
+  async copyProject(id: number): Promise<number | undefined> {
+    const source = await this.keyOf('projects', id)
+    if (!source) return undefined
+    const name = this.intent.copyName(source)
+    // Two copies of one name could not be told apart: the scenario does not make them.
+    if (this.intent.hasProjectNamed(name)) return undefined
+    const copyId = await copyProject(id)
+    const key = `projects:${name}`
+    this.intent.alias('projects', name, key)
+    this.intent.alias('projects', `#${copyId}`, key)
+    this.intent.put('projects', key, { ...this.intent.entities.get(source)!.fields, name })
+    this.intent.copyContent(source, key)
+    return copyId
+  }
+
+  async deleteProject(id: number) {
+    const key = await this.keyOf('projects', id)
+    await deleteProject(id)
+    this.intent.remove(key)
+  }
+
+  async addBackground(projectId: number, blob: Blob, size: { width: number; height: number }) {
+    const project = await this.keyOf('projects', projectId)
+    const id = await addBackground(projectId, blob, size)
+    if (project) {
+      const key = `${project}/bg ${size.width}×${size.height}`
+      this.intent.put('backgrounds', key, {
+        width: size.width,
+        height: size.height,
+        image_url: sha(new Uint8Array(await blob.arrayBuffer())),
+      })
+      this.intent.addBackground(project, key)
+    }
+    return id
+  }
+
+  async deleteBackground(id: number) {
+    const key = await this.keyOf('backgrounds', id)
+    await deleteBackground(id)
+    this.intent.remove(key)
+  }
+
+  /**
+   * Saves blocks: a new block with every field; an edited one with the fields the person changed
+   * against what the screen showed (a field they did not touch is not part of their intent).
+   */
+  async saveBlocks(blocks: (LocalBlock & { id?: number })[]) {
+    const side = await this.side()
+    const updates: [string | undefined, Fields][] = []
+    for (const block of blocks) {
+      const shown = block.id !== undefined ? side.byId('blocks', block.id) : undefined
+      const bgKey = this.intent.keyOf('backgrounds', side.byId('backgrounds', block.bg_id), side)
+      if (shown) {
+        const changed: Fields = {}
+        for (const [field, value] of Object.entries(block))
+          if (JSON.stringify(shown[field]) !== JSON.stringify(value)) changed[field] = value
+        updates.push([
+          this.intent.keyOf('blocks', shown, side),
+          await this.intent.normalize('blocks', changed, side),
+        ])
+      } else if (bgKey) {
+        const key = `${bgKey}/${block.type} ${blockTag(block)}`
+        updates.push([key, await this.intent.normalize('blocks', block, side)])
+      }
+    }
+    const ids = await saveBlocks(blocks)
+    for (const [key, fields] of updates) {
+      if (!key) continue
+      if (this.intent.entities.has(key)) this.intent.patch(key, fields)
+      else this.intent.put('blocks', key, fields)
+    }
+    return ids
+  }
+
+  async deleteBlocks(ids: number[]) {
+    const keys = await Promise.all(ids.map((id) => this.keyOf('blocks', id)))
+    await deleteBlocks(ids)
+    for (const key of keys) this.intent.remove(key)
+  }
+}
+
+/** The state before the person acted: the server's rows, keyed the same way. */
+export async function intentFromServer(
+  intent: Intent,
+  state: Record<string, Row[]>,
+  side: Side,
+): Promise<void> {
+  for (const ws of state.workspaces ?? []) {
+    const key = `workspaces:${String(ws.name)}`
+    intent.alias('workspaces', String(ws.name), key)
+    intent.put('workspaces', key, await intent.normalize('workspaces', ws, side))
+  }
+  for (const project of state.projects ?? []) {
+    const key = `projects:${String(project.name)}`
+    intent.alias('projects', String(project.name), key)
+    intent.put('projects', key, await intent.normalize('projects', project, side))
+  }
+  for (const table of ['backgrounds', 'blocks', ...RECORD_KINDS]) {
+    for (const row of state[table] ?? []) {
+      const key = intent.keyOf(table, row, side)
+      if (key) intent.put(table, key, await intent.normalize(table, row, side))
+      if (key && table === 'backgrounds')
+        intent.addBackground(key.slice(0, key.lastIndexOf('/bg ')), key)
+    }
+  }
+}
+
+/** A side over the server's lists (serverState), reading uploaded files through `world.call`. */
+export function serverSide(world: SyncWorld, state: Record<string, Row[]>): Side {
+  const rows = new Map<string, Map<unknown, Row>>()
+  for (const [table, list] of Object.entries(state))
+    rows.set(table, new Map(list.map((row) => [row.id, row])))
+  const hashes = new Map<string, Promise<string>>()
+  return {
+    name: 'server',
+    byId: (table, id) => rows.get(table)?.get(id),
+    fileHash(url) {
+      let hash = hashes.get(url)
+      if (!hash) {
+        hash = (async () => {
+          const path = new URL(url, 'http://server').pathname
+          const response = await world.call('GET', path)
+          if (!response.ok) return `missing file ${url} (${response.status})`
+          return sha(new Uint8Array(await response.arrayBuffer()))
+        })()
+        hashes.set(url, hash)
+      }
+      return hash
+    },
+  }
+}
+
+/**
+ * Differences between the intent and one side (the server's lists, or the mirror read the same
+ * way): rows the person did not make or kept deleted, rows they made that are missing, fields that
+ * differ from what they last set, backgrounds out of the order they were added in.
+ */
+export async function compareWithIntent(
+  intent: Intent,
+  rowsByTable: Record<string, Row[]>,
+  side: Side,
+): Promise<string[]> {
+  const problems: string[] = []
+  const found = new Set<string>()
+  for (const [table, rows] of Object.entries(rowsByTable)) {
+    for (const row of rows) {
+      const key = intent.keyOf(table, row, side)
+      if (!key) {
+        problems.push(
+          `${side.name}: ${table} ${row.id} is nothing the person made ${JSON.stringify(row).slice(0, 160)}`,
+        )
+        continue
+      }
+      if (found.has(key)) {
+        problems.push(`${side.name}: ${key} twice`)
+        continue
+      }
+      found.add(key)
+      const meant = intent.entities.get(key)
+      if (!meant) {
+        problems.push(`${side.name}: ${key} is there, the person did not keep it`)
+        continue
+      }
+      const actual = await intent.normalize(table, row, side)
+      for (const [field, value] of Object.entries(meant.fields))
+        if (JSON.stringify(actual[field]) !== JSON.stringify(value))
+          problems.push(
+            `${side.name}: ${key}.${field} is ${JSON.stringify(actual[field])}, the person meant ${JSON.stringify(value)}`,
+          )
+    }
+  }
+  for (const key of intent.entities.keys())
+    if (!found.has(key)) problems.push(`${side.name}: ${key} is missing (lost)`)
+  // Backgrounds in the order the person added them.
+  const byProject = new Map<string, Row[]>()
+  for (const bg of rowsByTable.backgrounds ?? []) {
+    const key = intent.keyOf('backgrounds', bg, side)
+    if (!key) continue
+    const project = key.slice(0, key.lastIndexOf('/bg '))
+    byProject.set(project, [...(byProject.get(project) ?? []), bg])
+  }
+  for (const [project, bgs] of byProject) {
+    const order = bgs
+      .sort((a, b) => Number(a.position) - Number(b.position) || a.id - b.id)
+      .map((bg) => intent.keyOf('backgrounds', bg, side))
+    const meant = intent.backgroundsOf(project)
+    if (JSON.stringify(order) !== JSON.stringify(meant))
+      problems.push(
+        `${side.name}: backgrounds of ${project} in order ${order.join(', ')}, meant ${meant.join(', ')}`,
+      )
+  }
+  return problems
+}
+
+/** The mirror's rows of the tables the intent covers, as `compareWithIntent` takes them. */
+export async function mirrorRows(world: SyncWorld): Promise<Record<string, Row[]>> {
+  const out: Record<string, Row[]> = {}
+  for (const table of ['workspaces', 'projects', 'backgrounds', 'blocks', ...RECORD_KINDS])
+    out[table] = (await world.db.table(table).toArray()) as Row[]
+  return out
+}
+
+export async function mirrorSideFor(world: SyncWorld): Promise<Side> {
+  const server = serverSide(world, {})
+  return mirrorSide(world, (url) =>
+    localFileId(url) !== null ? Promise.resolve(`not uploaded ${url}`) : server.fileHash(url),
+  )
+}
