@@ -343,6 +343,18 @@ export async function runScenario(
       await person.updateRecord(kind, row.id, recordPatch(kind, n) as never)
       log.push(`update ${kind} ${row.id}`)
     },
+    // The same record edited twice in a row (a typo fixed): both edits wait together, and the
+    // later one must win when they are merged.
+    async () => {
+      const kind = pick(random, KINDS)!
+      const row = pick(random, await db.recordTable(kind).toArray())
+      if (!row) return
+      n += 1
+      await person.updateRecord(kind, row.id, recordPatch(kind, n) as never)
+      n += 1
+      await person.updateRecord(kind, row.id, recordPatch(kind, n) as never)
+      log.push(`update ${kind} ${row.id} twice`)
+    },
     async () => {
       const kind = pick(random, ['amo', 'bitrix', 'specialist'] as const)!
       const row = pick(random, await db.recordTable(kind).toArray())
@@ -435,7 +447,9 @@ export async function runScenario(
       const target = await someBackground()
       if (!target) return
       const onBg = await db.blocks.where('bg_id').equals(target.bgId).toArray()
-      const chosen = onBg.filter(() => chance(random, 0.5))
+      const mine = []
+      for (const block of onBg) if (!(await person.isForeign('blocks', block.id))) mine.push(block)
+      const chosen = mine.filter(() => chance(random, 0.5))
       if (chosen.length === 0) return
       n += 1
       await person.saveBlocks(chosen.map((b) => editedBlock(random, b, n)))
@@ -443,11 +457,28 @@ export async function runScenario(
     },
     async () => {
       const block = pick(random, await db.blocks.toArray())
-      if (!block || !chance(random, 0.5)) return
+      if (!block || !chance(random, 0.5) || (await person.isForeign('blocks', block.id))) return
       await person.deleteBlocks([block.id])
       log.push(`deleteBlocks ${block.id}`)
     },
   ]
+
+  /**
+   * Another device recolours or deletes a saved block on the server; the person then adds a block
+   * on the same background, and that save's completion step brings the other device's change into
+   * the mirror (the person's own edits leave that block alone).
+   */
+  async function otherDevice() {
+    const saved = (await db.blocks.toArray()).filter((b) => b.id > 0 && b.bg_id > 0)
+    const block = pick(random, saved)
+    if (!block || (await person.isForeign('blocks', block.id))) return
+    if ((await db.outbox.where('[table+recordId]').equals(['blocks', block.id]).count()) > 0) return
+    const done = await person.otherDeviceEdits(block.id, chance(random, 0.4))
+    if (!done) return
+    n += 1
+    const [id] = await person.saveBlocks([newBlock('text', block.bg_id, n)])
+    log.push(`another device ${done}; then a new block ${id} on ${block.bg_id}`)
+  }
 
   /** Offline: a department and a location, and a specialist using both. */
   async function offlineDirectoryChain() {
@@ -575,12 +606,14 @@ export async function runScenario(
   }
 
   // Records and blocks are what people edit most.
-  const [, , , createRec, updateRec, toggleRec, , , , , , , , newBlocks, editBlocks] = edits
+  const [, , , createRec, updateRec, updateTwice, toggleRec, , , , , , , , newBlocks, editBlocks] =
+    edits
   const weighted = [
     ...edits,
     createRec!,
     createRec!,
     updateRec!,
+    updateTwice!,
     toggleRec!,
     newBlocks!,
     editBlocks!,
@@ -604,6 +637,8 @@ export async function runScenario(
       const name = pick(random, ['calm', 'drizzle', 'storm'])!
       world.proxy.setPolicy(policies[name]!)
       log.push(`faults: ${name}`)
+    } else if (roll < 0.91) {
+      await otherDevice()
     } else if (roll < 0.93) {
       await killWorker()
     } else if (roll < 0.97) {

@@ -430,6 +430,54 @@ export class Person {
     return ids
   }
 
+  /** Keys of blocks another device changed: the person leaves them alone from then on. */
+  readonly foreign = new Set<string>()
+
+  async isForeign(table: 'blocks', id: number): Promise<boolean> {
+    const key = await this.keyOf(table, id)
+    return key !== undefined && this.foreign.has(key)
+  }
+
+  /**
+   * Another device of the person's changes a saved block on the server directly: recolours it, or
+   * deletes it. Returns what it did, or undefined when the block is not (yet) on the server.
+   */
+  async otherDeviceEdits(blockId: number, remove: boolean): Promise<string | undefined> {
+    const side = await this.side()
+    const shown = side.byId('blocks', blockId)
+    const key = this.intent.keyOf('blocks', shown, side)
+    if (!shown || !key || blockId < 0 || typeof shown.bg_id !== 'number' || shown.bg_id < 0)
+      return undefined
+    const response = await this.world.call('GET', '/api/project/get_items', undefined, {
+      bg_id: shown.bg_id,
+    })
+    if (!response.ok) return undefined
+    const current = ((await response.json()) as Row[]).find((b) => b.id === blockId)
+    if (!current) return undefined
+    const type = String(current.type)
+    const widget = ['gift', 'price', 'subscribe'].includes(type)
+    let answer: Response
+    if (remove) {
+      answer = await this.world.call(
+        'POST',
+        widget ? `/api/${type}/delete` : '/api/project/delete_item',
+        { id: blockId },
+      )
+    } else {
+      if (!('color' in current)) return undefined
+      const color = '#0a0b0c'
+      answer = await this.world.call('POST', widget ? `/api/${type}/update` : `/api/${type}/add`, {
+        ...current,
+        color,
+      })
+      if (answer.ok) this.intent.patch(key, { color })
+    }
+    if (!answer.ok) return undefined
+    if (remove) this.intent.remove(key)
+    this.foreign.add(key)
+    return `${remove ? 'deleted' : 'recoloured'} ${key}`
+  }
+
   async deleteBlocks(ids: number[]) {
     const keys = await Promise.all(ids.map((id) => this.keyOf('blocks', id)))
     await deleteBlocks(ids)
