@@ -44,6 +44,11 @@ export interface AppOptions {
   videoUploadMaxBytes?: number
   tokenTtlDays?: number
   loginLimit?: { attempts: number; windowMs: number }
+  /**
+   * How long a repeat waits for the first request with its Idempotency-Key before answering
+   * `409 idempotency_pending` (default 15 s; tests shorten it).
+   */
+  idempotencyWaitMs?: number
   /** Take the client IP for rate limiting from X-Forwarded-For (behind a trusted proxy). */
   trustProxy?: boolean
   onResetLink?: (link: string, email: string) => void
@@ -96,6 +101,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
       tokenTtlDays: options.tokenTtlDays ?? 30,
       loginLimit: options.loginLimit ?? { attempts: 10, windowMs: 5 * 60_000 },
       uploadLimits: { imageMaxBytes: uploadMaxBytes, videoMaxBytes: videoUploadMaxBytes },
+      idempotencyWaitMs: options.idempotencyWaitMs,
     })
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)

@@ -49,7 +49,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const userId = c.get('user').id
   const method = c.req.method
   const path = c.req.path
-  const deadline = Date.now() + 15_000
+  const deadline = Date.now() + c.get('services').idempotencyWaitMs
   // 1. Claim the key, or find the request that claimed it first.
   for (;;) {
     const prior = await claimKey(db, userId, key, method, path)
@@ -73,7 +73,8 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
       continue
     }
     if (Date.now() > deadline) {
-      throw new AppError(409, ERROR_CODES.conflict, 'idempotency_pending')
+      // Its own code: the client waits and tries again, never gives the change up (docs/API.md).
+      throw new AppError(409, ERROR_CODES.idempotencyPending, 'idempotency_pending')
     }
     await sleep(25)
   }

@@ -12,6 +12,8 @@ export interface ServiceSettings {
   tokenTtlDays: number
   loginLimit: { attempts: number; windowMs: number }
   uploadLimits: UploadLimits
+  /** Default 15 s. */
+  idempotencyWaitMs?: number
 }
 
 /** Every service of one app instance, wired to one database and one upload storage. */
@@ -26,6 +28,8 @@ export interface Services {
   uploadStorage: UploadStorage
   /** Per process: instances behind a load balancer each count on their own. */
   loginLimiter: RateLimiter
+  /** How long a repeat waits for the first request with its Idempotency-Key to finish. */
+  idempotencyWaitMs: number
 }
 
 export function createServices(
@@ -44,5 +48,6 @@ export function createServices(
     uploads,
     uploadStorage,
     loginLimiter: new RateLimiter(settings.loginLimit.attempts, settings.loginLimit.windowMs),
+    idempotencyWaitMs: settings.idempotencyWaitMs ?? 15_000,
   }
 }

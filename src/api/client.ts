@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { ApiErrorBody } from '../domain/api-error.ts'
+import { ApiErrorBody, ERROR_CODES } from '../domain/api-error.ts'
 
 /**
  * The only caller of `fetch` in the app and the workers. Bearer token, JSON bodies, query arrays as
@@ -134,10 +134,19 @@ export async function readResponse<S extends v.GenericSchema>(
   return parsed.output
 }
 
-/** True for failures worth retrying later: no answer, 5xx, 429, 408. */
+/**
+ * True for failures worth retrying later: no answer, 5xx, 429, 408, and a 409 saying the same
+ * Idempotency-Key is still being answered (an earlier try of this very request is still running on
+ * the server: its answer will be there for the retry).
+ */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof NetworkError) return true
   if (error instanceof ApiError)
-    return error.status >= 500 || error.status === 429 || error.status === 408
+    return (
+      error.status >= 500 ||
+      error.status === 429 ||
+      error.status === 408 ||
+      (error.status === 409 && error.code === ERROR_CODES.idempotencyPending)
+    )
   return false
 }

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   forbidden: 'forbidden',
   notFound: 'not_found',
   conflict: 'conflict',
+  /** The same Idempotency-Key is still being answered: try again (the stored answer will come). */
+  idempotencyPending: 'idempotency_pending',
   tooLarge: 'too_large',
   unsupportedMedia: 'unsupported_media_type',
   rateLimited: 'rate_limited',

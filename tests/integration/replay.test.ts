@@ -315,6 +315,28 @@ describe('replay against the reference server', () => {
     expect(keys.size).toBe(1)
   })
 
+  it('a retry that meets its own first try still running (409 idempotency_pending) waits and tries again, never parks', async () => {
+    await createRecord('location', h.workspaceId, { name: 'Центр', address: '', phone: '' })
+    let pendingAnswers = 0
+    h.fault.current = (s) => {
+      if (s.path !== '/api/location/add' || pendingAnswers >= 2) return undefined
+      pendingAnswers += 1
+      const body = {
+        error: { code: 'idempotency_pending', message: 'Такой же запрос ещё выполняется' },
+      }
+      return new Response(JSON.stringify(body), { status: 409 })
+    }
+    for (let i = 0; i < 2; i += 1) {
+      expect(await h.engine.replay()).toBe('backoff')
+      const entry = (await h.db.outbox.orderBy('seq').first())!
+      expect(entry.state).toBe('pending')
+      h.clock.now = entry.nextAttemptAt
+    }
+    expect(await h.engine.replay()).toBe('idle')
+    expect(await h.db.outbox.count()).toBe(0)
+    expect((await serverList<{ name: string }>('location')).map((l) => l.name)).toEqual(['Центр'])
+  })
+
   it('401 pauses replay and asks to sign in; a new token resumes with nothing lost', async () => {
     await storeAuthToken({ token: 'expired-token', expiry: null }, h.db)
     await createRecord('department', h.workspaceId, { name: 'Неврология', description: '' })

@@ -9,6 +9,7 @@ import {
   type TestServer,
   type TestUser,
 } from './helpers.ts'
+import { claimKey } from '../../server/storage/idempotency.ts'
 
 let s: TestServer
 let u: TestUser
@@ -229,6 +230,35 @@ describe('workspace delete', () => {
     ] as const) {
       const { rows } = await db.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id])
       expect(rows, table).toHaveLength(0)
+    }
+  })
+})
+
+describe('a repeat of a request still running', () => {
+  it('waits, then answers 409 idempotency_pending, and stores nothing', async () => {
+    const t = await testServer({ idempotencyWaitMs: 100 })
+    try {
+      const user = await t.signUp()
+      const { services } = await t.app.ready()
+      const key = randomUUID()
+      // The first request claimed the key and is still being answered (its process is busy).
+      await claimKey(services.db, user.id, key, 'POST', '/api/department/add')
+      const res = await t.call('POST', '/api/department/add', {
+        token: user.token,
+        headers: { 'Idempotency-Key': key },
+        body: { workspace_id: user.workspaceId, name: 'Повтор', description: '' },
+      })
+      expect(res.status).toBe(409)
+      expect((await json<{ error: { code: string } }>(res)).error.code).toBe('idempotency_pending')
+      const list = await json<Row[]>(
+        await t.call('GET', '/api/department/list', {
+          token: user.token,
+          query: { workspace_id: user.workspaceId },
+        }),
+      )
+      expect(list).toEqual([])
+    } finally {
+      await t.close()
     }
   })
 })
