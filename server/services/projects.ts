@@ -11,6 +11,7 @@ import * as store from '../storage/projects.ts'
 import { isMember } from '../storage/workspaces.ts'
 import { AppError } from './errors.ts'
 import type { UploadService } from './uploads.ts'
+import { copyName } from '../../src/domain/project.ts'
 
 export const PROJECT_TYPES: readonly ProjectType[] = [
   {
@@ -26,8 +27,6 @@ export const PROJECT_TYPES: readonly ProjectType[] = [
     aspect: 9 / 16,
   },
 ]
-
-export const COPY_SUFFIX = ' (копия)'
 
 export class ProjectService {
   constructor(
@@ -72,7 +71,7 @@ export class ProjectService {
       const copy = await store.insertProject(
         tx,
         source.workspace_id,
-        (source.name + COPY_SUFFIX).slice(0, 200),
+        copyName(source.name),
         source.type,
       )
       await store.copyProjectContent(tx, source.id, copy.id)

@@ -1,4 +1,4 @@
-import type { ProjectTypeId } from '../domain/project.ts'
+import { copyName as projectCopyName, type ProjectTypeId } from '../domain/project.ts'
 import { isMasked } from '../domain/integration.ts'
 import { getDb, type MirrorDb } from './db.ts'
 import {
@@ -284,7 +284,7 @@ export function copyProject(id: number, name?: string): Promise<number> {
     id = await currentId(db, 'projects', id)
     const source = await db.projects.get(id)
     const copyId = await nextLocalId(db)
-    const copyName = name ?? source?.name ?? ''
+    const copyName = name ?? (source ? projectCopyName(source.name) : '')
     await db.projects.add({
       id: copyId,
       workspace_id: source?.workspace_id ?? 0,

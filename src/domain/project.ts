@@ -2,6 +2,15 @@ import * as v from 'valibot'
 import { FieldCode, Id, requiredText } from './validation.ts'
 
 /** The two editors (DESIGN §2). */
+/**
+ * The name the server gives a project's copy (the original's name with « (копия)», at most 200
+ * characters); the app shows it at once, before the copy has replayed.
+ */
+export function copyName(name: string): string {
+  // eslint-disable-next-line no-restricted-syntax -- the API's naming of copies, stored data, not UI text
+  return `${name} (копия)`.slice(0, 200)
+}
+
 export const PROJECT_TYPE_IDS = [1, 2] as const
 export const ProjectTypeId = v.picklist(PROJECT_TYPE_IDS, FieldCode.invalidChoice)
 export type ProjectTypeId = v.InferOutput<typeof ProjectTypeId>

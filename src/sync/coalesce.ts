@@ -40,8 +40,33 @@ function isCreate(e: OutboxEntry): boolean {
   return e.op === 'create' || e.op === 'copy' || (e.op === 'save' && isLocalId(e.recordId))
 }
 
+/**
+ * The coalescing plan of the outbox (docs/SYNC.md, step 3). A project copy reads the whole project
+ * as the server has it when the copy runs, so nothing queued before a copy merges with anything
+ * queued after it: a rename before the copy folded into a create or a later rename would name the
+ * copy after the wrong name, a block edit folded into a later save would be missing from the copy,
+ * a block created before and deleted after would vanish from it. The outbox is coalesced in
+ * segments that copies separate.
+ */
 export function coalesce(entries: readonly OutboxEntry[]): CoalescePlan {
   const sorted = [...entries].sort((a, b) => a.seq! - b.seq!)
+  const plan: CoalescePlan = { changed: [], dropped: [] }
+  let segment: OutboxEntry[] = []
+  const close = () => {
+    const part = coalesceSegment(segment)
+    plan.changed.push(...part.changed)
+    plan.dropped.push(...part.dropped)
+    segment = []
+  }
+  for (const e of sorted) {
+    if (e.op === 'copy') close()
+    segment.push(e)
+  }
+  close()
+  return plan
+}
+
+function coalesceSegment(sorted: readonly OutboxEntry[]): CoalescePlan {
   const records = new Map<string, RecordState>()
   const completes = new Map<number, OutboxEntry>()
   const createdAt = new Map<string, number>()

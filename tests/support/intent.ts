@@ -19,6 +19,7 @@ import {
   uploadFile,
 } from '../../src/data/commands.ts'
 import { localFileId } from '../../src/data/ids.ts'
+import { copyName as projectCopyName } from '../../src/domain/project.ts'
 import type { LocalBlock, RecordKind } from '../../src/data/types.ts'
 import type { SyncWorld } from './sync-world.ts'
 
@@ -74,7 +75,6 @@ const SECRETS: Record<string, readonly string[]> = {
   amo: ['client_secret'],
   bitrix: ['webhook_url'],
 }
-const COPY_SUFFIX = ' (копия)'
 
 export const sha = (bytes: Uint8Array) => `sha:${createHash('sha1').update(bytes).digest('hex')}`
 
@@ -234,7 +234,7 @@ export class Intent {
   }
 
   copyName(source: string): string {
-    return `${String(this.entities.get(source)?.fields.name ?? '')}${COPY_SUFFIX}`.slice(0, 200)
+    return projectCopyName(String(this.entities.get(source)?.fields.name ?? ''))
   }
 
   hasProjectNamed(name: string): boolean {

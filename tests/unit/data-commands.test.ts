@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import {
   addBackground,
+  copyProject,
+  createProject,
   createRecord,
   createWorkspace,
   deleteRecord,
@@ -41,6 +43,14 @@ const textBlock = (bgId: number, extra: Partial<LocalBlock> = {}): LocalBlock =>
   }) as LocalBlock
 
 describe('commands: local write + outbox entry in one transaction', () => {
+  it('a copy is named at once as the server will name it', async () => {
+    const id = await createProject(1, 'Акция')
+    const copy = await copyProject(id)
+    expect((await db.projects.get(copy))?.name).toBe('Акция (копия)')
+    const entry = await db.outbox.where('[table+recordId]').equals(['projects', copy]).first()
+    expect(entry).toMatchObject({ op: 'copy', payload: { source_id: id } })
+  })
+
   it('creates a record with a local id, defaults and one create entry', async () => {
     const id = await createRecord('specialist', 7, {
       name: 'Анна',

@@ -147,6 +147,27 @@ describe('coalesce', () => {
     expect(out).toEqual([])
   })
 
+  it('never merges across a project copy: the copy sees the project as it was when copied', () => {
+    const out = apply([
+      entry({ table: 'projects', recordId: -1, op: 'create', payload: { name: 'Акция' } }),
+      entry({ table: 'blocks', recordId: 9, op: 'save', payload: { text: 'до' } }),
+      entry({ table: 'blocks', recordId: -3, op: 'save', payload: { text: 'новый' } }),
+      entry({ table: 'projects', recordId: -2, op: 'copy', payload: { source_id: -1 } }),
+      entry({ table: 'projects', recordId: -1, op: 'update', payload: { name: 'Весна' } }),
+      entry({ table: 'blocks', recordId: 9, op: 'save', payload: { text: 'после' } }),
+      entry({ table: 'blocks', recordId: -3, op: 'delete', payload: { type: 'text' } }),
+    ])
+    expect(out).toEqual([
+      { what: 'create projects:-1', payload: { name: 'Акция' } },
+      { what: 'save blocks:9', payload: { text: 'до' } },
+      { what: 'save blocks:-3', payload: { text: 'новый' } },
+      { what: 'copy projects:-2', payload: { source_id: -1 } },
+      { what: 'update projects:-1', payload: { name: 'Весна' } },
+      { what: 'save blocks:9', payload: { text: 'после' } },
+      { what: 'delete blocks:-3', payload: { type: 'text' } },
+    ])
+  })
+
   it('leaves uploads alone', () => {
     const entries = [
       entry({ table: 'files', recordId: 1, op: 'upload' }),
