@@ -16,6 +16,8 @@ export interface ApiConfig {
   baseUrl: string
   /** Reads the current access token (localStorage on the page, the mirror in workers). */
   getToken: () => string | null | Promise<string | null>
+  /** How long a request may go unanswered before it counts as lost (default 30 s). */
+  timeoutMs?: number
 }
 
 let config: ApiConfig = { baseUrl: '', getToken: () => null }
@@ -89,7 +91,7 @@ export async function request<S extends v.GenericSchema>(
     headers['Content-Type'] = 'application/json'
     body = JSON.stringify(options.body)
   }
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000)
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? config.timeoutMs ?? 30_000)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
   let response: Response
   try {
@@ -110,12 +112,25 @@ export async function readResponse<S extends v.GenericSchema>(
   response: Response,
   schema: S,
 ): Promise<v.InferOutput<S>> {
+  // An answer that is not the API's — a captive portal's page, a body cut off on the way, the wrong
+  // content type — is no answer at all: the request is tried again later, never given up.
+  const type = response.headers.get('Content-Type') ?? ''
+  if (!/\bjson\b/i.test(type) && response.status < 500) {
+    await response.body?.cancel().catch(() => undefined)
+    throw new NetworkError(`Not an API answer (${response.status}, ${type || 'no content type'})`)
+  }
+  let text: string
+  try {
+    text = await response.text()
+  } catch (cause) {
+    throw new NetworkError('The answer was cut off', { cause })
+  }
   let json: unknown = null
-  const text = await response.text().catch(() => '')
   if (text) {
     try {
       json = JSON.parse(text)
-    } catch {
+    } catch (cause) {
+      if (response.ok) throw new NetworkError('The answer was cut off', { cause })
       json = null
     }
   }

@@ -88,6 +88,7 @@ describe('convergence under faults', () => {
         if (line.includes('revoked token') && line.includes('→ signin')) covered.add('401')
         if (line.includes('expired token → signin')) covered.add('expired')
         if (line.startsWith('two workers at once')) covered.add('two workers')
+        if (line.startsWith('another device')) covered.add('another device')
       }
       if (process.env.VERBOSE) {
         const stats = JSON.stringify(world.proxy.stats)
@@ -108,7 +109,8 @@ describe('convergence under faults', () => {
         '/api/image/upload',
         '/api/project/get_items',
         ...['drop-request', 'drop-response', 'delay', 'status-500', 'status-502', 'status-429'],
-        ...['duplicate', 'offline', 'killed mid-call', '401', 'expired', 'two workers'],
+        ...['duplicate', 'hang', 'html-200', 'truncated', 'wrong-type'],
+        ...['offline', 'killed mid-call', '401', 'expired', 'two workers', 'another device'],
       ]
       expect(wanted.filter((item) => !covered.has(item))).toEqual([])
     })

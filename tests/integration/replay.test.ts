@@ -324,7 +324,10 @@ describe('replay against the reference server', () => {
       const body = {
         error: { code: 'idempotency_pending', message: 'Такой же запрос ещё выполняется' },
       }
-      return new Response(JSON.stringify(body), { status: 409 })
+      return new Response(JSON.stringify(body), {
+        status: 409,
+        headers: { 'Content-Type': 'application/json' },
+      })
     }
     for (let i = 0; i < 2; i += 1) {
       expect(await h.engine.replay()).toBe('backoff')

@@ -42,6 +42,10 @@ const STORM = {
   'status-502': 0.04,
   'status-429': 0.04,
   duplicate: 0.08,
+  hang: 0.03,
+  'html-200': 0.03,
+  truncated: 0.03,
+  'wrong-type': 0.03,
 }
 const DRIZZLE = { 'drop-response': 0.05, duplicate: 0.05, 'status-502': 0.03, delay: 0.03 }
 

@@ -11,6 +11,11 @@ import type { AddressInfo, Socket } from 'node:net'
  * - `delay`: forwarded after a pause;
  * - `status-500`, `status-502`, `status-429`: answered by the proxy with that status, not forwarded;
  * - `duplicate`: delivered to the server twice (same headers), the second answer is returned.
+ * - `hang`: the server applies the request, the answer is held past the client's timeout, then the
+ *   connection is cut (a slow link: the client gives up while the server has done the work);
+ * - `html-200`: a captive portal answers 200 with its own page; the server never sees the request;
+ * - `truncated`: the server applies the request, its answer is cut off halfway;
+ * - `wrong-type`: the server's answer arrives as text/plain.
  *
  * `setOffline(true)` cuts every connection until it is switched back, like a dead mobile network.
  */
@@ -23,6 +28,10 @@ export const FAULTS = [
   'status-502',
   'status-429',
   'duplicate',
+  'hang',
+  'html-200',
+  'truncated',
+  'wrong-type',
 ] as const
 export type Fault = (typeof FAULTS)[number]
 
@@ -123,7 +132,7 @@ function forward(target: URL, req: IncomingMessage, body: Buffer): Promise<Upstr
 export async function startFaultProxy(
   targetUrl: string,
   initialPolicy: FaultPolicy = () => 'pass',
-  options: { delayMs?: number } = {},
+  options: { delayMs?: number; hangMs?: number } = {},
 ): Promise<FaultProxy> {
   const target = new URL(targetUrl)
   let policy = initialPolicy
@@ -147,6 +156,11 @@ export async function startFaultProxy(
         req.socket.destroy()
         return
       }
+      if (fault === 'html-200') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+        res.end('<!doctype html><title>Wi-Fi</title><p>Войдите в сеть, чтобы продолжить</p>')
+        return
+      }
       const status = STATUS[fault]
       if (status) {
         res.writeHead(status, { 'Content-Type': 'application/json' })
@@ -164,7 +178,8 @@ export async function startFaultProxy(
         answer = await forward(target, req, body)
         stats.forwarded += 1
       }
-      if (fault === 'drop-response' || offline) {
+      if (fault === 'hang') await new Promise((r) => setTimeout(r, options.hangMs ?? 400))
+      if (fault === 'drop-response' || fault === 'hang' || offline) {
         req.socket.destroy()
         return
       }
@@ -172,7 +187,13 @@ export async function startFaultProxy(
       delete headers['transfer-encoding']
       delete headers.connection
       headers['content-length'] = String(answer.body.length)
+      if (fault === 'wrong-type') headers['content-type'] = 'text/plain; charset=utf-8'
       res.writeHead(answer.status, headers)
+      if (fault === 'truncated') {
+        res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)))
+        setTimeout(() => req.socket.destroy(), 5)
+        return
+      }
       res.end(answer.body)
     })().catch(() => req.socket.destroy())
   })

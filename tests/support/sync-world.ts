@@ -160,7 +160,8 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
   const db = new MirrorDb(`sync-world-${counter}-${Date.now()}`)
   setDb(db)
   await storeAuthToken({ token, expiry: null }, db)
-  configureApi({ baseUrl: proxy.url, getToken: () => readAuthToken(db) })
+  // A short timeout, so the proxy's `hang` fault (an answer held 400 ms) outlasts it.
+  configureApi({ baseUrl: proxy.url, getToken: () => readAuthToken(db), timeoutMs: 250 })
   const clock = { now: Date.now() }
   const locks = new OriginLocks()
   const concurrency: SyncWorld['concurrency'] = { busyWorkers: new Set(), maxBusyWorkers: 0 }
