@@ -1,6 +1,5 @@
 import { join } from 'node:path'
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { ERROR_CODES } from '../src/domain/api-error.ts'
 import { openDatabase, type Database } from './db/database.ts'
@@ -20,6 +19,7 @@ import { AppError } from './services/errors.ts'
 import { createServices, type Services } from './services/services.ts'
 import { pruneKeys } from './storage/idempotency.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
+import { bodyLimit } from './http/body-limit.ts'
 
 export interface AppOptions {
   /** PGlite directory (default ./data), or 'memory' for a throwaway database. */
