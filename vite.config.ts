@@ -84,7 +84,7 @@ export default defineConfig({
               // Likewise the small pieces every list page shares (row controls, header, sorts,
               // the command runner).
               name: 'list-controls',
-              test: /src[\\/](domain[\\/]quotes|ui[\\/]initials|ui[\\/](links|row-delete-button|switch|sync-mark|page-header|confirm-delete|badge)|features[\\/]records[\\/](no-workspace|sorts|record-routes|remove-record|run-command))\.tsx?$/,
+              test: /src[\\/](domain[\\/]quotes|ui[\\/]initials|ui[\\/](links|row-delete-button|switch|sync-mark|page-header|confirm-delete|badge)|features[\\/]records[\\/](no-workspace|sorts|record-routes|remove-record|run-command|command-error)|data[\\/]errors|features[\\/]auth[\\/]use-session-user)\.tsx?$/,
               includeDependenciesRecursively: false,
               priority: 1,
             },
