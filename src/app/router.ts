@@ -1,4 +1,5 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router'
+import { setLateUnauthorizedHandler } from '../features/auth/route-guard.ts'
 import { session } from '../features/auth/session.ts'
 import { routeTree } from '../routeTree.gen.ts'
 import { RouteErrorScreen } from '../ui/error-screens.tsx'
@@ -17,6 +18,9 @@ export function createAppRouter(options: { history?: RouterHistory } = {}) {
     // Spec §2: every navigation starts at the top of the page.
     scrollRestoration: false,
   })
+  // check_auth answered 401 after its screen had painted from the device (lie-fi): the lock screen
+  // signs the same person in again; nothing on the device is touched.
+  setLateUnauthorizedHandler(() => void router.navigate({ to: '/pages/lock-screen' }))
   router.subscribe('onResolved', (event) => {
     if (event.pathChanged || event.hrefChanged) window.scrollTo(0, 0)
   })

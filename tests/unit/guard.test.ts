@@ -172,6 +172,73 @@ describe('auth check', () => {
   })
 })
 
+describe('a link that connects but never answers (lie-fi)', () => {
+  /** A check that answers only when the test says so. */
+  function pendingCheck() {
+    let settle: { resolve: (u: User) => void; reject: (e: unknown) => void } | null = null
+    const checkAuth = vi.fn(
+      () =>
+        new Promise<User>((resolve, reject) => {
+          settle = { resolve, reject }
+        }),
+    )
+    return { checkAuth, settle: () => settle! }
+  }
+
+  it('with a valid stored token, goes on as offline once the patience runs out', async () => {
+    const check = pendingCheck()
+    const onLateUnauthorized = vi.fn()
+    const d = deps({
+      checkAuth: check.checkAuth,
+      answerWithinMs: 1000,
+      wait: async () => undefined,
+      onLateUnauthorized,
+    })
+    const result = await runGuard(target('/projects'), 'editor', d.deps)
+    expect(result).toEqual({ kind: 'allow', user: null, offline: true })
+    // The late 401 still counts: the token goes and the app is told (the lock screen).
+    check.settle().reject(new ApiError(401, 'unauthorized', 'Войдите'))
+    await vi.waitFor(() => expect(onLateUnauthorized).toHaveBeenCalledTimes(1))
+    expect(d.onUnauthorized).toHaveBeenCalledTimes(1)
+  })
+
+  it('a late success stores the user, and nothing is told', async () => {
+    const check = pendingCheck()
+    const onLateUnauthorized = vi.fn()
+    const d = deps({
+      checkAuth: check.checkAuth,
+      answerWithinMs: 1000,
+      wait: async () => undefined,
+      onLateUnauthorized,
+    })
+    await runGuard(target('/projects'), 'editor', d.deps)
+    check.settle().resolve(user)
+    await vi.waitFor(() => expect(d.onUser).toHaveBeenCalledWith(user))
+    expect(onLateUnauthorized).not.toHaveBeenCalled()
+    // The next navigation uses the answer without asking again.
+    expect(await runGuard(target('/department'), 'editor', d.deps)).toMatchObject({ user })
+  })
+
+  it('without a valid stored token, waits for the check’s own outcome', async () => {
+    const check = pendingCheck()
+    const d = deps({
+      checkAuth: check.checkAuth,
+      answerWithinMs: 1000,
+      wait: async () => undefined,
+      session: () => ({ token: 'tok', tokenExpiry: NOW - 1 }),
+    })
+    let settled = false
+    const pending = runGuard(target('/projects'), 'editor', d.deps).then((r) => {
+      settled = true
+      return r
+    })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(settled).toBe(false)
+    check.settle().reject(new NetworkError('timeout'))
+    expect(await pending).toMatchObject({ kind: 'login' })
+  })
+})
+
 describe('access rules', () => {
   it.each<[Role, AccessRule, boolean]>([
     ['admin', 'admin', true],

@@ -101,6 +101,18 @@ export interface GuardDeps {
   onUser: (user: User) => void
   /** Called on a 401 (to drop the stale token). */
   onUnauthorized: () => void
+  /**
+   * With a stored token still valid, how long the check may take before the screen goes on as
+   * offline (lie-fi: connected, but nothing answers). Unset: wait for the check's own outcome.
+   */
+  answerWithinMs?: number
+  /** Resolves after `ms` (setTimeout; tests pass their own). */
+  wait?: (ms: number) => Promise<void>
+  /**
+   * A check that answered after the screen went on: 401 → the token is dropped and this is told
+   * (the app shows the lock screen; everything on the device stays).
+   */
+  onLateUnauthorized?: () => void
 }
 
 export interface GuardTarget {
@@ -114,12 +126,17 @@ export type GuardResult =
   | { kind: 'login'; to: string }
   | { kind: 'not-authorized' }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
 /**
  * 1. Open paths pass without a check.
  * 2. A check that succeeded less than the cache TTL ago for the same token counts as a 200.
  * 3. GET /api/check_auth: 200 → store the user and go on; 401 → sign-in page with `to`.
  * 4. No answer (network error, timeout) or any other failure (5xx, malformed answer): a stored token
- *    before its known expiry lets the user work offline; without one → sign-in page.
+ *    before its known expiry lets the user work offline; without one → sign-in page. With such a
+ *    token the check also gets only `answerWithinMs`: on a link that connects but never answers
+ *    (lie-fi) the screen goes on as offline and paints from the device, and the check's late
+ *    answer still counts (a 401 then drops the token and `onLateUnauthorized` is told).
  * 5. With a rule, the role must satisfy it, else → not-authorized.
  */
 export async function runGuard(
@@ -135,19 +152,38 @@ export async function runGuard(
 
   let user: User | null = deps.cache.get(token, now)
   let offline = false
+  // Offline work needs a token whose expiry is known and still ahead.
+  const tokenValid = token !== null && tokenExpiry !== null && tokenExpiry > now
   if (!user) {
+    const accepted = (checked: User) => {
+      deps.cache.set(token, checked, deps.now())
+      deps.onUser(checked)
+    }
+    const refused = (error: unknown) => {
+      if (!(error instanceof ApiError && error.status === 401)) return false
+      deps.cache.clear()
+      deps.onUnauthorized()
+      return true
+    }
+    const check = deps.checkAuth()
+    const limit: Promise<'too slow'> =
+      tokenValid && deps.answerWithinMs !== undefined
+        ? (deps.wait ?? sleep)(deps.answerWithinMs).then(() => 'too slow' as const)
+        : new Promise<never>(() => undefined)
     try {
-      user = await deps.checkAuth()
-      deps.cache.set(token, user, deps.now())
-      deps.onUser(user)
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        deps.cache.clear()
-        deps.onUnauthorized()
-        return login
+      const answer = await Promise.race([check, limit])
+      if (answer === 'too slow') {
+        // Lie-fi: go on from the device; the answer, when it comes, still counts.
+        check.then(accepted, (error: unknown) => {
+          if (refused(error)) deps.onLateUnauthorized?.()
+        })
+        offline = true
+      } else {
+        user = answer
+        accepted(answer)
       }
-      // Offline work needs a token whose expiry is known and still ahead.
-      const tokenValid = token !== null && tokenExpiry !== null && tokenExpiry > now
+    } catch (error) {
+      if (refused(error)) return login
       if (!tokenValid) return login
       offline = true
     }

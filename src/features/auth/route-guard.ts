@@ -34,6 +34,16 @@ function sharedCheck(): Promise<User> {
   return inFlight
 }
 
+/** How long a guarded screen waits for check_auth before it paints from the device (lie-fi). */
+export const CHECK_AUTH_PATIENCE_MS = 1000
+
+let lateUnauthorized: () => void = () => undefined
+
+/** What the app does when a check that answered after its screen had painted says 401. */
+export function setLateUnauthorizedHandler(handler: () => void): void {
+  lateUnauthorized = handler
+}
+
 /** Forgets the cached auth check (tests; after a 401 seen elsewhere). */
 export function resetAuthCheckCache(): void {
   checkCache.clear()
@@ -59,6 +69,8 @@ export async function requireAuth(
     cache: checkCache,
     onUser: (user) => current.updateUser(user),
     onUnauthorized: () => current.dropToken(),
+    answerWithinMs: CHECK_AUTH_PATIENCE_MS,
+    onLateUnauthorized: () => lateUnauthorized(),
   })
   if (result.kind === 'login') throw redirect({ to: LOGIN_PATH, search: { to: result.to } })
   if (result.kind === 'not-authorized') throw redirect({ to: NOT_AUTHORIZED_PATH })
