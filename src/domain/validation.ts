@@ -34,12 +34,19 @@ export const LIMITS = {
   coordinate: 100_000,
 } as const
 
-/** A numeric database id (positive integer). Local, not yet synced ids are negative in the mirror. */
+/** The largest id the database's integer columns hold (2³¹ − 1). */
+export const MAX_ID = 2_147_483_647
+
+/**
+ * A numeric database id (a positive integer the id columns can hold: a larger one names nothing and
+ * is refused as out of range, never sent to the database). Local, not yet synced ids are negative in
+ * the mirror.
+ */
 export const Id = v.pipe(
   v.number(FieldCode.notNumber),
   v.integer(FieldCode.notInteger),
   v.minValue(1, FieldCode.outOfRange),
-  v.maxValue(Number.MAX_SAFE_INTEGER, FieldCode.outOfRange),
+  v.maxValue(MAX_ID, FieldCode.outOfRange),
 )
 
 /** Accepts an id given as a query string ("12") or a number. */

@@ -112,6 +112,45 @@ describe('field validation', () => {
     }
   })
 
+  it('ids beyond what the id columns hold (2³¹ and more) → 422, in queries and bodies, never 5xx', async () => {
+    const big = 2_147_483_648
+    for (const [method, path, options, field] of [
+      ['GET', '/api/amo/get', { query: { id: big } }, 'id'],
+      ['GET', '/api/project/get', { query: { project_id: 99_999_999_999 } }, 'project_id'],
+      ['GET', '/api/department/list', { query: { workspace_id: big } }, 'workspace_id'],
+      ['GET', '/api/project/get_items', { query: { bg_id: big } }, 'bg_id'],
+      [
+        'POST',
+        '/api/department/add',
+        { body: { workspace_id: big, name: 'Большой', description: '' } },
+        'workspace_id',
+      ],
+      ['POST', '/api/text/add', { body: textBlock(big) }, 'bg_id'],
+      [
+        'POST',
+        '/api/specialist/add',
+        {
+          body: {
+            workspace_id: u.workspaceId,
+            name: 'Анна',
+            position: '',
+            department_id: big,
+            location_id: null,
+            phone: '',
+            email: '',
+            photo_url: '',
+            description: '',
+          },
+        },
+        'department_id',
+      ],
+    ] as const) {
+      const res = await s.call(method, path, { ...options, token: u.token })
+      expect(res.status, path).toBe(422)
+      expect((await json<ErrorBody>(res)).error.fields, path).toHaveProperty(field)
+    }
+  })
+
   it('unknown ids → 404', async () => {
     for (const [method, path, options] of [
       ['GET', '/api/department/get', { query: { id: 999999 } }],
