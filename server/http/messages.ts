@@ -46,6 +46,7 @@ const FIELD_MESSAGES: Record<string, (requirement: unknown) => string> = {
   [FieldCode.invalidPhone]: () => 'Неверный номер телефона',
   [FieldCode.invalidPrice]: () => 'Неверная цена',
   [FieldCode.invalidValue]: () => 'Неверное значение',
+  [FieldCode.invalidCharacters]: () => 'Текст содержит недопустимые символы',
   unknown_reference: () => 'Не найдено в этом пространстве',
   type_mismatch: () => 'Тип блока не совпадает с методом',
   not_object: () => 'Ожидается объект JSON',

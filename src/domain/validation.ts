@@ -22,6 +22,7 @@ export const FieldCode = {
   invalidPhone: 'invalid_phone',
   invalidPrice: 'invalid_price',
   invalidValue: 'invalid_value',
+  invalidCharacters: 'invalid_characters',
 } as const
 export type FieldCode = (typeof FieldCode)[keyof typeof FieldCode]
 
@@ -61,16 +62,30 @@ export const IdParam = v.pipe(
   Id,
 )
 
+/**
+ * Text a database column stores as it was typed: no NUL character (PostgreSQL text cannot hold
+ * one) and no half of a surrogate pair (it would come back as U+FFFD). Anything else is kept.
+ */
+export function isStorableText(text: string): boolean {
+  // eslint-disable-next-line no-control-regex -- finding the NUL character is the point
+  return !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)
+}
+
 export const requiredText = (max: number = LIMITS.name) =>
   v.pipe(
     v.string(FieldCode.required),
+    v.check(isStorableText, FieldCode.invalidCharacters),
     v.trim(),
     v.nonEmpty(FieldCode.required),
     v.maxLength(max, FieldCode.tooLong),
   )
 
 export const optionalText = (max: number = LIMITS.shortText) =>
-  v.pipe(v.string(FieldCode.invalidValue), v.maxLength(max, FieldCode.tooLong))
+  v.pipe(
+    v.string(FieldCode.invalidValue),
+    v.check(isStorableText, FieldCode.invalidCharacters),
+    v.maxLength(max, FieldCode.tooLong),
+  )
 
 export const finiteNumber = (min: number = -LIMITS.coordinate, max: number = LIMITS.coordinate) =>
   v.pipe(

@@ -43,6 +43,8 @@ export function fieldErrorText(message: string, requirement?: unknown): string {
       return t`Введите цену, например «1 500 ₽»`
     case FieldCode.invalidValue:
       return t`Некорректное значение`
+    case FieldCode.invalidCharacters:
+      return t`Уберите из текста недопустимые символы`
     default:
       return message.trim() ? message : t`Некорректное значение`
   }

@@ -151,6 +151,29 @@ describe('field validation', () => {
     }
   })
 
+  it('a NUL character or half a surrogate pair is refused with 422, a whole emoji is stored as typed', async () => {
+    for (const body of [
+      { workspace_id: u.workspaceId, name: 'Кардио\u0000логия', description: '' },
+      { workspace_id: u.workspaceId, name: 'Кардиология', description: 'половина \ud83d пары' },
+      { workspace_id: u.workspaceId, name: 'Кардиология', description: 'хвост \ude00' },
+    ]) {
+      const res = await s.call('POST', '/api/department/add', { token: u.token, body })
+      expect(res.status, JSON.stringify(body)).toBe(422)
+      const fields = (await json<ErrorBody>(res)).error.fields ?? {}
+      expect(Object.values(fields)).toContain('Текст содержит недопустимые символы')
+    }
+    const ok = await s.call('POST', '/api/department/add', {
+      token: u.token,
+      body: { workspace_id: u.workspaceId, name: 'Педиатрия 😀', description: 'ёжик 👍🏽' },
+    })
+    expect(ok.status).toBe(200)
+    const id = (await json<{ id: number }>(ok)).id
+    const stored = await json<{ name: string; description: string }>(
+      await s.call('GET', '/api/department/get', { token: u.token, query: { id } }),
+    )
+    expect(stored).toMatchObject({ name: 'Педиатрия 😀', description: 'ёжик 👍🏽' })
+  })
+
   it('unknown ids → 404', async () => {
     for (const [method, path, options] of [
       ['GET', '/api/department/get', { query: { id: 999999 } }],
