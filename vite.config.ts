@@ -58,6 +58,9 @@ export default defineConfig({
   },
   build: {
     target: 'es2022',
+    // No modulepreload polyfill in every page's entry (0.4 KiB gzip): Chromium, Firefox 115+ and
+    // Safari 17+ preload modules natively; an older Safari still works, fetching imports as it meets them.
+    modulePreload: { polyfill: false },
     sourcemap: false,
     manifest: true,
     rolldownOptions: {
