@@ -73,18 +73,39 @@ export const BitrixUpdate = v.object({ id: Id, ...v.partial(v.object(BitrixField
 
 export const MASK = '••••'
 
-/** Masks a secret for display: keeps the last four characters. */
+/** Shorter secrets show nothing of themselves when masked: four characters of few say too much. */
+const SHOW_TAIL_FROM = 12
+
+/** Masks a secret for display: the last four characters of a long one, nothing of a short one. */
 export function maskSecret(secret: string): string {
-  if (secret.length <= 4) return MASK
+  if (secret.length < SHOW_TAIL_FROM) return MASK
   return MASK + secret.slice(-4)
 }
 
-/** Masks the token part of a Bitrix24 webhook URL (`/rest/<user>/<token>/`). */
+/**
+ * Masks a Bitrix24 webhook URL for display: the portal and the user segment stay, the token and
+ * everything after it in the path is masked (`/rest/<user>/<token>/`, any case, any user segment:
+ * `1`, `admin`), and so is every query value (`?auth=<token>`). A value that is not a URL shows
+ * nothing.
+ */
 export function maskWebhookUrl(url: string): string {
-  return url.replace(
-    /(\/rest\/\d+\/)([^/]+)/,
-    (_m, head: string, token: string) => head + maskSecret(token),
-  )
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return MASK
+  }
+  const segments = parsed.pathname.split('/')
+  const rest = segments.findIndex((segment) => segment.toLowerCase() === 'rest')
+  // Without a /rest/ segment nothing in the path is known to be public: all of it is masked.
+  const firstSecret = rest >= 0 ? rest + 2 : 1
+  const path = segments
+    .map((segment, i) => (i >= firstSecret && segment !== '' ? maskSecret(segment) : segment))
+    .join('/')
+  const keys: string[] = []
+  parsed.searchParams.forEach((_value, key) => keys.push(key))
+  const query = keys.map((key) => `${key}=${MASK}`).join('&')
+  return `${parsed.origin}${path}${query ? `?${query}` : ''}`
 }
 
 export function isMasked(value: string): boolean {
