@@ -28,6 +28,7 @@ const ERROR_MESSAGES: Record<string, string> = {
 }
 
 const FIELD_MESSAGES: Record<string, (requirement: unknown) => string> = {
+  image_side: () => 'Изображение слишком большое: не больше 20 000 пикселей по стороне',
   [FieldCode.required]: () => 'Обязательное поле',
   [FieldCode.tooLong]: (n) =>
     typeof n === 'number' ? `Не длиннее ${n} ${plural(n)}` : 'Слишком длинное значение',

@@ -10,8 +10,8 @@ import {
 import * as store from '../storage/projects.ts'
 import { isMember } from '../storage/workspaces.ts'
 import { AppError } from './errors.ts'
-import type { UploadService } from './uploads.ts'
 import { copyName } from '../../src/domain/project.ts'
+import { MAX_IMAGE_SIDE, type UploadService } from './uploads.ts'
 
 export const PROJECT_TYPES: readonly ProjectType[] = [
   {
@@ -96,6 +96,11 @@ export class ProjectService {
     const height = size.height ?? image.height
     if (!width || !height) {
       throw AppError.validation({ file: { code: 'invalid_value' } })
+    }
+    if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+      throw AppError.validation({
+        [width > MAX_IMAGE_SIDE ? 'width' : 'height']: { code: 'image_side' },
+      })
     }
     return this.db.transaction(async (tx) => {
       const bg = await store.insertBackground(tx, {

@@ -20,6 +20,12 @@ export interface UploadLimits {
 
 const tooLarge = () => new AppError(413, ERROR_CODES.tooLarge, 'upload_too_large')
 
+/**
+ * The largest side of an image the product keeps, in pixels. A header may claim anything (a PNG
+ * of 4294967295 × 4294967295 in a few bytes); such a picture cannot be shown on a page.
+ */
+export const MAX_IMAGE_SIDE = 20_000
+
 export class UploadService {
   constructor(
     private readonly storage: UploadStorage,
@@ -31,6 +37,8 @@ export class UploadService {
     const info = sniffImage(bytes)
     if (!info) throw new AppError(415, ERROR_CODES.unsupportedMedia, 'unsupported_media')
     if (bytes.length > this.limits.imageMaxBytes) throw tooLarge()
+    if ((info.width ?? 0) > MAX_IMAGE_SIDE || (info.height ?? 0) > MAX_IMAGE_SIDE)
+      throw AppError.validation({ file: { code: 'image_side' } })
     const url = await this.keep(bytes, info.extension)
     return { url, width: info.width, height: info.height }
   }

@@ -146,6 +146,40 @@ describe('projects', () => {
     expect(list.find((p) => p.id === project.id)?.cover_url).toBe(second.image_url)
   })
 
+  it('refuses a picture whose header claims absurd dimensions, and an absurd size given for it', async () => {
+    const project = await newProject()
+    // A real 1×1 PNG whose header says 4294967295 × 4294967295 (the sniffer reads only the header).
+    const lying = Buffer.from(pngImage(1, 1))
+    lying.writeUInt32BE(4_294_967_295, 16)
+    lying.writeUInt32BE(4_294_967_295, 20)
+    for (const [path, fields] of [
+      ['/api/project/add_bg', { project_id: String(project.id) }],
+      ['/api/image/upload', {}],
+    ] as const) {
+      const res = await s.call('POST', path, { token: u.token, raw: uploadForm(lying, fields) })
+      expect(res.status, path).toBe(422)
+      expect(
+        (await json<{ error: { fields: Record<string, string> } }>(res)).error.fields.file,
+      ).toMatch(/не больше 20 000 пикселей/)
+    }
+    const given = await s.call('POST', '/api/project/add_bg', {
+      token: u.token,
+      raw: uploadForm(pngImage(4, 4), {
+        project_id: String(project.id),
+        width: '99999',
+        height: '100',
+      }),
+    })
+    expect(given.status).toBe(422)
+    const list = await json<{ backgrounds: unknown[] }>(
+      await s.call('GET', '/api/project/get', {
+        token: u.token,
+        query: { project_id: project.id },
+      }),
+    )
+    expect(list.backgrounds).toEqual([])
+  })
+
   it('uploads an image and returns its url', async () => {
     const res = await s.call('POST', '/api/image/upload', {
       token: u.token,
