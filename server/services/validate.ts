@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { issueCode } from '../../src/domain/validation.ts'
 import { AppError, type FieldProblem } from './errors.ts'
 
 /** Field problems from valibot issues: the first per dot path ("_" for the whole input). */
@@ -9,7 +10,7 @@ export function issuesToProblems(
   for (const issue of issues) {
     const key = v.getDotPath(issue) ?? '_'
     if (key in out) continue
-    out[key] = { code: issue.message, requirement: issue.requirement }
+    out[key] = { code: issueCode(issue), requirement: issue.requirement }
   }
   return out
 }

@@ -139,12 +139,21 @@ export const color = v.pipe(
   ),
 )
 
+/**
+ * An issue's message code. A field left out of an object comes from valibot as the object's own
+ * issue ("Invalid key: Expected …", English, no code): for a person it is a required field.
+ */
+export function issueCode(issue: v.BaseIssue<unknown>): string {
+  if (issue.type === 'object' && issue.input === undefined) return FieldCode.required
+  return issue.message
+}
+
 /** One field's message code per field name, for forms and the API error body. */
 export function fieldCodes(issues: readonly v.BaseIssue<unknown>[]): Record<string, string> {
   const out: Record<string, string> = {}
   for (const issue of issues) {
     const key = v.getDotPath(issue) ?? '_'
-    if (!(key in out)) out[key] = issue.message
+    if (!(key in out)) out[key] = issueCode(issue)
   }
   return out
 }

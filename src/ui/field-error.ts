@@ -1,7 +1,7 @@
 import { t } from '@lingui/core/macro'
 import type * as v from 'valibot'
 import { ApiError, ContractError, NetworkError } from '../api/client.ts'
-import { FieldCode } from '../domain/validation.ts'
+import { FieldCode, issueCode } from '../domain/validation.ts'
 
 /**
  * Turns the domain's message codes (src/domain/validation.ts FieldCode) and the server's messages
@@ -57,7 +57,7 @@ export function issuesToFieldErrors(
   const out: Record<string, string> = {}
   for (const issue of issues) {
     const key = issue.path?.map((item) => String(item.key)).join('.') ?? '_'
-    if (!(key in out)) out[key] = fieldErrorText(issue.message, issue.requirement)
+    if (!(key in out)) out[key] = fieldErrorText(issueCode(issue), issue.requirement)
   }
   return out
 }

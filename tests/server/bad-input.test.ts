@@ -174,6 +174,17 @@ describe('field validation', () => {
     expect(stored).toMatchObject({ name: 'Педиатрия 😀', description: 'ёжик 👍🏽' })
   })
 
+  it('a field left out is a required field, named in Russian', async () => {
+    const res = await s.call('POST', '/api/department/add', {
+      token: u.token,
+      body: { description: '' },
+    })
+    expect(res.status).toBe(422)
+    const fields = (await json<ErrorBody>(res)).error.fields ?? {}
+    expect(fields.name).toBe('Обязательное поле')
+    expect(Object.values(fields).join(' ')).not.toMatch(/Invalid|Неверное значение/)
+  })
+
   it('unknown ids → 404', async () => {
     for (const [method, path, options] of [
       ['GET', '/api/department/get', { query: { id: 999999 } }],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ApiError, ContractError, NetworkError } from '../../src/api/client.ts'
 import '../../src/app/i18n.ts'
 import { RegisterInput } from '../../src/domain/user.ts'
-import { FieldCode } from '../../src/domain/validation.ts'
+import { FieldCode, requiredText } from '../../src/domain/validation.ts'
 import {
   apiFieldErrors,
   errorMessage,
@@ -65,5 +65,13 @@ describe('server errors', () => {
     expect(errorMessage(new ApiError(429, 'rate_limited', ''))).toMatch(/попыток/)
     expect(errorMessage(new ContractError('bad'))).toMatch(/неожиданный ответ/)
     expect(errorMessage('boom')).toMatch(/Что-то пошло не так/)
+  })
+})
+
+describe('a field left out of the input', () => {
+  it('reads as a required field, not valibot’s English', () => {
+    const parsed = v.safeParse(v.object({ name: requiredText() }), {})
+    if (parsed.success) throw new Error('parsed')
+    expect(issuesToFieldErrors(parsed.issues)).toEqual({ name: 'Заполните поле' })
   })
 })
