@@ -125,6 +125,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (user_id, key)
   );
   `,
+  // A hash of what the first request with a key asked (method, path, query, body): a repeat that
+  // asks something else under the same key is refused.
+  `
+  ALTER TABLE idempotency_keys ADD COLUMN request_hash text;
+  `,
 ]
 
 /** Applies the migrations not applied yet. Safe when several instances start at once (PostgreSQL). */

@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
 import { AppError } from '../services/errors.ts'
+import { createHash } from 'node:crypto'
 import { claimKey, completeKey, releaseKey } from '../storage/idempotency.ts'
 import type { AppEnv } from './env.ts'
 import type { Logger } from './log.ts'
@@ -35,6 +36,31 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
+ * What a request asks — method, path, query and body — as a hash, so a repeat under the same key is
+ * known to ask the same. A multipart body is hashed by its fields and files, not its bytes: every
+ * try of an upload comes with a new boundary. Hono keeps the body it read for the handler.
+ */
+async function requestHash(c: Context<AppEnv>): Promise<string> {
+  const hash = createHash('sha256').update(
+    `${c.req.method} ${c.req.path}?${new URL(c.req.url).search}\n`,
+  )
+  if ((c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+    const form = await c.req.parseBody({ all: true })
+    for (const name of Object.keys(form).sort()) {
+      for (const value of [form[name]].flat()) {
+        hash.update(`${name}=`)
+        if (typeof value === 'string') hash.update(value)
+        else if (value) hash.update(new Uint8Array(await value.arrayBuffer()))
+        hash.update('\n')
+      }
+    }
+  } else {
+    hash.update(new Uint8Array(await c.req.arrayBuffer()))
+  }
+  return hash.digest('hex')
+}
+
+/**
  * Idempotency-Key (DESIGN §4): the first response per (user, key) is stored and returned again for
  * a repeat. A repeat that arrives while the first still runs waits for its answer; the key's primary
  * key makes sure only one of them runs. A server fault (5xx) frees the key so a retry runs again.
@@ -50,12 +76,17 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const method = c.req.method
   const path = c.req.path
   const deadline = Date.now() + c.get('services').idempotencyWaitMs
+  const hash = await requestHash(c)
   // 1. Claim the key, or find the request that claimed it first.
   for (;;) {
-    const prior = await claimKey(db, userId, key, method, path)
+    const prior = await claimKey(db, userId, key, method, path, hash)
     if (!prior) break
-    if (prior.method !== method || prior.path !== path) {
-      throw AppError.conflict('idempotency_mismatch')
+    const asksOther =
+      prior.method !== method ||
+      prior.path !== path ||
+      (prior.request_hash !== null && prior.request_hash !== hash)
+    if (asksOther) {
+      throw new AppError(422, ERROR_CODES.idempotencyMismatch, 'idempotency_mismatch')
     }
     // 2. A finished first request: answer with its stored response.
     if (prior.status !== null && prior.body !== null) {

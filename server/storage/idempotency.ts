@@ -5,6 +5,8 @@ export interface StoredResponse {
   path: string
   status: number | null
   body: string | null
+  /** What the first request asked (null for keys stored before the hash was kept). */
+  request_hash: string | null
   /** Still unanswered a minute after it came: its request died with its process. */
   stale: boolean
 }
@@ -19,11 +21,13 @@ export async function claimKey(
   key: string,
   method: string,
   path: string,
+  requestHash: string | null = null,
 ): Promise<StoredResponse | null> {
   const inserted = await db.query(
-    `INSERT INTO idempotency_keys (user_id, key, method, path) VALUES ($1, $2, $3, $4)
+    `INSERT INTO idempotency_keys (user_id, key, method, path, request_hash)
+     VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
-    [userId, key, method, path],
+    [userId, key, method, path, requestHash],
   )
   if (inserted.rows.length > 0) return null
   return readKey(db, userId, key)
@@ -35,7 +39,7 @@ export async function readKey(
   key: string,
 ): Promise<StoredResponse | null> {
   const { rows } = await db.query<StoredResponse>(
-    `SELECT method, path, status, body,
+    `SELECT method, path, status, body, request_hash,
        (status IS NULL AND created_at < now() - interval '60 seconds') AS stale
      FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
     [userId, key],

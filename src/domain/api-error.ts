@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   conflict: 'conflict',
   /** The same Idempotency-Key is still being answered: try again (the stored answer will come). */
   idempotencyPending: 'idempotency_pending',
+  /** The Idempotency-Key was first used for another request (method, path, query or body). */
+  idempotencyMismatch: 'idempotency_mismatch',
   tooLarge: 'too_large',
   unsupportedMedia: 'unsupported_media_type',
   rateLimited: 'rate_limited',

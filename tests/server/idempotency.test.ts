@@ -97,7 +97,25 @@ describe('Idempotency-Key', () => {
     expect((await json<Row>(b)).name).toBe('Б')
   })
 
-  it('the same key on another call is a conflict', async () => {
+  it('the same key with another body is refused with 422 idempotency_mismatch and stores nothing', async () => {
+    const key = randomUUID()
+    const send = (name: string) =>
+      s.call('POST', '/api/department/add', {
+        token: u.token,
+        headers: { 'Idempotency-Key': key },
+        body: { workspace_id: u.workspaceId, name, description: '' },
+      })
+    const before = await count('department')
+    expect((await send('Неврология')).status).toBe(200)
+    const other = await send('Хирургия')
+    expect(other.status).toBe(422)
+    expect((await json<{ error: { code: string } }>(other)).error.code).toBe('idempotency_mismatch')
+    expect(await count('department')).toBe(before + 1)
+    // The same request again is still answered from the first.
+    expect((await json<Row>(await send('Неврология'))).name).toBe('Неврология')
+  })
+
+  it('the same key on another call is refused', async () => {
     const key = randomUUID()
     await s.call('POST', '/api/workspace/add', {
       token: u.token,
@@ -109,7 +127,8 @@ describe('Idempotency-Key', () => {
       headers: { 'Idempotency-Key': key },
       body: { workspace_id: u.workspaceId, name: 'Два', description: '' },
     })
-    expect(res.status).toBe(409)
+    expect(res.status).toBe(422)
+    expect((await json<{ error: { code: string } }>(res)).error.code).toBe('idempotency_mismatch')
   })
 
   it('covers block saves, uploads and the mutating GETs', async () => {
