@@ -364,7 +364,14 @@ export function deleteBackground(id: number): Promise<void> {
   return write(async (db) => {
     id = await currentId(db, 'backgrounds', id)
     const row = await db.backgrounds.get(id)
-    await removeBackgroundContent(db, [id])
+    // A copy of its project waits in the outbox: the server must get the background and its blocks
+    // first (the copy reads them there), and their delete after.
+    const copied = row
+      ? await db.outbox
+          .filter((e) => e.op === 'copy' && e.payload.source_id === row.project_id)
+          .count()
+      : 0
+    await removeBackgroundContent(db, [id], { keepQueued: copied > 0 })
     await db.backgrounds.delete(id)
     if (!(await mayBeOnServer(db, 'backgrounds', id))) return
     await enqueue(db, {

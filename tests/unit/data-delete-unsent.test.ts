@@ -86,4 +86,35 @@ describe('deleting a record another queued change still needs', () => {
     ])
     expect(await db.backgrounds.count()).toBe(0)
   })
+
+  it('a background deleted while a copy of its project waits keeps its blocks for the copy', async () => {
+    const projectId = await createProject(1, 'Акция')
+    const bgId = await addBackground(projectId, image(), { width: 16, height: 9 })
+    await saveBlocks([
+      {
+        type: 'gift',
+        bg_id: bgId,
+        x: 0,
+        y: 0,
+        zindex: 1,
+        rotation: 0,
+        color: '#aa0000',
+        text: 'Подарок',
+        name: 'Подарок',
+        button_url: '',
+        button_hook_url: '',
+      },
+    ])
+    await copyProject(projectId)
+    await deleteBackground(bgId)
+    expect(await outboxAfterCoalescing()).toEqual([
+      'create projects',
+      'create backgrounds',
+      'save blocks',
+      'complete backgrounds',
+      'copy projects',
+      'delete backgrounds',
+    ])
+    expect(await db.blocks.count()).toBe(0)
+  })
 })
