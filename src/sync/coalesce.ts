@@ -51,11 +51,16 @@ function isCreate(e: OutboxEntry): boolean {
 export function coalesce(entries: readonly OutboxEntry[]): CoalescePlan {
   const sorted = [...entries].sort((a, b) => a.seq! - b.seq!)
   const plan: CoalescePlan = { changed: [], dropped: [] }
+  // Records whose create is queued in an earlier segment or was already sent: a later save of such
+  // a block (still under its local id) is an edit, not its creation — with a delete after it, the
+  // delete must still reach the server.
+  const createdBefore = new Set<string>()
   let segment: OutboxEntry[] = []
   const close = () => {
-    const part = coalesceSegment(segment)
+    const part = coalesceSegment(segment, createdBefore)
     plan.changed.push(...part.changed)
     plan.dropped.push(...part.dropped)
+    for (const e of segment) if (isCreate(e)) createdBefore.add(`${e.table}:${e.recordId}`)
     segment = []
   }
   for (const e of sorted) {
@@ -66,7 +71,12 @@ export function coalesce(entries: readonly OutboxEntry[]): CoalescePlan {
   return plan
 }
 
-function coalesceSegment(sorted: readonly OutboxEntry[]): CoalescePlan {
+function coalesceSegment(
+  sorted: readonly OutboxEntry[],
+  createdBefore: ReadonlySet<string>,
+): CoalescePlan {
+  // Creates already sent in this segment: their record may exist on the server.
+  const sentCreate = new Set<string>()
   const records = new Map<string, RecordState>()
   const completes = new Map<number, OutboxEntry>()
   const createdAt = new Map<string, number>()
@@ -166,6 +176,7 @@ function coalesceSegment(sorted: readonly OutboxEntry[]): CoalescePlan {
         s.droppable.push(e)
       } else if (isCreate(e)) {
         s.create = null
+        sentCreate.add(`${e.table}:${e.recordId}`)
       }
       s.anchor = null
       continue
@@ -184,7 +195,10 @@ function coalesceSegment(sorted: readonly OutboxEntry[]): CoalescePlan {
         drop(anchor)
         s.droppable = s.droppable.filter((x) => x !== anchor)
       }
-      if (isLocalId(e.recordId) && (s.create === null || s.create === anchor)) s.create = e
+      const key = `${e.table}:${e.recordId}`
+      const createdElsewhere = createdBefore.has(key) || sentCreate.has(key)
+      if (isLocalId(e.recordId) && !createdElsewhere && (s.create === null || s.create === anchor))
+        s.create = e
       s.anchor = e
       s.droppable.push(e)
       continue

@@ -168,6 +168,29 @@ describe('coalesce', () => {
     ])
   })
 
+  it('a new block whose first save was already sent is deleted on the server, not forgotten', () => {
+    const out = apply([
+      entry({ table: 'blocks', recordId: -5, op: 'save', payload: { text: 'а' }, sent: true }),
+      entry({ table: 'blocks', recordId: -5, op: 'save', payload: { text: 'б' } }),
+      entry({ table: 'blocks', recordId: -5, op: 'delete', payload: { type: 'text' } }),
+    ])
+    expect(out.map((o) => o.what)).toEqual(['save blocks:-5', 'delete blocks:-5'])
+  })
+
+  it('a new block saved before a copy and deleted after it is created, copied, then deleted', () => {
+    const out = apply([
+      entry({ table: 'blocks', recordId: -5, op: 'save', payload: { text: 'а' } }),
+      entry({ table: 'projects', recordId: -2, op: 'copy', payload: { source_id: 1 } }),
+      entry({ table: 'blocks', recordId: -5, op: 'save', payload: { text: 'б' } }),
+      entry({ table: 'blocks', recordId: -5, op: 'delete', payload: { type: 'text' } }),
+    ])
+    expect(out.map((o) => o.what)).toEqual([
+      'save blocks:-5',
+      'copy projects:-2',
+      'delete blocks:-5',
+    ])
+  })
+
   it('leaves uploads alone', () => {
     const entries = [
       entry({ table: 'files', recordId: 1, op: 'upload' }),
