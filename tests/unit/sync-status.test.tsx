@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { writeSyncMeta } from '../../src/data/sync-state.ts'
 import type { OutboxEntry } from '../../src/data/types.ts'
+import { SaveStatusText } from '../../src/features/editor/editor-page.tsx'
 import { SyncStatus } from '../../src/features/sync-status/sync-status.tsx'
 import { discardEntry, retryEntry } from '../../src/sync/client.ts'
 import { renderInApp } from './helpers/render-app.tsx'
@@ -103,5 +104,26 @@ describe('storage warnings in the sync panel', () => {
     } finally {
       Object.defineProperty(navigator, 'storage', { configurable: true, value: original })
     }
+  })
+})
+
+describe('the editor toolbar’s save state', () => {
+  it('says what the header says once the changes are on the device', async () => {
+    await db.outbox.add(entry({ recordId: 7 }))
+    await db.outbox.add(entry({ recordId: 8 }))
+    await renderInApp(() => (
+      <>
+        <SaveStatusText status="saved" />
+        <SyncStatus />
+      </>
+    ))
+    // Never «Сохранено» while two changes wait for the network.
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Ждут отправки: 2'))
+    expect(await screen.findByRole('button', { name: /Ждут отправки: 2/ })).toBeInTheDocument()
+  })
+
+  it('keeps its own words while the changes are still in the editor', async () => {
+    await renderInApp(() => <SaveStatusText status="pending" />)
+    expect(await screen.findByRole('status')).toHaveTextContent('Есть несохранённые изменения')
   })
 })

@@ -62,6 +62,8 @@ import { AlignTools, SelectionPanel } from './selection-panel.tsx'
 import { useAutosave, type SaveState } from './use-autosave.ts'
 import { useShortcuts } from './use-shortcuts.ts'
 import { SwitchField } from '../../ui/switch-field.tsx'
+import { syncState, useSyncStateLabel } from '../sync-status/sync-state.ts'
+import { useSyncStatus } from '../../sync/client.ts'
 
 /** Grid steps offered, in screen px at 100% zoom (spec §9: 20 by default). */
 const GRID_SIZES = [5, 10, 20, 40, 50] as const
@@ -359,15 +361,24 @@ function EmptyCanvas({
   )
 }
 
+/**
+ * The toolbar's save state: the editor's own while changes are still in it (waiting for the pause,
+ * being written to the device, failed); once they are on the device, the same words as the header's
+ * sync status — one source, so «Сохранено» never shows while changes wait for the network.
+ */
 export function SaveStatusText({ status }: { status: SaveState }) {
+  const sync = useSyncStatus()
+  const state = syncState(sync)
+  const synced = useSyncStateLabel(state, sync)
   const text = {
-    saved: <Trans>Сохранено</Trans>,
+    saved: synced,
     pending: <Trans>Есть несохранённые изменения</Trans>,
     saving: <Trans>Сохраняется…</Trans>,
     error: <Trans>Не удалось сохранить</Trans>,
   }[status]
+  const alarming = status === 'error' || (status === 'saved' && state === 'parked')
   return (
-    <Text size="sm" c={status === 'error' ? 'red' : 'dimmed'} role="status" aria-live="polite">
+    <Text size="sm" c={alarming ? 'red.9' : 'dimmed'} role="status" aria-live="polite">
       {text}
     </Text>
   )

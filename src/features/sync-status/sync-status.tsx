@@ -16,6 +16,11 @@ import {
   type SyncStatus as Status,
 } from '../../sync/client.ts'
 import { ParkedList } from './parked-list.tsx'
+import {
+  syncState as stateOf,
+  useSyncStateLabel as useStateLabel,
+  type SyncState as State,
+} from './sync-state.ts'
 import classes from './sync-status.module.css'
 
 /**
@@ -82,16 +87,6 @@ export function SyncStatus() {
   )
 }
 
-type State = 'offline' | 'saving' | 'pending' | 'parked' | 'saved'
-
-function stateOf(status: Status): State {
-  if (!status.online) return 'offline'
-  if (status.replaying) return 'saving'
-  if (status.pending > 0) return 'pending'
-  if (status.parked > 0) return 'parked'
-  return 'saved'
-}
-
 // Shades dark enough for small text on the white bar (contrast ≥ 4.5:1).
 const LOOK: Record<State, { icon: ReactNode; color: string }> = {
   offline: { icon: <IconCloudOff size={20} aria-hidden />, color: 'gray.7' },
@@ -99,23 +94,6 @@ const LOOK: Record<State, { icon: ReactNode; color: string }> = {
   pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.8' },
   parked: { icon: <IconAlertTriangle size={20} aria-hidden />, color: 'red.9' },
   saved: { icon: <IconCloudCheck size={20} aria-hidden />, color: 'teal.9' },
-}
-
-function useStateLabel(state: State, status: Status): string {
-  const { t } = useLingui()
-  const { pending, parked } = status
-  switch (state) {
-    case 'offline':
-      return pending > 0 ? t`Нет сети · ждут: ${pending}` : t`Нет сети`
-    case 'saving':
-      return t`Сохраняется…`
-    case 'pending':
-      return t`Ждут отправки: ${pending}`
-    case 'parked':
-      return t`Отклонено: ${parked}`
-    case 'saved':
-      return t`Всё сохранено`
-  }
 }
 
 function SyncPanel({ status }: { status: Status }) {

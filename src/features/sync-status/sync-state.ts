@@ -1,0 +1,34 @@
+import { useLingui } from '@lingui/react/macro'
+import type { SyncStatus } from '../../sync/client.ts'
+
+/**
+ * Where the person's changes are, in one word, from the sync status every screen shares: the
+ * header's indicator and the editor's toolbar say the same (never «Сохранено» in one while the other
+ * says changes wait). Offline is told by the browser and by requests that get no answer.
+ */
+export type SyncState = 'offline' | 'saving' | 'pending' | 'parked' | 'saved'
+
+export function syncState(status: SyncStatus): SyncState {
+  if (!status.online) return 'offline'
+  if (status.replaying) return 'saving'
+  if (status.pending > 0) return 'pending'
+  if (status.parked > 0) return 'parked'
+  return 'saved'
+}
+
+export function useSyncStateLabel(state: SyncState, status: SyncStatus): string {
+  const { t } = useLingui()
+  const { pending, parked } = status
+  switch (state) {
+    case 'offline':
+      return pending > 0 ? t`Нет сети · ждут: ${pending}` : t`Нет сети`
+    case 'saving':
+      return t`Сохраняется…`
+    case 'pending':
+      return t`Ждут отправки: ${pending}`
+    case 'parked':
+      return t`Отклонено: ${parked}`
+    case 'saved':
+      return t`Всё сохранено`
+  }
+}
