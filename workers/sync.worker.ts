@@ -2,14 +2,14 @@
 import { expose } from 'comlink'
 import { configureApi } from '../src/api/client.ts'
 import { getDb } from '../src/data/db.ts'
-import { createMirrorService, type MirrorService } from '../src/data/service.ts'
+import { createMirrorService, type MirrorService } from '../src/sync/service.ts'
 import { readAuthToken } from '../src/data/sync-state.ts'
 import { createSyncEngine } from '../src/sync/engine.ts'
 import { STATUS_CHANNEL, type SyncWorkerApi } from '../src/sync/protocol.ts'
 
 /**
  * The sync worker: holds the page's database (the mirror's live queries and commands,
- * src/data/service.ts), replays the outbox and refreshes the mirror off the main thread. The page
+ * src/sync/service.ts), replays the outbox and refreshes the mirror off the main thread. The page
  * mirrors its token into `meta` (src/sync/client.ts setSyncToken); the worker reads it there.
  */
 const db = getDb()

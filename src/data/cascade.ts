@@ -1,7 +1,8 @@
 import type { MirrorDb } from './db.ts'
 import { localFileId } from './ids.ts'
 import { refsTo } from './refs.ts'
-import { RECORD_KINDS, type MirrorTable, type OutboxEntry } from './types.ts'
+import { payloadFields, withPayloadField, type OutboxEntry } from './entries.ts'
+import { RECORD_KINDS, type MirrorTable } from './types.ts'
 
 /**
  * What a local delete takes with it, mirroring the server's foreign keys: a workspace its records
@@ -15,10 +16,8 @@ async function dropEntries(db: MirrorDb, match: (entry: OutboxEntry) => boolean)
   const entries = await db.outbox.filter((entry) => !entry.sent && match(entry)).toArray()
   for (const entry of entries) {
     // A background never uploaded takes its waiting file along.
-    const file = entry.payload.file
-    if (entry.table === 'backgrounds' && entry.op === 'create' && typeof file === 'number') {
-      await db.files.delete(file)
-    }
+    if (entry.table === 'backgrounds' && entry.op === 'create')
+      await db.files.delete(entry.payload.file)
   }
   await db.outbox.bulkDelete(entries.map((entry) => entry.seq!))
 }
@@ -44,7 +43,10 @@ export async function removeBackgroundContent(
   await dropEntries(
     db,
     (e) =>
-      (e.table === 'blocks' && (blocks.has(e.recordId) || bgs.has(e.payload.bg_id as number))) ||
+      (e.table === 'blocks' &&
+        (blocks.has(e.recordId) ||
+          (e.op === 'delete' && bgs.has(e.payload.bg_id)) ||
+          (e.op === 'save' && bgs.has(e.payload.bg_id)))) ||
       (e.table === 'backgrounds' && bgs.has(e.recordId)),
   )
 }
@@ -63,7 +65,10 @@ export async function removeProjectContent(
     db,
     (e) =>
       (e.table === 'projects' && projects.has(e.recordId) && e.op !== 'delete') ||
-      (e.table === 'backgrounds' && projects.has(e.payload.project_id as number)),
+      (e.table === 'backgrounds' &&
+        e.op !== 'complete' &&
+        e.payload.project_id !== undefined &&
+        projects.has(e.payload.project_id)),
   )
 }
 
@@ -82,7 +87,8 @@ export async function removeWorkspaceContent(db: MirrorDb, workspaceId: number):
     (e) =>
       e.table !== 'files' &&
       e.table !== 'workspaces' &&
-      (removed.get(e.table)?.has(e.recordId) === true || e.payload.workspace_id === workspaceId),
+      (removed.get(e.table)?.has(e.recordId) === true ||
+        payloadFields(e).workspace_id === workspaceId),
   )
 }
 
@@ -117,17 +123,17 @@ export async function clearReferences(
       .anyOf([...gone])
       .toArray()
     await db.mirror(ref.table).bulkPut(rows.map((row) => ({ ...row, [ref.field]: null })))
-    const entries = queued.filter((e) => e.table === ref.table && points(e.payload[ref.field]))
-    await db.outbox.bulkPut(
-      entries.map((e) => ({ ...e, payload: { ...e.payload, [ref.field]: null } })),
+    const entries = queued.filter(
+      (e) => e.table === ref.table && points(payloadFields(e)[ref.field]),
     )
+    await db.outbox.bulkPut(entries.map((e) => withPayloadField(e, ref.field, null)))
   }
 }
 
 /** Every `local-file:<n>` value in the mirror and the outbox becomes `url`. */
 export async function rewriteFileUrl(db: MirrorDb, fileId: number, url: string): Promise<void> {
   const matches = (value: unknown) => typeof value === 'string' && localFileId(value) === fileId
-  const replace = <T extends Record<string, unknown>>(obj: T): T | null => {
+  const replace = <T extends object>(obj: T): T | null => {
     let out: T | null = null
     for (const [field, value] of Object.entries(obj)) {
       if (matches(value)) out = { ...(out ?? obj), [field]: url }
@@ -141,8 +147,11 @@ export async function rewriteFileUrl(db: MirrorDb, fileId: number, url: string):
   const entries = await db.outbox.toArray()
   const updated: OutboxEntry[] = []
   for (const entry of entries) {
-    const payload = replace(entry.payload)
-    if (payload) updated.push({ ...entry, payload })
+    let next = entry
+    for (const [field, value] of Object.entries(payloadFields(entry))) {
+      if (matches(value)) next = withPayloadField(next, field, url)
+    }
+    if (next !== entry) updated.push(next)
   }
   await db.outbox.bulkPut(updated)
 }

@@ -1,19 +1,11 @@
 import type { MirrorDb } from './db.ts'
 import { localFileId } from './ids.ts'
-import type { OutboxEntry, OutboxOp, OutboxTable } from './types.ts'
+import type { NewEntry, OutboxEntry } from './entries.ts'
 
 /**
  * Outbox helpers used inside the commands' transactions. An entry is appended per user action; the
  * replay engine coalesces entries of one record before sending (src/sync/coalesce.ts).
  */
-
-export interface NewEntry {
-  table: OutboxTable
-  recordId: number
-  op: OutboxOp
-  payload?: Record<string, unknown>
-  label?: string
-}
 
 export function newKey(): string {
   return crypto.randomUUID()
@@ -21,11 +13,8 @@ export function newKey(): string {
 
 export async function enqueue(db: MirrorDb, entry: NewEntry): Promise<number> {
   const row: OutboxEntry = {
+    ...entry,
     key: newKey(),
-    table: entry.table,
-    recordId: entry.recordId,
-    op: entry.op,
-    payload: entry.payload ?? {},
     state: 'pending',
     attempts: 0,
     nextAttemptAt: 0,

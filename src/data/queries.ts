@@ -1,8 +1,7 @@
 import { Dexie } from 'dexie'
-import { CURRENT_WORKSPACE } from './commands.ts'
 import { getDb } from './db.ts'
 import { creationOrder, isLocalId } from './ids.ts'
-import { countOutbox, readSyncMeta, redirectKey } from './sync-state.ts'
+import { CURRENT_WORKSPACE, countOutbox, readSyncMeta, redirectKey } from './sync-state.ts'
 import type {
   Background,
   BlockRow,

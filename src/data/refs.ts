@@ -1,4 +1,5 @@
-import { RECORD_KINDS, type MirrorTable, type OutboxEntry, type OutboxTable } from './types.ts'
+import { payloadFields, withPayloadField, type OutboxEntry } from './entries.ts'
+import { RECORD_KINDS, type MirrorTable, type OutboxTable } from './types.ts'
 import { isLocalId } from './ids.ts'
 
 /**
@@ -33,7 +34,7 @@ export function refsTo(target: MirrorTable): readonly Ref[] {
 }
 
 /** Ops whose record may not exist on the server yet (they create it). */
-export function createsRecord(entry: Pick<OutboxEntry, 'op' | 'recordId'>): boolean {
+export function createsRecord(entry: { op: string; recordId: number }): boolean {
   return (
     entry.op === 'create' ||
     entry.op === 'copy' ||
@@ -49,7 +50,7 @@ export function localDependencies(entry: OutboxEntry): { table: MirrorTable; id:
     out.push({ table: entry.table, id: entry.recordId })
   }
   for (const ref of refsFrom(entry.table)) {
-    const value = entry.payload[ref.field]
+    const value = payloadFields(entry)[ref.field]
     if (typeof value === 'number' && isLocalId(value)) out.push({ table: ref.target, id: value })
   }
   return out
@@ -72,8 +73,8 @@ export function remapEntry(
     changed = true
   }
   for (const ref of refsFrom(entry.table)) {
-    if (ref.target === target && next.payload[ref.field] === from) {
-      next = { ...next, payload: { ...next.payload, [ref.field]: to } }
+    if (ref.target === target && payloadFields(next)[ref.field] === from) {
+      next = withPayloadField(next, ref.field, to)
       changed = true
     }
   }

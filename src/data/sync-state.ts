@@ -73,6 +73,9 @@ export async function unsyncedCount(db: MirrorDb = getDb()): Promise<number> {
   return db.outbox.count()
 }
 
+/** The workspace the screens show, kept across reloads. */
+export const CURRENT_WORKSPACE = 'currentWorkspace'
+
 export function redirectKey(table: string, id: number): string {
   return `redirect:${table}:${id}`
 }

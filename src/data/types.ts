@@ -1,4 +1,5 @@
 import type { Block } from '../domain/block.ts'
+import type { OutboxOp, OutboxTable } from './entries.ts'
 import type { Department, Location, Specialist } from '../domain/directory.ts'
 import type { AmoIntegration, BitrixIntegration } from '../domain/integration.ts'
 import type { Background, Project, ProjectType } from '../domain/project.ts'
@@ -50,44 +51,7 @@ export type BlockRow = Block & { id: number }
 
 export type { Background, Project, ProjectType, Workspace }
 
-/**
- * What an outbox entry asks the server to do (docs/SYNC.md, "Operations").
- * - create/update/delete: workspaces, records, projects (update = rename and/or set_type)
- * - toggle: disable/able of amo, bitrix, specialist
- * - copy: projects (recordId = the copy's local id, payload.source_id = the original)
- * - create/delete on backgrounds: add_bg (multipart with the file from `files`) and delete_bg
- * - save/delete on blocks: the block-save chain; complete on backgrounds: get_items reconcile
- * - upload on files: image/upload, then every `local-file:<n>` url is rewritten
- */
-export type OutboxOp =
-  'create' | 'update' | 'delete' | 'toggle' | 'copy' | 'save' | 'complete' | 'upload'
-export type OutboxTable = MirrorTable | 'files'
-
-export interface OutboxEntry {
-  /** Auto-increment: the order edits were made in. */
-  seq?: number
-  /** Idempotency-Key: stays the same across every retry of this entry. */
-  key: string
-  table: OutboxTable
-  recordId: number
-  op: OutboxOp
-  payload: Record<string, unknown>
-  state: 'pending' | 'parked'
-  /** Failed attempts so far (network, 5xx, 429). */
-  attempts: number
-  /** Not before this time (ms epoch): exponential backoff. */
-  nextAttemptAt: number
-  /** Sent at least once: its content is frozen and it is never coalesced again. */
-  sent: boolean
-  /** The server's message when parked (Russian), and its error code. */
-  message?: string
-  code?: string
-  /** Field messages of a refused validation (field → server message or code), shown on the form. */
-  fields?: Record<string, string>
-  /** A human name of the record (for the list of rejected changes). */
-  label: string
-  createdAt: number
-}
+export type { OutboxEntry, OutboxOp, OutboxTable, NewEntry } from './entries.ts'
 
 /** A file waiting in IndexedDB to be uploaded (`local-file:<id>`), or the url it got. */
 export interface FileRow {

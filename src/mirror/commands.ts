@@ -1,9 +1,9 @@
-import type { CommandName, Commands } from '../data/service.ts'
+import type { CommandName, Commands } from '../sync/service.ts'
 import { runCommand } from './port.ts'
 
 /**
  * The mirror's commands for the page: each writes the local record and queues it for the server in
- * one transaction where the database lives (src/data/commands.ts), and resolves once it is stored.
+ * one transaction where the database lives (src/sync/mutators/), and resolves once it is stored.
  * Same names and signatures as there.
  */
 function command<N extends CommandName>(name: N): Commands[N] {

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react'
 import { localFileId } from '../data/ids.ts'
 import type { ListHead, Queries, QueryName, StoredFile } from '../data/queries.ts'
-import type { WatchMessage } from '../data/service.ts'
+import type { WatchMessage } from '../sync/service.ts'
 import {
   DEFAULT_SYNC_META,
   type Background,

@@ -1,6 +1,6 @@
 import { proxy } from 'comlink'
 import type { QueryName } from '../data/queries.ts'
-import type { CommandName, MirrorService, WatchMessage } from '../data/service.ts'
+import type { CommandName, MirrorService, WatchMessage } from '../sync/service.ts'
 import { onPageWorkerFailure, pageWorker } from './worker.ts'
 
 /**
@@ -22,7 +22,7 @@ function deliver(id: number, message: WatchMessage): void {
 }
 
 async function onPage(): Promise<MirrorService> {
-  const { createMirrorService } = await import('../data/service.ts')
+  const { createMirrorService } = await import('../sync/service.ts')
   const local = createMirrorService()
   local.listen(deliver)
   return local

@@ -1,5 +1,5 @@
 import { wrap, type Remote } from 'comlink'
-import type { MirrorService } from '../data/service.ts'
+import type { MirrorService } from '../sync/service.ts'
 import type { SyncWorkerApi } from '../sync/protocol.ts'
 
 /** The page's sync worker: it holds the database, replays the outbox and answers the mirror. */

@@ -1,6 +1,11 @@
 import { isLocalId } from '../data/ids.ts'
 import { refsFrom } from '../data/refs.ts'
-import type { OutboxEntry } from '../data/types.ts'
+import {
+  payloadFields,
+  withMergedFields,
+  type FieldsEntry,
+  type OutboxEntry,
+} from '../data/entries.ts'
 
 /**
  * Step 3 of the replay protocol (docs/SYNC.md): many edits of one record between two replays send
@@ -96,15 +101,16 @@ function coalesceSegment(
     dropped.add(e.seq!)
     changed.delete(e.seq!)
   }
-  const setPayload = (e: OutboxEntry, payload: Record<string, unknown>): OutboxEntry => {
-    const next = { ...e, payload }
+  /** `e` with the fields of `older` overlaid by `newer`'s, to be written back. */
+  const merge = (e: FieldsEntry, older: FieldsEntry, newer: FieldsEntry): OutboxEntry => {
+    const next = withMergedFields(e, older, newer)
     changed.set(e.seq!, next)
     return next
   }
   // Can `e` merge into an anchor at `anchorSeq`? Not if it refers to a record created after it.
   const refersToLaterCreate = (e: OutboxEntry, anchorSeq: number) =>
     refsFrom(e.table).some((ref) => {
-      const value = e.payload[ref.field]
+      const value = payloadFields(e)[ref.field]
       if (typeof value !== 'number' || !isLocalId(value)) return false
       const seq = createdAt.get(`${ref.target}:${value}`)
       return seq !== undefined && seq > anchorSeq
@@ -115,7 +121,7 @@ function coalesceSegment(
   const referenced = new Set<string>()
   for (const e of sorted) {
     for (const ref of refsFrom(e.table)) {
-      const value = e.payload[ref.field]
+      const value = payloadFields(e)[ref.field]
       if (typeof value === 'number' && isLocalId(value)) referenced.add(`${ref.target}:${value}`)
     }
   }
@@ -204,8 +210,9 @@ function coalesceSegment(
       continue
     }
     // update
+    if (e.op !== 'update') continue
     if (anchor && anchor.op === 'create' && !refersToLaterCreate(e, anchor.seq!)) {
-      s.anchor = setPayload(anchor, { ...anchor.payload, ...e.payload })
+      s.anchor = merge(anchor, anchor, e)
       s.droppable = s.droppable.map((x) => (x.seq === anchor.seq ? s.anchor! : x))
       if (s.create?.seq === anchor.seq) s.create = s.anchor
       drop(e)
@@ -214,7 +221,7 @@ function coalesceSegment(
     if (anchor && anchor.op === 'update') {
       drop(anchor)
       s.droppable = s.droppable.filter((x) => x !== anchor)
-      const merged = setPayload(e, { ...anchor.payload, ...e.payload })
+      const merged = merge(e, anchor, e)
       s.anchor = merged
       s.droppable.push(merged)
       continue

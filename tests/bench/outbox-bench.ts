@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto'
-import { createProject, addBackground, saveBlocks } from '../../src/data/commands.ts'
+import { createProject, addBackground, saveBlocks } from '../../src/sync/mutators/index.ts'
 import type { BlockRow } from '../../src/data/types.ts'
 import { BLOCK_TYPES } from '../../src/domain/block.ts'
 import { pngImage } from '../server/helpers.ts'

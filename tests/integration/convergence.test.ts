@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/start.ts'
-import { createRecord, deleteRecord, setRecordEnabled } from '../../src/data/commands.ts'
+import { createRecord, deleteRecord, setRecordEnabled } from '../../src/sync/mutators/index.ts'
 import { createSyncEngine } from '../../src/sync/engine.ts'
 import {
   compareWithMirror,

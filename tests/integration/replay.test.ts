@@ -1,3 +1,4 @@
+import { payloadFields } from '../../src/data/entries.ts'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   addBackground,
@@ -10,7 +11,7 @@ import {
   saveBlocks,
   updateRecord,
   uploadFile,
-} from '../../src/data/commands.ts'
+} from '../../src/sync/mutators/index.ts'
 import { isLocalId } from '../../src/data/ids.ts'
 import { readSyncMeta, storeAuthToken } from '../../src/data/sync-state.ts'
 import type { LocalBlock } from '../../src/data/types.ts'
@@ -470,7 +471,9 @@ describe('replay against the reference server', () => {
     const local = await Promise.all(ids.map((id) => h.db.specialist.get(id)))
     expect(local.map((s) => s?.department_id)).toEqual([null, null, kept.id])
     const queued = await h.db.outbox.where('table').equals('specialist').toArray()
-    expect(queued.map((e) => e.payload.department_id).sort()).toEqual([kept.id, null, null].sort())
+    expect(queued.map((e) => payloadFields(e).department_id).sort()).toEqual(
+      [kept.id, null, null].sort(),
+    )
     expect(await h.engine.replay()).toBe('idle')
     const onServer = await serverList<{ department_id: number | null }>('specialist')
     expect(onServer.map((s) => s.department_id).sort()).toEqual([kept.id, null, null].sort())

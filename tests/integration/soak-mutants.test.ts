@@ -39,8 +39,9 @@ vi.mock('../../src/sync/coalesce.ts', async (importOriginal) => {
           const [first, last] = [indexes[0]!, indexes[indexes.length - 1]!]
           const a = swapped[first]!
           const b = swapped[last]!
-          swapped[first] = { ...a, payload: b.payload }
-          swapped[last] = { ...b, payload: a.payload }
+          // Both are updates of one record: their payloads have the same shape.
+          swapped[first] = { ...a, payload: b.payload } as OutboxEntry
+          swapped[last] = { ...b, payload: a.payload } as OutboxEntry
         }
         return real.coalesce(swapped)
       }

@@ -17,7 +17,7 @@ import {
   setRecordEnabled,
   updateRecord,
   uploadFile,
-} from '../../src/data/commands.ts'
+} from '../../src/sync/mutators/index.ts'
 import { localFileId } from '../../src/data/ids.ts'
 import { copyName as projectCopyName } from '../../src/domain/project.ts'
 import type { LocalBlock, RecordKind } from '../../src/data/types.ts'

@@ -1,3 +1,4 @@
+import { payloadFields } from '../../src/data/entries.ts'
 import { beforeEach, describe, expect, it } from 'vitest'
 import {
   addBackground,
@@ -10,7 +11,7 @@ import {
   saveBlocks,
   updateRecord,
   uploadFile,
-} from '../../src/data/commands.ts'
+} from '../../src/sync/mutators/index.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { isLocalId } from '../../src/data/ids.ts'
 import type { LocalBlock } from '../../src/data/types.ts'
@@ -110,7 +111,7 @@ describe('commands: local write + outbox entry in one transaction', () => {
     await deleteRecord('department', dept)
     expect((await db.specialist.get(spec))!.department_id).toBeNull()
     const create = (await db.outbox.toArray()).find((e) => e.table === 'specialist')
-    expect(create!.payload.department_id).toBeNull()
+    expect(payloadFields(create!).department_id).toBeNull()
   })
 
   it('saveBlocks queues changed blocks and one completion step per background', async () => {

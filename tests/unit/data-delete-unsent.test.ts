@@ -6,7 +6,7 @@ import {
   deleteBackground,
   deleteProject,
   saveBlocks,
-} from '../../src/data/commands.ts'
+} from '../../src/sync/mutators/index.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { coalesce } from '../../src/sync/coalesce.ts'
 

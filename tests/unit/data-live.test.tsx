@@ -1,6 +1,6 @@
 import { renderHook, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createRecord, setCurrentWorkspace, uploadFile } from '../../src/data/commands.ts'
+import { createRecord, setCurrentWorkspace, uploadFile } from '../../src/sync/mutators/index.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import {
   useCurrentWorkspaceId,

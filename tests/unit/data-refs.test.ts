@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { localDependencies, remapEntry, remapRow } from '../../src/data/refs.ts'
-import type { OutboxEntry } from '../../src/data/types.ts'
+import type { BlockFields, OutboxEntry } from '../../src/data/entries.ts'
 
 const base: Omit<OutboxEntry, 'table' | 'recordId' | 'op' | 'payload'> = {
   seq: 1,
@@ -49,7 +49,8 @@ describe('id remapping', () => {
       table: 'blocks',
       recordId: -8,
       op: 'save',
-      payload: { bg_id: -2 },
+      // Only the reference matters here.
+      payload: { bg_id: -2 } as BlockFields,
     }
     expect(localDependencies(save)).toEqual([{ table: 'backgrounds', id: -2 }])
     const update: OutboxEntry = {

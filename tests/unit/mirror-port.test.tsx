@@ -2,7 +2,7 @@ import { renderHook, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import '../../src/app/i18n.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
-import { createMirrorService, type WatchMessage } from '../../src/data/service.ts'
+import { createMirrorService, type WatchMessage } from '../../src/sync/service.ts'
 import { commandErrorMessage } from '../../src/features/records/command-error.ts'
 
 let db: MirrorDb

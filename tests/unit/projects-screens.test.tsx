@@ -9,7 +9,7 @@ import {
   createWorkspace,
   setCurrentWorkspace,
   setProjectType,
-} from '../../src/data/commands.ts'
+} from '../../src/sync/mutators/index.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { ProjectTypePage } from '../../src/features/projects/project-type-page.tsx'
 import { ProjectsPage } from '../../src/features/projects/projects-page.tsx'

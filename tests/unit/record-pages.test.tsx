@@ -2,7 +2,11 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
-import { createRecord, createWorkspace, setCurrentWorkspace } from '../../src/data/commands.ts'
+import {
+  createRecord,
+  createWorkspace,
+  setCurrentWorkspace,
+} from '../../src/sync/mutators/index.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { LocationEditPage } from '../../src/features/directory/location-pages.tsx'
 import { LocationsPage } from '../../src/features/directory/locations-page.tsx'

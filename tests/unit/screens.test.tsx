@@ -3,7 +3,11 @@ import userEvent from '@testing-library/user-event'
 import { useRouterState } from '@tanstack/react-router'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
-import { createRecord, createWorkspace, setCurrentWorkspace } from '../../src/data/commands.ts'
+import {
+  createRecord,
+  createWorkspace,
+  setCurrentWorkspace,
+} from '../../src/sync/mutators/index.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { redirectKey } from '../../src/data/sync-state.ts'
 import { DepartmentEditPage } from '../../src/features/directory/department-pages.tsx'

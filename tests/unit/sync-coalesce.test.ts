@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import type { OutboxEntry } from '../../src/data/types.ts'
+import type { EntryState, OutboxEntry, OutboxOp, OutboxTable } from '../../src/data/entries.ts'
 import { coalesce } from '../../src/sync/coalesce.ts'
 
 let seq = 0
-function entry(
-  partial: Partial<OutboxEntry> & Pick<OutboxEntry, 'table' | 'recordId' | 'op'>,
-): OutboxEntry {
+/** A test entry: the payloads here are sketches of what commands queue, not whole records. */
+type Sketch = Partial<EntryState> & {
+  table: OutboxTable
+  op: OutboxOp
+  recordId: number
+  payload?: Record<string, unknown>
+}
+function entry(partial: Sketch): OutboxEntry {
   seq += 1
-  return {
+  const sketch = {
     seq,
     key: `k${seq}`,
     payload: {},
@@ -19,6 +24,7 @@ function entry(
     createdAt: 0,
     ...partial,
   }
+  return sketch as OutboxEntry
 }
 
 /** Applies a plan: what would be sent, in order, as "op table:id payload". */

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { writeSyncMeta } from '../../src/data/sync-state.ts'
-import type { OutboxEntry } from '../../src/data/types.ts'
+import type { EntryState, OutboxEntry } from '../../src/data/entries.ts'
 import { SaveStatusText } from '../../src/features/editor/editor-page.tsx'
 import { SyncStatus } from '../../src/features/sync-status/sync-status.tsx'
 import { discardEntry, retryEntry } from '../../src/sync/client.ts'
@@ -25,7 +25,10 @@ beforeEach(() => {
   vi.mocked(discardEntry).mockClear()
 })
 
-const entry = (partial: Partial<OutboxEntry>): OutboxEntry => ({
+/** A department's update (or another table's, for the panel's labels). */
+const entry = (
+  partial: Partial<EntryState> & { table?: 'department' | 'location' },
+): OutboxEntry => ({
   key: crypto.randomUUID(),
   table: 'department',
   recordId: 5,

@@ -16,7 +16,7 @@ import {
 } from '@tanstack/react-router'
 import { createRoot } from 'react-dom/client'
 import { i18n } from '../../../src/app/i18n.ts'
-import { CURRENT_WORKSPACE } from '../../../src/data/commands.ts'
+import { CURRENT_WORKSPACE } from '../../../src/data/sync-state.ts'
 import { MirrorDb } from '../../../src/data/db.ts'
 import type { Specialist } from '../../../src/domain/directory.ts'
 import { SpecialistsPage } from '../../../src/features/directory/specialists-page.tsx'

@@ -18,10 +18,10 @@ import {
   setRecordEnabled,
   updateRecord,
   uploadFile,
-} from './commands.ts'
-import { isQuotaError } from './errors.ts'
-import { QUERIES, type QueryName } from './queries.ts'
-import { claimMirror, storeAuthToken, unsyncedCount, type StoredAuth } from './sync-state.ts'
+} from './mutators/index.ts'
+import { isQuotaError } from '../data/errors.ts'
+import { QUERIES, type QueryName } from '../data/queries.ts'
+import { claimMirror, storeAuthToken, unsyncedCount, type StoredAuth } from '../data/sync-state.ts'
 
 /**
  * The mirror as a service: named live queries and commands over the database. It runs where the

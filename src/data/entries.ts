@@ -1,0 +1,133 @@
+import type { BlockType, Block } from '../domain/block.ts'
+import type { ProjectTypeId } from '../domain/project.ts'
+import type { RecordKind, RecordOf, ToggleKind } from './types.ts'
+
+/**
+ * Outbox entries (docs/SYNC.md, "Operations"): one union, discriminated by `table` and `op`, so
+ * each operation's payload has its own type and the replay's code for it (src/sync/mutators/)
+ * reads it without casts.
+ *
+ * - create/update/delete: workspaces, records, projects (a project update = rename and/or set_type)
+ * - toggle: disable/able of amo, bitrix, specialist
+ * - copy: projects (recordId = the copy's local id, payload.source_id = the original)
+ * - create/delete on backgrounds: add_bg (multipart with the file from `files`) and delete_bg
+ * - save/delete on blocks: the block-save chain; complete on backgrounds: get_items reconcile
+ * - upload on files: image/upload, then every `local-file:<n>` url is rewritten
+ */
+
+/** What every entry carries besides its operation. */
+export interface EntryState {
+  /** Auto-increment: the order edits were made in. */
+  seq?: number
+  /** Idempotency-Key: stays the same across every retry of this entry. */
+  key: string
+  /** The record the entry is about (a local, negative id until its create replays). */
+  recordId: number
+  state: 'pending' | 'parked'
+  /** Failed attempts so far (network, 5xx, 429). */
+  attempts: number
+  /** Not before this time (ms epoch): exponential backoff. */
+  nextAttemptAt: number
+  /** Sent at least once: its content is frozen and it is never coalesced again. */
+  sent: boolean
+  /** The server's message when parked (Russian), and its error code. */
+  message?: string
+  code?: string
+  /** Field messages of a refused validation (field → server message or code), shown on the form. */
+  fields?: Record<string, string>
+  /** A human name of the record (for the list of rejected changes). */
+  label: string
+  createdAt: number
+}
+
+type Op<T extends string, O extends string, P> = { table: T; op: O; payload: P }
+/** A payload with nothing in it (deletes, uploads). */
+export type NoPayload = { [field: string]: never }
+
+/** A record's own fields, as an add or an update sends them (`enabled` has calls of its own). */
+export type RecordInput<K extends RecordKind> = Omit<RecordOf<K>, 'id' | 'workspace_id' | 'enabled'>
+
+type RecordOps<K extends RecordKind> =
+  | Op<K, 'create', { workspace_id: number } & Partial<RecordInput<K>>>
+  | Op<K, 'update', Partial<RecordInput<K>>>
+  | Op<K, 'delete', NoPayload>
+  | (K extends ToggleKind ? Op<K, 'toggle', { enabled: boolean }> : never)
+
+/** Every operation on an integration or a directory record, by kind. */
+export type RecordOp = { [K in RecordKind]: RecordOps<K> }[RecordKind]
+
+export type WorkspaceOp =
+  | Op<'workspaces', 'create', { name: string }>
+  | Op<'workspaces', 'update', { name: string }>
+  | Op<'workspaces', 'delete', NoPayload>
+
+export type ProjectOp =
+  /** `type`: a type chosen before the add replayed, merged in by coalescing (sent as set_type). */
+  | Op<'projects', 'create', { workspace_id: number; name: string; type?: ProjectTypeId | null }>
+  | Op<'projects', 'update', { name?: string; type?: ProjectTypeId | null }>
+  | Op<'projects', 'copy', { source_id: number }>
+  | Op<'projects', 'delete', NoPayload>
+
+export type BackgroundOp =
+  | Op<'backgrounds', 'create', { project_id: number; file: number; width: number; height: number }>
+  | Op<'backgrounds', 'delete', { project_id?: number }>
+  /** The completion step of the block-save chain: get_items, reconciled into the mirror. */
+  | Op<'backgrounds', 'complete', { bg_id: number }>
+
+/** A block as saved: every field but the id (the entry's recordId). */
+export type BlockFields = Block extends infer B ? (B extends Block ? Omit<B, 'id'> : never) : never
+
+export type BlockOp =
+  Op<'blocks', 'save', BlockFields> | Op<'blocks', 'delete', { type: BlockType; bg_id: number }>
+
+export type FileOp = Op<'files', 'upload', NoPayload>
+
+/** What an entry asks the server to do: its table, operation and payload. */
+export type EntryOp = RecordOp | WorkspaceOp | ProjectOp | BackgroundOp | BlockOp | FileOp
+
+export type OutboxEntry = EntryState & EntryOp
+export type OutboxOp = EntryOp['op']
+export type OutboxTable = EntryOp['table']
+
+/** An entry of one table and operation. */
+export type EntryOf<T extends OutboxTable, O extends OutboxOp = OutboxOp> = Extract<
+  OutboxEntry,
+  { table: T; op: O }
+>
+
+/** What a command queues: the operation, its record and the label for the panel. */
+export type NewEntry = EntryOp & { recordId: number; label?: string | undefined }
+
+/** A payload read as a plain map (references, urls): every payload is a plain object. */
+export function payloadFields(entry: EntryOp): Readonly<Record<string, unknown>> {
+  return entry.payload
+}
+
+/** The entry with its payload replaced by one of the same shape. */
+export function withPayload<E extends OutboxEntry>(entry: E, payload: E['payload']): E {
+  return { ...entry, payload }
+}
+
+/** The entry with one payload field set: a reference moved to a server id, a url rewritten. */
+export function withPayloadField<E extends OutboxEntry>(
+  entry: E,
+  field: string,
+  value: unknown,
+): E {
+  return { ...entry, payload: { ...entry.payload, [field]: value } }
+}
+
+/** Entries whose payload is a set of fields, which a later update of the same record adds to. */
+export type FieldsEntry = Extract<OutboxEntry, { op: 'create' | 'update' }>
+
+/**
+ * `entry` with the fields of `older` overlaid by those of `newer`: coalescing an update into the
+ * create or the update before it. The caller has checked that both are about the same record.
+ */
+export function withMergedFields<E extends FieldsEntry>(
+  entry: E,
+  older: FieldsEntry,
+  newer: FieldsEntry,
+): E {
+  return { ...entry, payload: { ...older.payload, ...newer.payload } }
+}

@@ -1,0 +1,41 @@
+import { getDb, type MirrorDb } from '../../data/db.ts'
+import { isLocalId } from '../../data/ids.ts'
+import { refsFrom } from '../../data/refs.ts'
+import { redirectKey } from '../../data/sync-state.ts'
+import type { MirrorTable } from '../../data/types.ts'
+
+/**
+ * What every mutator's local write shares: one Dexie transaction for the row and its outbox entry,
+ * so the screen is optimistic and nothing is lost if the tab closes right after.
+ */
+export function write<T>(fn: (db: MirrorDb) => Promise<T>): Promise<T> {
+  const db = getDb()
+  // An async scope function: Dexie keeps the transaction across native awaits only for those.
+  return db.transaction('rw', db.allTables(), async () => fn(db))
+}
+
+/**
+ * The id a record has now. A screen may still hold a local id whose add replayed a moment ago (the
+ * row was re-keyed to the server id): writing under the old id would create a second record.
+ */
+export async function currentId(db: MirrorDb, table: MirrorTable, id: number): Promise<number> {
+  if (!isLocalId(id)) return id
+  const redirect = await db.meta.get(redirectKey(table, id))
+  return typeof redirect?.value === 'number' ? redirect.value : id
+}
+
+/** The row with every reference to a since-replayed local id moved to the server id. */
+export async function withCurrentRefs<T extends object>(
+  db: MirrorDb,
+  table: MirrorTable,
+  row: T,
+): Promise<T> {
+  let next = row
+  for (const ref of refsFrom(table)) {
+    const value: unknown = (next as Record<string, unknown>)[ref.field]
+    if (typeof value !== 'number' || !isLocalId(value)) continue
+    const id = await currentId(db, ref.target, value)
+    if (id !== value) next = { ...next, [ref.field]: id }
+  }
+  return next
+}

@@ -1,0 +1,159 @@
+import { copyName as projectCopyName, type ProjectTypeId } from '../../domain/project.ts'
+import { removeProjectContent } from '../../data/cascade.ts'
+import type { MirrorDb } from '../../data/db.ts'
+import type { EntryOf } from '../../data/entries.ts'
+import { isLocalId } from '../../data/ids.ts'
+import { enqueue, nextLocalId } from '../../data/outbox.ts'
+import { createsRecord } from '../../data/refs.ts'
+import { applyCreated, applyDeleted, applyDone, applyUpdated } from './apply.ts'
+import type { SendContext } from './context.ts'
+import { currentId, write } from './local.ts'
+
+/** Projects (spec §4): the local writes, and the requests their entries become. */
+
+export function createProject(workspaceId: number, name: string): Promise<number> {
+  return write(async (db) => {
+    const id = await nextLocalId(db)
+    await db.projects.add({
+      id,
+      workspace_id: workspaceId,
+      name,
+      type: null,
+      updated_at: new Date().toISOString(),
+    })
+    await enqueue(db, {
+      table: 'projects',
+      recordId: id,
+      op: 'create',
+      payload: { workspace_id: workspaceId, name },
+      label: name,
+    })
+    return id
+  })
+}
+
+export function renameProject(id: number, name: string): Promise<void> {
+  return write(async (db) => {
+    id = await currentId(db, 'projects', id)
+    await db.projects.update(id, { name, updated_at: new Date().toISOString() })
+    await enqueue(db, {
+      table: 'projects',
+      recordId: id,
+      op: 'update',
+      payload: { name },
+      label: name,
+    })
+  })
+}
+
+export function setProjectType(id: number, type: ProjectTypeId): Promise<void> {
+  return write(async (db) => {
+    id = await currentId(db, 'projects', id)
+    const row = await db.projects.get(id)
+    await db.projects.update(id, { type, updated_at: new Date().toISOString() })
+    await enqueue(db, {
+      table: 'projects',
+      recordId: id,
+      op: 'update',
+      payload: { type },
+      label: row?.name,
+    })
+  })
+}
+
+/**
+ * Copies a project. The server copies backgrounds and blocks; locally the copy shows the project
+ * row at once (named `name`, by default as the server names it) and its content once the copy
+ * replays.
+ */
+export function copyProject(id: number, name?: string): Promise<number> {
+  return write(async (db) => {
+    id = await currentId(db, 'projects', id)
+    const source = await db.projects.get(id)
+    const copyId = await nextLocalId(db)
+    const copyName = name ?? (source ? projectCopyName(source.name) : '')
+    await db.projects.add({
+      id: copyId,
+      workspace_id: source?.workspace_id ?? 0,
+      name: copyName,
+      type: source?.type ?? null,
+      updated_at: new Date().toISOString(),
+      cover_url: source?.cover_url ?? null,
+    })
+    await enqueue(db, {
+      table: 'projects',
+      recordId: copyId,
+      op: 'copy',
+      payload: { source_id: id },
+      label: copyName,
+    })
+    return copyId
+  })
+}
+
+/** Whether a copy of the project waits in the outbox (it reads the project on the server). */
+export async function copyQueued(db: MirrorDb, projectId: number): Promise<boolean> {
+  const copies = await db.outbox
+    .filter((e) => e.table === 'projects' && e.op === 'copy' && e.payload.source_id === projectId)
+    .count()
+  return copies > 0
+}
+
+/**
+ * After a cascade: false when the record is local and its create (or copy) is no longer queued. The
+ * cascade dropped it unsent, so the server never heard of the record and a delete would wait for a
+ * server id forever.
+ */
+export async function mayBeOnServer(db: MirrorDb, table: 'projects' | 'backgrounds', id: number) {
+  if (!isLocalId(id)) return true
+  const entries = await db.outbox.where('[table+recordId]').equals([table, id]).toArray()
+  return entries.some(createsRecord)
+}
+
+export function deleteProject(id: number): Promise<void> {
+  return write(async (db) => {
+    id = await currentId(db, 'projects', id)
+    const row = await db.projects.get(id)
+    // A copy of it waits in the outbox: the server must get the project (and its content) first.
+    await removeProjectContent(db, [id], { keepQueued: await copyQueued(db, id) })
+    await db.projects.delete(id)
+    if (!(await mayBeOnServer(db, 'projects', id))) return
+    await enqueue(db, {
+      table: 'projects',
+      recordId: id,
+      op: 'delete',
+      payload: {},
+      label: row?.name,
+    })
+  })
+}
+
+export async function sendProject(entry: EntryOf<'projects'>, ctx: SendContext): Promise<void> {
+  const { db, api } = ctx
+  const { recordId: id, key } = entry
+  switch (entry.op) {
+    case 'create': {
+      const { workspace_id, name, type } = entry.payload
+      let project = await api.addProject(workspace_id, name, key)
+      // add knows only the name: a type chosen before the add replayed (merged into the create
+      // by coalescing) follows as set_type, under a key derived from the entry's.
+      if (type) project = await api.setProjectType(project.id, type, `${key}:type`)
+      return applyCreated(db, entry, 'projects', project)
+    }
+    case 'copy': {
+      const copy = await api.copyProject(entry.payload.source_id, key)
+      await applyCreated(db, entry, 'projects', copy)
+      return ctx.refreshProject(copy.id).catch(() => undefined)
+    }
+    case 'update': {
+      // Two calls for one entry: each gets its own key derived from the entry's key.
+      const { name, type } = entry.payload
+      let row = null
+      if (name !== undefined) row = await api.renameProject(id, name, `${key}:rename`)
+      if (type) row = await api.setProjectType(id, type, `${key}:type`)
+      return row ? applyUpdated(db, entry, 'projects', row) : applyDone(db, entry)
+    }
+    case 'delete':
+      return applyDeleted(db, entry, () => api.deleteProject(id, key))
+  }
+}

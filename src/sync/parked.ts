@@ -1,0 +1,115 @@
+import { ApiError } from '../api/client.ts'
+import {
+  clearReferences,
+  rewriteFileUrl,
+  removeBackgroundContent,
+  removeProjectContent,
+  removeWorkspaceContent,
+} from '../data/cascade.ts'
+import type { MirrorDb } from '../data/db.ts'
+import type { OutboxEntry } from '../data/entries.ts'
+import { isLocalId, localFileId } from '../data/ids.ts'
+import { newKey } from '../data/outbox.ts'
+import { createsRecord } from '../data/refs.ts'
+import { RECORD_KINDS, type MirrorTable, type RecordKind } from '../data/types.ts'
+import { editsOf, inAll, type Row } from './mutators/apply.ts'
+import type { SyncApi } from './mutators/context.ts'
+import type { Pull } from './pull.ts'
+
+/**
+ * Parked entries (docs/SYNC.md, step 7): what the person does with a change the server refused.
+ * «Повторить» sends it again under a new key; «Отменить изменение» drops it and puts the server's
+ * copy back.
+ */
+export interface Parked {
+  retryEntry(seq: number): Promise<void>
+  discardEntry(seq: number): Promise<void>
+}
+
+const RECORD_SET = new Set<string>(RECORD_KINDS)
+const isRecordKind = (table: string): table is RecordKind => RECORD_SET.has(table)
+
+export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
+  async function retryEntry(seq: number): Promise<void> {
+    // A new key: the server stored its rejection under the old one and would answer it again.
+    await db.outbox.update(seq, {
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: 0,
+      sent: false,
+      key: newKey(),
+      message: undefined,
+      code: undefined,
+      fields: undefined,
+    })
+  }
+
+  async function discardEntry(seq: number): Promise<void> {
+    const entry = await db.outbox.get(seq)
+    if (!entry) return
+    // The record's last change gone: the server's copy comes back (after the transaction).
+    const restore = await inAll(db, async () => {
+      await db.outbox.delete(seq)
+      if (entry.table === 'files') {
+        await rewriteFileUrl(db, entry.recordId, '')
+        await db.files.delete(entry.recordId)
+        return false
+      }
+      if (createsRecord(entry) && isLocalId(entry.recordId)) {
+        // The record never reached the server: it goes, with whatever hangs on it.
+        await dropRecordLocally(entry.table, entry.recordId)
+        return false
+      }
+      return (await editsOf(db, entry.table, entry.recordId)) === 0
+    })
+    if (restore && entry.table !== 'files') await restoreServerCopy(entry).catch(() => undefined)
+  }
+
+  async function dropRecordLocally(table: MirrorTable, id: number) {
+    const others = await db.outbox.where('[table+recordId]').equals([table, id]).primaryKeys()
+    await db.outbox.bulkDelete(others)
+    if (table === 'workspaces') await removeWorkspaceContent(db, id)
+    if (table === 'projects') await removeProjectContent(db, [id])
+    if (table === 'backgrounds') {
+      const bg = await db.backgrounds.get(id)
+      await removeBackgroundContent(db, [id])
+      const file = bg ? localFileId(bg.image_url) : null
+      if (file !== null) await db.files.delete(file)
+    }
+    if (isRecordKind(table)) await clearReferences(db, table, [id])
+    await db.mirror(table).delete(id)
+  }
+
+  /** Puts the server's copy of the record back (or removes it locally when the server has none). */
+  async function restoreServerCopy(entry: Exclude<OutboxEntry, { table: 'files' }>): Promise<void> {
+    const { table, recordId: id } = entry
+    const put = async (row: Row | null) => {
+      await inAll(db, async () => {
+        if ((await editsOf(db, table, id)) > 0) return
+        if (row) await db.mirror(table).put(row)
+        else await db.mirror(table).delete(id)
+      })
+    }
+    try {
+      if (isRecordKind(table)) return await put(await api.getRecord(table, id))
+      if (entry.table === 'workspaces') {
+        return await put((await api.listWorkspaces()).find((w) => w.id === id) ?? null)
+      }
+      if (entry.table === 'projects') return await pull.refreshProject(id)
+      if (entry.table === 'backgrounds') {
+        const projectId = entry.op === 'complete' ? undefined : entry.payload.project_id
+        if (projectId !== undefined) await pull.refreshProject(projectId)
+        return
+      }
+      if (entry.table === 'blocks') {
+        const items = await api.getItems(entry.payload.bg_id)
+        return await put(items.find((b) => b.id === id) ?? null)
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) await put(null)
+      else throw error
+    }
+  }
+
+  return { retryEntry, discardEntry }
+}
