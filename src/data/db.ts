@@ -1,6 +1,6 @@
 import { Dexie, type Table } from 'dexie'
 import type {
-  Background,
+  BackgroundRow,
   BlockRow,
   FileRow,
   MetaRow,
@@ -59,6 +59,27 @@ export const SCHEMA_V3 = {
   specialist: 'id, workspace_id, department_id, location_id, [workspace_id+name]',
 } as const
 
+/**
+ * Version 4: client keys (`ck`) on blocks and backgrounds, which stay the same when a row's local
+ * id becomes the server's (types.ts `ClientKey`). Existing rows are keyed by their id, as rows the
+ * server made are; queued entries keep referring to ids and need no change.
+ */
+export const SCHEMA_V4 = {
+  blocks: 'id, bg_id, specialist_id, ck',
+  backgrounds: 'id, project_id, ck',
+} as const
+
+async function keyExistingRows(tx: import('dexie').Transaction): Promise<void> {
+  for (const table of ['blocks', 'backgrounds']) {
+    await tx
+      .table<{ id: number; ck?: string }>(table)
+      .toCollection()
+      .modify((row) => {
+        row.ck ??= String(row.id)
+      })
+  }
+}
+
 export const SCHEMA_VERSIONS: readonly {
   version: number
   stores: Record<string, string | null>
@@ -67,13 +88,14 @@ export const SCHEMA_VERSIONS: readonly {
   { version: 1, stores: SCHEMA_V1 },
   { version: 2, stores: SCHEMA_V2 },
   { version: 3, stores: SCHEMA_V3 },
+  { version: 4, stores: SCHEMA_V4, upgrade: keyExistingRows },
 ]
 
 export class MirrorDb extends Dexie {
   workspaces!: Table<Workspace, number>
   projects!: Table<Project, number>
   projectTypes!: Table<ProjectType, number>
-  backgrounds!: Table<Background, number>
+  backgrounds!: Table<BackgroundRow, number>
   blocks!: Table<BlockRow, number>
   amo!: Table<RecordOf<'amo'>, number>
   bitrix!: Table<RecordOf<'bitrix'>, number>

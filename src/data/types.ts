@@ -44,10 +44,20 @@ export const MIRROR_TABLES: readonly MirrorTable[] = [
   'blocks',
 ]
 
+/**
+ * Client keys (docs/SYNC.md "Ids"): a block or a background gets a key at birth that never changes,
+ * while its id goes from local (negative) to the server's. The editor and its links refer to the
+ * key. A row the server made is keyed by its server id; a background made here by its local id; a
+ * block made in the editor by the key the editor gave it.
+ */
+export type ClientKey = string
+
 /** A block as the editor hands it over: `id` absent for a new block, negative while local. */
-export type LocalBlock = Block
-/** A block row in the mirror always has an id (negative until the server saved it). */
-export type BlockRow = Block & { id: number }
+export type LocalBlock = Block & { ck?: ClientKey }
+/** A block row in the mirror always has an id (negative until the server saved it) and a key. */
+export type BlockRow = Block & { id: number; ck: ClientKey }
+/** A background row in the mirror, with its client key. */
+export type BackgroundRow = Background & { ck: ClientKey }
 
 export type { Background, Project, ProjectType, Workspace }
 

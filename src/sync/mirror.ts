@@ -1,4 +1,5 @@
 import type { Table } from 'dexie'
+import { withClientKeys } from '../data/client-keys.ts'
 import type { MirrorDb } from '../data/db.ts'
 import type { MirrorTable } from '../data/types.ts'
 
@@ -16,8 +17,8 @@ type Row = { id: number } & Record<string, unknown>
 
 /**
  * Puts `serverRows` and deletes the local rows of the scope (`inScope`) that the server no longer
- * has. Local (negative) ids are never deleted here: they wait for their add. Returns the ids
- * deleted. Call inside a transaction over `table` and `outbox`.
+ * has. Local (negative) ids are never deleted here: they wait for their add. Rows keep their client
+ * keys (data/client-keys.ts). Returns the ids deleted. Call inside a transaction over `table` and `outbox`.
  */
 export async function reconcile(
   db: MirrorDb,
@@ -32,7 +33,8 @@ export async function reconcile(
   const vanished = local
     .filter((row) => row.id > 0 && !serverIds.has(row.id) && !pending.has(row.id))
     .map((row) => row.id)
-  await t.bulkPut(serverRows.filter((row) => !pending.has(row.id)))
+  const fresh = serverRows.filter((row) => !pending.has(row.id))
+  await t.bulkPut(await withClientKeys(db, table, fresh))
   await t.bulkDelete(vanished)
   return vanished
 }

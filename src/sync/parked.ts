@@ -6,6 +6,7 @@ import {
   removeProjectContent,
   removeWorkspaceContent,
 } from '../data/cascade.ts'
+import { withClientKeys } from '../data/client-keys.ts'
 import type { MirrorDb } from '../data/db.ts'
 import type { OutboxEntry } from '../data/entries.ts'
 import { isLocalId, localFileId } from '../data/ids.ts'
@@ -86,7 +87,7 @@ export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
     const put = async (row: Row | null) => {
       await inAll(db, async () => {
         if ((await editsOf(db, table, id)) > 0) return
-        if (row) await db.mirror(table).put(row)
+        if (row) await db.mirror(table).bulkPut(await withClientKeys(db, table, [row]))
         else await db.mirror(table).delete(id)
       })
     }

@@ -160,6 +160,52 @@ describe('replay against the reference server', () => {
     expect(onServer).toHaveLength(0)
   })
 
+  it('a block named by its client key is the same block before and after its id became the server’s', async () => {
+    const { bgId } = await projectWithBackground()
+    const ck = 'c-7f1e'
+    const [localId] = await saveBlocks([{ ...text(bgId), ck }])
+    expect(await h.db.blocks.get(localId!)).toMatchObject({ ck })
+    expect(await h.engine.replay()).toBe('idle')
+    // Re-keyed to the server id, and re-read by the completion step: the key stays.
+    const [row] = await h.db.blocks.where('ck').equals(ck).toArray()
+    expect(row!.id).toBeGreaterThan(0)
+    // The editor's copy still carries the stale local id: the key decides.
+    const [current] = await saveBlocks([{ ...text(bgId, { x: 42 }), id: localId, ck }])
+    expect(current).toBe(row!.id)
+    expect(await h.engine.replay()).toBe('idle')
+    let onServer = await json<SavedBlock[]>(
+      await h.call('GET', '/api/project/get_items', undefined, { bg_id: bgId }),
+    )
+    expect(onServer).toEqual([expect.objectContaining({ id: row!.id, x: 42 })])
+    expect(await h.db.blocks.where('ck').equals(ck).count()).toBe(1)
+    await deleteBlocks([ck])
+    expect(await h.engine.replay()).toBe('idle')
+    onServer = await json<SavedBlock[]>(
+      await h.call('GET', '/api/project/get_items', undefined, { bg_id: bgId }),
+    )
+    expect(onServer).toHaveLength(0)
+    // Brought back by an undo under the same key: a new block on the server.
+    await saveBlocks([{ ...text(bgId, { x: 7 }), id: row!.id, ck }])
+    expect(await h.engine.replay()).toBe('idle')
+    onServer = await json<SavedBlock[]>(
+      await h.call('GET', '/api/project/get_items', undefined, { bg_id: bgId }),
+    )
+    expect(onServer).toEqual([expect.objectContaining({ x: 7 })])
+    expect(onServer[0]!.id).not.toBe(row!.id)
+  })
+
+  it('a background keeps its client key when its local id becomes the server’s', async () => {
+    const projectId = await createProject(h.workspaceId, 'Ключи')
+    const png = new Blob([new Uint8Array(pngImage(16, 9))], { type: 'image/png' })
+    const bgId = await addBackground(projectId, png, { width: 1600, height: 900 })
+    expect(await h.db.backgrounds.get(bgId)).toMatchObject({ ck: String(bgId) })
+    expect(await h.engine.replay()).toBe('idle')
+    await h.engine.refresh({ kind: 'project', projectId: (await h.db.projects.toArray())[0]!.id })
+    const [bg] = await h.db.backgrounds.toArray()
+    expect(bg!.id).toBeGreaterThan(0)
+    expect(bg!.ck).toBe(String(bgId))
+  })
+
   it('a specialist picked by its local id after it replayed is saved with the server id', async () => {
     const localId = await createRecord('specialist', h.workspaceId, specialistFields(null, null))
     expect(await h.engine.replay()).toBe('idle')

@@ -31,10 +31,31 @@ const COMMON: Sample[] = [
   },
 ]
 
+/** A background and a block made on this device, still under local ids (before client keys). */
+const UNKEYED: Sample[] = [
+  {
+    table: 'backgrounds',
+    row: { id: -4, project_id: 9, image_url: 'local-file:1', width: 9, height: 16, position: 0 },
+  },
+  { table: 'blocks', row: { id: -5, bg_id: -4, type: 'text', specialist_id: null } },
+  {
+    table: 'outbox',
+    row: {
+      key: 'b',
+      table: 'blocks',
+      recordId: -5,
+      op: 'save',
+      state: 'pending',
+      payload: { bg_id: -4 },
+    },
+  },
+]
+
 const SAMPLES: Record<number, Sample[]> = {
-  1: [...COMMON, { table: 'meta', row: { key: 'localIdCounter', value: -1 } }],
-  2: COMMON,
-  3: COMMON,
+  1: [...COMMON, ...UNKEYED, { table: 'meta', row: { key: 'localIdCounter', value: -1 } }],
+  2: [...COMMON, ...UNKEYED],
+  3: [...COMMON, ...UNKEYED],
+  4: COMMON.map((s) => (s.table === 'blocks' ? { ...s, row: { ...s.row, ck: 'c-1' } } : s)),
 }
 
 const latest = Math.max(...SCHEMA_VERSIONS.map((v) => v.version))
@@ -62,7 +83,8 @@ describe('mirror schema migrations', () => {
       expect(await db.workspaces.get(1)).toEqual({ id: 1, name: 'Клиника' })
       expect((await db.specialist.get(-1))?.name).toBe('Анна')
       expect(await db.outbox.where('[table+recordId]').equals(['specialist', -1]).count()).toBe(1)
-      expect(await db.outbox.where('state').equals('pending').count()).toBe(1)
+      const queued = (SAMPLES[version] ?? []).filter((s) => s.table === 'outbox').length
+      expect(await db.outbox.where('state').equals('pending').count()).toBe(queued)
       // Version 2's reference indexes cover rows written before them.
       expect(await db.specialist.where('department_id').equals(7).primaryKeys()).toEqual([-1])
       expect(await db.blocks.where('specialist_id').equals(-1).primaryKeys()).toEqual([3])
@@ -73,6 +95,15 @@ describe('mirror schema migrations', () => {
           .between([1, Dexie.minKey], [1, Dexie.maxKey])
           .primaryKeys(),
       ).toEqual([-1])
+      // Version 4 keys every block and background: rows made before it by their ids.
+      if (version < 4) {
+        expect(await db.blocks.where('ck').equals('3').primaryKeys()).toEqual([3])
+        expect(await db.blocks.where('ck').equals('-5').primaryKeys()).toEqual([-5])
+        expect(await db.backgrounds.where('ck').equals('-4').primaryKeys()).toEqual([-4])
+        expect(await db.outbox.where('[table+recordId]').equals(['blocks', -5]).count()).toBe(1)
+      } else {
+        expect(await db.blocks.where('ck').equals('c-1').primaryKeys()).toEqual([3])
+      }
       db.close()
     })
   }

@@ -42,10 +42,10 @@ describe('autosave', () => {
     expect(data.saved[0]![1]!.x).toBe(10)
     expect(hook.result.current.status).toBe('saved')
     expect(store.getState().unsaved).toBe(0)
-    // The ids came back onto the blocks: the next change is an update.
+    // The next change of the same block is saved under the same key: an update, not a new block.
     act(() => store.setGeometry([{ key, patch: { x: 20 } }]))
     await act(() => vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10))
-    expect(data.saved[1]).toEqual([expect.objectContaining({ id: -2, x: 20 })])
+    expect(data.saved[1]).toEqual([expect.objectContaining({ ck: data.saved[0]![1]!.ck, x: 20 })])
   })
 
   it('deletes removed blocks and saves on demand', async () => {
@@ -69,7 +69,7 @@ describe('autosave', () => {
     act(() => store.syncFromData(blocks))
     act(() => store.remove(store.keysOf(BG.id)))
     await act(() => hook.result.current.saveNow())
-    expect(data.deleted).toEqual([[7]])
+    expect(data.deleted).toEqual([['7']])
     expect(data.saved).toEqual([])
     expect(hook.result.current.status).toBe('saved')
   })

@@ -28,9 +28,11 @@ function setup(clock = { t: 0 }) {
   return { store, clock }
 }
 
+/** A text block as the data layer holds it: made on the server, so keyed by its id. */
 const text = (id: number, patch: Partial<BlockOf<'text'>> = {}): LocalBlock => ({
   ...(defaultBlock('text', LANDSCAPE.id, LANDSCAPE, 0, texts) as BlockOf<'text'>),
   id,
+  ck: String(id),
   ...patch,
 })
 
@@ -317,23 +319,35 @@ describe('align and distribute', () => {
 })
 
 describe('dirty tracking and saving', () => {
-  it('yields changed blocks and deleted ids, and clears them when saved', () => {
+  it('yields changed blocks with their keys and deleted keys, and clears them when saved', () => {
     const { store } = setup()
     store.syncFromData([text(1), text(2, { x: 5 })])
     expect(store.getState().unsaved).toBe(0)
     const [k1, k2] = store.keysOf(LANDSCAPE.id)
+    expect([k1, k2]).toEqual(['1', '2'])
     store.update(k1!, { text: 'Изменено' })
     store.remove([k2!])
     const added = store.add('button', LANDSCAPE.id)!
     const batch = store.takeChanges()
-    expect(batch.blocks.map((b) => b.id)).toEqual([1, undefined])
-    expect(batch.deleteIds).toEqual([2])
+    expect(batch.blocks.map((b) => [b.ck, b.id])).toEqual([
+      ['1', 1],
+      [added, undefined],
+    ])
+    expect(batch.deleteKeys).toEqual(['2'])
     expect(store.getState().unsaved).toBe(3)
-    store.markSaved(batch, [1, -5])
-    store.markDeleted(batch.deleteIds)
+    store.markSaved(batch)
+    store.markDeleted(batch.deleteKeys)
     expect(store.getState().unsaved).toBe(0)
-    expect(block(store, added).id).toBe(-5)
-    expect(store.takeChanges()).toMatchObject({ blocks: [], deleteIds: [] })
+    expect(store.takeChanges()).toMatchObject({ blocks: [], deleteKeys: [] })
+  })
+
+  it('gives every new block a key of its own, unlike any other editor’s', () => {
+    const first = setup().store
+    const second = setup().store
+    const a = first.add('text', LANDSCAPE.id)!
+    const b = second.add('text', LANDSCAPE.id)!
+    const c = first.add('text', LANDSCAPE.id)!
+    expect(new Set([a, b, c]).size).toBe(3)
   })
 
   it('keeps a block dirty when it changed while its save was on the way', () => {
@@ -341,58 +355,59 @@ describe('dirty tracking and saving', () => {
     const a = store.add('text', LANDSCAPE.id)!
     const batch = store.takeChanges()
     store.update(a, { text: 'позже' })
-    store.markSaved(batch, [-1])
+    store.markSaved(batch)
     const next = store.takeChanges()
-    expect(next.blocks).toEqual([expect.objectContaining({ id: -1, text: 'позже' })])
+    expect(next.blocks).toEqual([expect.objectContaining({ ck: a, text: 'позже' })])
   })
 
-  it('deletes the new id of a block removed while its first save was on the way', () => {
+  it('deletes a block removed after it was handed to the data layer, and only such a block', () => {
     const { store } = setup()
+    const never = store.add('text', LANDSCAPE.id)!
+    store.remove([never])
+    expect(store.takeChanges().deleteKeys).toEqual([])
     const a = store.add('text', LANDSCAPE.id)!
-    const batch = store.takeChanges()
+    store.takeChanges()
     store.remove([a])
-    expect(store.takeChanges().deleteIds).toEqual([])
-    store.markSaved(batch, [-9])
-    expect(store.takeChanges().deleteIds).toEqual([-9])
+    expect(store.takeChanges().deleteKeys).toEqual([a])
   })
 
-  it('undo of a delete before it is saved cancels the deletion; after, it re-creates the block', () => {
+  it('undo of a delete before it is saved cancels the deletion; after, it saves the block again', () => {
     const { store } = setup()
     store.syncFromData([text(1), text(2)])
     const [k1, k2] = store.keysOf(LANDSCAPE.id)
     store.remove([k1!])
     store.undo()
-    expect(store.takeChanges().deleteIds).toEqual([])
+    expect(store.takeChanges().deleteKeys).toEqual([])
     store.remove([k2!])
     const batch = store.takeChanges()
-    expect(batch.deleteIds).toEqual([2])
-    store.markDeleted(batch.deleteIds)
+    expect(batch.deleteKeys).toEqual([k2])
+    store.markDeleted(batch.deleteKeys)
     store.undo()
     const again = store.takeChanges()
-    expect(again.deleteIds).toEqual([])
-    expect(again.blocks).toHaveLength(2)
-    expect(again.blocks.find((b) => b.x === 0 && b.id === undefined)).toBeDefined()
+    expect(again.deleteKeys).toEqual([])
+    expect(again.blocks.map((b) => b.ck)).toContain(k2)
+    // The data layer shows it again under its key: it is the same block, not a second one.
+    store.syncFromData([text(1), { ...text(2), id: -7 }])
+    expect(store.getState().blocks.size).toBe(2)
   })
 
-  it('gives a saved id to the block in history, so undo and redo keep updating it', () => {
+  it('undo and redo of a saved block keep its key, so they keep updating it', () => {
     const { store } = setup()
     const a = store.add('text', LANDSCAPE.id)!
     store.update(a, { text: 'один' })
-    const batch = store.takeChanges()
-    store.markSaved(batch, [-3])
+    store.markSaved(store.takeChanges())
     store.undo()
-    expect(block(store, a).id).toBe(-3)
     store.undo()
-    expect(store.takeChanges().deleteIds).toEqual([-3])
+    expect(store.takeChanges().deleteKeys).toEqual([a])
     store.redo()
     expect(store.takeChanges()).toMatchObject({
-      deleteIds: [],
-      blocks: [expect.objectContaining({ id: -3 })],
+      deleteKeys: [],
+      blocks: [expect.objectContaining({ ck: a })],
     })
   })
 })
 
-describe('following the data layer', () => {
+describe('following the data layer (merged by client key)', () => {
   it('loads, updates clean blocks, keeps dirty ones, adds new ones and drops deleted ones', () => {
     const { store } = setup()
     store.syncFromData([text(1), text(2)])
@@ -412,96 +427,83 @@ describe('following the data layer', () => {
     const { store } = setup()
     store.syncFromData([text(1)])
     const a = store.add('text', LANDSCAPE.id)!
-    const batch = store.takeChanges()
-    store.markSaved(batch, [-4])
+    store.markSaved(store.takeChanges())
     store.syncFromData([text(1)])
     expect(store.getState().blocks.has(a)).toBe(true)
   })
 
-  it('does not double a new block the mirror shows before its save resolves', () => {
+  it('takes a new block the mirror shows before its save resolves as the same block', () => {
     const { store } = setup()
     const a = store.add('price', LANDSCAPE.id)!
     const batch = store.takeChanges()
-    store.syncFromData([{ ...block(store, a), id: -4 } as LocalBlock])
+    store.syncFromData([{ ...block(store, a), id: -4, ck: a }])
     expect(store.getState().blocks.size).toBe(1)
-    store.markSaved(batch, [-4])
+    store.markSaved(batch)
+    store.syncFromData([{ ...block(store, a), id: -4, ck: a }])
     expect(store.getState().blocks.size).toBe(1)
     expect(block(store, a).id).toBe(-4)
   })
 
-  it('keeps the server id when the mirror re-keyed the block before its save resolved', () => {
-    const { store } = setup()
-    const a = store.add('price', LANDSCAPE.id)!
-    const batch = store.takeChanges()
-    store.syncFromData([{ ...block(store, a), id: 13 } as LocalBlock])
-    store.markSaved(batch, [-4])
-    expect(store.getState().blocks.size).toBe(1)
-    expect(block(store, a).id).toBe(13)
-    store.setGeometry([{ key: a, patch: { x: 5 } }])
-    expect(store.takeChanges().blocks).toEqual([expect.objectContaining({ id: 13, x: 5 })])
-  })
-
-  it('still adds an identical block someone else made when none of ours is on its way', () => {
-    const { store } = setup()
-    const a = store.add('price', LANDSCAPE.id)!
-    store.syncFromData([{ ...block(store, a), id: 50 } as LocalBlock])
-    expect(store.getState().blocks.size).toBe(2)
-  })
-
-  it('follows a local id replaced by the server id', () => {
-    const { store } = setup()
-    const a = store.add('text', LANDSCAPE.id)!
-    store.markSaved(store.takeChanges(), [-4])
-    store.syncFromData([{ ...block(store, a) }])
-    const synced = { ...block(store, a), id: 321 }
-    store.syncFromData([synced])
-    expect(store.getState().blocks.size).toBe(1)
-    expect(block(store, a).id).toBe(321)
-    store.remove([a])
-    expect(store.takeChanges().deleteIds).toEqual([321])
-  })
-
-  it('recognises a synced image whose uploaded file got its server URL', () => {
+  it('follows the server id under the same key, whatever else the sync rewrote', () => {
     const { store } = setup()
     const a = store.add('image', LANDSCAPE.id)!
     store.update(a, { image_url: 'local-file:3' })
-    store.markSaved(store.takeChanges(), [-6])
-    store.syncFromData([{ ...block(store, a) }])
-    store.syncFromData([{ ...block(store, a), id: 88, image_url: '/uploads/a.png' } as LocalBlock])
+    store.markSaved(store.takeChanges())
+    store.syncFromData([{ ...block(store, a), id: -6, ck: a }])
+    store.syncFromData([
+      { ...block(store, a), id: 88, ck: a, image_url: '/uploads/a.png' } as LocalBlock,
+    ])
     expect(store.getState().blocks.size).toBe(1)
     expect(block(store, a)).toMatchObject({ id: 88, image_url: '/uploads/a.png' })
+    store.remove([a])
+    expect(store.takeChanges().deleteKeys).toEqual([a])
   })
 
-  it('follows the server id of a block edited again before its first save synced', () => {
+  it('keeps the edits of a block edited again while its id changed', () => {
     const { store } = setup()
     const a = store.add('price', LANDSCAPE.id)!
     const batch = store.takeChanges()
-    store.markSaved(batch, [-1])
-    const synced = { ...batch.blocks[0]!, id: 16 } as LocalBlock
+    store.markSaved(batch)
     store.setGeometry([{ key: a, patch: { x: 54, y: 30 } }])
-    store.syncFromData([synced])
+    store.syncFromData([{ ...batch.blocks[0]!, id: 16 }])
     expect(store.getState().blocks.size).toBe(1)
-    expect(store.takeChanges().blocks).toEqual([expect.objectContaining({ id: 16, x: 54, y: 30 })])
+    expect(store.takeChanges().blocks).toEqual([expect.objectContaining({ ck: a, x: 54, y: 30 })])
   })
 
-  it('moves blocks to the server id of a synced background', () => {
+  it('adds an identical block someone else made: it has a key of its own', () => {
     const { store } = setup()
-    store.setBackgrounds([LANDSCAPE, { ...PORTRAIT, id: -2 }])
+    const a = store.add('price', LANDSCAPE.id)!
+    store.markSaved(store.takeChanges())
+    store.syncFromData([
+      { ...block(store, a), id: -1, ck: a },
+      { ...block(store, a), id: 50, ck: '50' },
+    ])
+    expect(store.getState().blocks.size).toBe(2)
+  })
+
+  it('moves blocks to the server id of a synced background, by its key, not its position', () => {
+    const { store } = setup()
+    store.setBackgrounds([LANDSCAPE, { ...PORTRAIT, id: -2, ck: '-2' }])
     const a = store.add('text', -2)!
-    store.setBackgrounds([LANDSCAPE, { ...PORTRAIT, id: 44 }])
+    store.setBackgrounds([LANDSCAPE, { ...PORTRAIT, id: 44, ck: '-2' }])
     expect(block(store, a).bg_id).toBe(44)
     store.undo()
     store.redo()
     expect(block(store, a).bg_id).toBe(44)
+    // Another background at the same place is another background.
+    const b = store.add('text', 44)!
+    store.setBackgrounds([LANDSCAPE, { ...PORTRAIT, id: 45, ck: '45' }])
+    expect(block(store, b).bg_id).toBe(44)
   })
 
   it('does not bring back a block being deleted', () => {
     const { store } = setup()
     store.syncFromData([text(1)])
-    store.remove([store.keysOf(LANDSCAPE.id)[0]!])
+    const [k1] = store.keysOf(LANDSCAPE.id)
+    store.remove([k1!])
     store.syncFromData([text(1)])
     expect(store.getState().blocks.size).toBe(0)
-    store.markDeleted([1])
+    store.markDeleted([k1!])
     store.syncFromData([text(1)])
     expect(store.getState().blocks.size).toBe(0)
   })

@@ -3,8 +3,11 @@ import type { Specialist } from '../../domain/directory.ts'
 import type { Size } from '../../domain/geometry.ts'
 import type { Background, Project } from '../../domain/project.ts'
 
-/** A block as the mirror holds it: `id` absent before the first save, negative until it syncs. */
-export type LocalBlock = Block
+/**
+ * A block as the mirror holds it: `id` absent before the first save, negative until it syncs; `ck`
+ * its client key, which never changes (docs/SYNC.md "Ids").
+ */
+export type LocalBlock = Block & { ck?: string }
 
 /**
  * Everything the editor reads and writes, and nothing more: the one seam between the editor and
@@ -12,15 +15,16 @@ export type LocalBlock = Block
  */
 export interface EditorData {
   project: Project
-  /** The project's backgrounds, by position. */
-  backgrounds: Background[]
+  /** The project's backgrounds, by position, each with its client key `ck` (its id when absent). */
+  backgrounds: (Background & { ck?: string })[]
   /** Blocks of all the project's backgrounds. */
   blocks: LocalBlock[]
   /** Specialists of the project's workspace, for subscribe blocks. */
   specialists: Specialist[]
-  /** Upserts blocks (no id → new); resolves with their ids in the same order. */
+  /** Upserts blocks by their client key `ck` (unknown → new); resolves with their ids in order. */
   saveBlocks(blocks: LocalBlock[]): Promise<number[]>
-  deleteBlocks(ids: number[]): Promise<void>
+  /** Deletes blocks by their client keys. */
+  deleteBlocks(keys: string[]): Promise<void>
   /** Adds a background image with its natural size; resolves with the new background's id. */
   addBackground(file: Blob, size: Size): Promise<number>
   /** Stores a file for upload; resolves with a URL usable at once. */

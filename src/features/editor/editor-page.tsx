@@ -102,19 +102,24 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
   const state = useSyncExternalStore(store.subscribe, store.getState)
   useWarmFonts(state.blocks)
 
-  // The background being edited; it survives its id changing when it syncs (same position).
-  const [active, setActive] = useState<{ id: number | null; index: number }>({ id: null, index: 0 })
+  // The background being edited, by its client key: it survives its id changing when it syncs.
+  const [active, setActive] = useState<{ key: string | null; index: number }>({
+    key: null,
+    index: 0,
+  })
   const activeIndex = (() => {
-    const byId = data.backgrounds.findIndex((bg) => bg.id === active.id)
-    if (byId >= 0) return byId
+    const byKey = data.backgrounds.findIndex((bg) => (bg.ck ?? String(bg.id)) === active.key)
+    if (byKey >= 0) return byKey
     return Math.min(active.index, Math.max(0, data.backgrounds.length - 1))
   })()
   const activeBg = data.backgrounds[activeIndex] ?? null
   const activeBgId = activeBg?.id ?? null
   const selectBackground = useCallback(
     (id: number) => {
+      // A background just added is not listed yet: its key is the id it was made with.
       const index = data.backgrounds.findIndex((bg) => bg.id === id)
-      setActive({ id, index: index >= 0 ? index : data.backgrounds.length })
+      const key = data.backgrounds[index]?.ck ?? String(id)
+      setActive({ key, index: index >= 0 ? index : data.backgrounds.length })
     },
     [data.backgrounds],
   )

@@ -36,15 +36,15 @@ export function useAutosave(
       do {
         again.current = false
         const batch = store.takeChanges()
-        if (batch.blocks.length === 0 && batch.deleteIds.length === 0) break
+        if (batch.blocks.length === 0 && batch.deleteKeys.length === 0) break
         setStatus('saving')
-        if (batch.deleteIds.length > 0) {
-          await dataRef.current.deleteBlocks(batch.deleteIds)
-          store.markDeleted(batch.deleteIds)
+        if (batch.deleteKeys.length > 0) {
+          await dataRef.current.deleteBlocks(batch.deleteKeys)
+          store.markDeleted(batch.deleteKeys)
         }
         if (batch.blocks.length > 0) {
-          const ids = await dataRef.current.saveBlocks(batch.blocks)
-          store.markSaved(batch, ids)
+          await dataRef.current.saveBlocks(batch.blocks)
+          store.markSaved(batch)
         }
       } while (again.current)
     }

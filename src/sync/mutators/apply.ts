@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/client.ts'
+import { keepingKey } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import type { OutboxEntry } from '../../data/entries.ts'
 import { refsFrom, refsTo, remapEntry, remapRow } from '../../data/refs.ts'
@@ -61,9 +62,12 @@ export async function applyCreated(
     const local = await t.get(from)
     const stillEdited = (await editsOf(db, table, from)) > 0
     // Later edits are queued: keep the local state (it is newer), only the id changes. A row
-    // deleted locally meanwhile is not brought back (its delete, if any, follows remapped).
-    if (local)
-      await t.put(stillEdited ? { ...local, id: to } : await withoutDeletedRefs(db, table, row))
+    // deleted locally meanwhile is not brought back (its delete, if any, follows remapped). Either
+    // way the row keeps its client key.
+    if (local) {
+      const server = keepingKey(local, await withoutDeletedRefs(db, table, row))
+      await t.put(stillEdited ? { ...local, id: to } : server)
+    }
     if (from !== to) await t.delete(from)
     for (const ref of refsTo(table)) {
       const rows = await db
@@ -96,8 +100,9 @@ export async function applyUpdated(
   await inAll(db, async () => {
     await db.outbox.delete(entry.seq!)
     const waiting = await editsOf(db, table, row.id)
-    if (waiting === 0 && (await db.mirror(table).get(row.id)))
-      await db.mirror(table).put(await withoutDeletedRefs(db, table, row))
+    const local = await db.mirror(table).get(row.id)
+    if (waiting === 0 && local)
+      await db.mirror(table).put(keepingKey(local, await withoutDeletedRefs(db, table, row)))
   })
 }
 

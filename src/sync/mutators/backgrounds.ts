@@ -1,4 +1,5 @@
 import { removeBackgroundContent } from '../../data/cascade.ts'
+import { keyFromId } from '../../data/client-keys.ts'
 import type { EntryOf } from '../../data/entries.ts'
 import { localFileUrl } from '../../data/ids.ts'
 import { enqueue, nextFileId, nextLocalId } from '../../data/outbox.ts'
@@ -27,6 +28,7 @@ export function addBackground(
     const position = last.reduce((max, bg) => Math.max(max, bg.position + 1), 0)
     await db.backgrounds.add({
       id,
+      ck: keyFromId(id),
       project_id: projectId,
       image_url: localFileUrl(fileId),
       width: size.width,

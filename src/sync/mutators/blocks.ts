@@ -1,7 +1,8 @@
 import type { BlockFields, EntryOf } from '../../data/entries.ts'
 import { isLocalId } from '../../data/ids.ts'
 import { enqueue, nextLocalId, resolveUploadedUrls } from '../../data/outbox.ts'
-import type { BlockRow, LocalBlock } from '../../data/types.ts'
+import type { BlockRow, ClientKey, LocalBlock } from '../../data/types.ts'
+import { keyFromId } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
@@ -26,9 +27,9 @@ function sameBlock(a: object, b: object): boolean {
   return true
 }
 
-/** A block's fields without its id (what a save entry carries). */
+/** A block's fields without its id and key (what a save entry carries, what the server gets). */
 function fieldsOf(row: BlockRow): BlockFields {
-  const { id: _id, ...fields } = row
+  const { id: _id, ck: _ck, ...fields } = row
   return fields
 }
 
@@ -43,22 +44,40 @@ async function queueCompletion(db: MirrorDb, bgIds: Iterable<number>) {
   }
 }
 
+/** A block named by its client key (the editor) or by its id (a key is looked up first). */
+export type BlockRef = ClientKey | number
+
+/** The mirror row a reference names now, if any: a key follows the block across its re-keying. */
+async function rowOf(db: MirrorDb, ref: BlockRef): Promise<BlockRow | undefined> {
+  if (typeof ref === 'string') return db.blocks.where('ck').equals(ref).first()
+  return db.blocks.get(await currentId(db, 'blocks', ref))
+}
+
 /**
- * Upserts blocks (no id → a new local id) and queues a save per changed block, then the
- * completion step of every touched background. Unchanged blocks send nothing. Returns the ids.
+ * Upserts blocks and queues a save per changed block, then the completion step of every touched
+ * background. A block is found by its client key `ck` when it has one (its id may be stale: the
+ * server's id may have replaced it meanwhile), else by its id; one found nowhere is new and gets a
+ * local id (under its `ck`, or a key made from that id). Unchanged blocks send nothing. Returns the
+ * ids.
  */
 export function saveBlocks(blocks: LocalBlock[]): Promise<number[]> {
   return write(async (db) => {
     const ids: number[] = []
     const touched = new Set<number>()
     for (const input of blocks) {
-      const known =
-        input.id === undefined ? input : { ...input, id: await currentId(db, 'blocks', input.id) }
-      const block = await withCurrentRefs(db, 'blocks', await resolveUploadedUrls(db, known))
-      const id = block.id ?? (await nextLocalId(db))
+      const { ck, id: given, ...fields } = input
+      const stored =
+        ck !== undefined
+          ? await rowOf(db, ck)
+          : given !== undefined
+            ? await rowOf(db, given)
+            : undefined
+      // A key found nowhere is a new block (or one deleted and brought back by an undo).
+      const id =
+        stored?.id ?? (ck === undefined && given !== undefined ? given : await nextLocalId(db))
+      const block = await withCurrentRefs(db, 'blocks', await resolveUploadedUrls(db, fields))
+      const row: BlockRow = { ...block, id, ck: ck ?? stored?.ck ?? keyFromId(id) }
       ids.push(id)
-      const row: BlockRow = { ...block, id }
-      const stored = block.id === undefined ? undefined : await db.blocks.get(id)
       if (stored && sameBlock(stored, row)) continue
       await db.blocks.put(row)
       await enqueue(db, {
@@ -66,7 +85,7 @@ export function saveBlocks(blocks: LocalBlock[]): Promise<number[]> {
         recordId: id,
         op: 'save',
         payload: fieldsOf(row),
-        label: blockLabel(block),
+        label: blockLabel(row),
       })
       touched.add(row.bg_id)
     }
@@ -75,17 +94,16 @@ export function saveBlocks(blocks: LocalBlock[]): Promise<number[]> {
   })
 }
 
-export function deleteBlocks(ids: number[]): Promise<void> {
+export function deleteBlocks(refs: readonly BlockRef[]): Promise<void> {
   return write(async (db) => {
     const touched = new Set<number>()
-    for (const known of ids) {
-      const id = await currentId(db, 'blocks', known)
-      const row = await db.blocks.get(id)
+    for (const ref of refs) {
+      const row = await rowOf(db, ref)
       if (!row) continue
-      await db.blocks.delete(id)
+      await db.blocks.delete(row.id)
       await enqueue(db, {
         table: 'blocks',
-        recordId: id,
+        recordId: row.id,
         op: 'delete',
         payload: { type: row.type, bg_id: row.bg_id },
         label: blockLabel(row),

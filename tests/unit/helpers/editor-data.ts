@@ -6,7 +6,7 @@ import type { EditorData, LocalBlock } from '../../../src/features/editor/editor
 /** An in-memory EditorData: what the editor saved, deleted and uploaded, for assertions. */
 export interface FakeEditorData extends EditorData {
   saved: LocalBlock[][]
-  deleted: number[][]
+  deleted: string[][]
   uploads: Blob[]
   addedBackgrounds: { file: Blob; size: Size }[]
 }
@@ -42,8 +42,8 @@ export function fakeEditorData(
       data.saved.push(blocks)
       return blocks.map((b) => b.id ?? nextId--)
     },
-    async deleteBlocks(ids) {
-      data.deleted.push(ids)
+    async deleteBlocks(keys) {
+      data.deleted.push(keys)
     },
     async addBackground(file, size) {
       data.addedBackgrounds.push({ file, size })

@@ -16,10 +16,12 @@ import type { LocalBlock } from '../editor-data.ts'
 import { blockBox, defaultBlock, type DefaultTexts } from './block-shape.ts'
 
 /**
- * The editor's state and commands, free of React and Pixi. Blocks are keyed by a key of the editor's
- * own (a block has no id before its first save and its id may change when it syncs); every command
- * is one undo step (a drag is committed once, on release), and dirty tracking yields the blocks to
- * save and the ids to delete.
+ * The editor's state and commands, free of React and Pixi. Blocks are keyed by their client key
+ * (docs/SYNC.md "Ids"): the data layer's `ck` for a block it holds, a new key for a block made here,
+ * which the data layer keeps for it from its first save on. A block's id may change when it syncs;
+ * its key never does, so merging the data layer's blocks in is a keyed merge. Every command is one
+ * undo step (a drag is committed once, on release), and dirty tracking yields the blocks to save
+ * and the keys to delete.
  */
 
 export type BlockMap = ReadonlyMap<string, LocalBlock>
@@ -51,9 +53,18 @@ interface HistoryEntry {
 
 export interface SaveBatch {
   keys: string[]
+  /** The blocks to save, each with its key as `ck`. */
   blocks: LocalBlock[]
-  deleteIds: number[]
+  /** Keys of blocks to delete in the data layer. */
+  deleteKeys: string[]
   versions: Map<string, number>
+}
+
+/** A background as the data layer has it; `ck` is its client key (its id when absent). */
+export interface StoreBackground extends Size {
+  id: number
+  ck?: string
+  position: number
 }
 
 export interface StoreOptions {
@@ -79,18 +90,17 @@ export class EditorStore {
   private undoStack: HistoryEntry[] = []
   private redoStack: HistoryEntry[] = []
   private dirty = new Map<string, number>()
-  private pendingDeletes = new Set<number>()
-  /** Ids deleted through the data layer; a stale snapshot from it must not bring them back. */
-  private deletedIds = new Set<number>()
-  /** Ids the data layer has shown us; only those can disappear from it. */
-  private seenIds = new Set<number>()
+  /** Keys of blocks removed here that the data layer may hold: deleted there on the next save. */
+  private pendingDeletes = new Set<string>()
+  /** Keys deleted through the data layer; a stale snapshot from it must not bring them back. */
+  private deletedKeys = new Set<string>()
+  /** Keys the data layer has shown us or was handed: only those can disappear from it. */
+  private seenKeys = new Set<string>()
+  private handedKeys = new Set<string>()
   private backgrounds = new Map<number, Size & { position: number }>()
+  /** Each background's id by its client key, to follow its id when it syncs. */
+  private backgroundIds = new Map<string, number>()
   private clipboard: { blocks: LocalBlock[]; from: number | null; pastes: number } | null = null
-  /** Blocks without an id whose first save is on its way (the mirror may show them first). */
-  private inFlight = new Set<string>()
-  /** Each block as last handed to the data layer: its synced copy looks like this, not like later edits. */
-  private lastSaved = new Map<string, LocalBlock>()
-  private counter = 0
   private changeCounter = 0
   private listeners = new Set<() => void>()
   private state: EditorState
@@ -148,96 +158,64 @@ export class EditorStore {
   // -- data layer ------------------------------------------------------------------------------
 
   /**
-   * The backgrounds as the data layer has them. A background with a local id that vanished while
-   * a new id appeared at the same position was synced: its blocks follow the new id.
+   * The backgrounds as the data layer has them. A background whose id changed under the same client
+   * key was synced: its blocks follow the new id.
    */
-  setBackgrounds(list: readonly { id: number; width: number; height: number; position: number }[]) {
-    const next = new Map(
+  setBackgrounds(list: readonly StoreBackground[]) {
+    this.backgrounds = new Map(
       list.map((bg) => [bg.id, { width: bg.width, height: bg.height, position: bg.position }]),
     )
     const remap = new Map<number, number>()
-    for (const [oldId, old] of this.backgrounds) {
-      if (next.has(oldId) || oldId >= 0) continue
-      for (const [newId, bg] of next) {
-        if (!this.backgrounds.has(newId) && bg.position === old.position) remap.set(oldId, newId)
-      }
+    for (const bg of list) {
+      const key = bg.ck ?? String(bg.id)
+      const before = this.backgroundIds.get(key)
+      if (before !== undefined && before !== bg.id) remap.set(before, bg.id)
+      this.backgroundIds.set(key, bg.id)
     }
-    this.backgrounds = next
     if (remap.size > 0) {
-      const rewrite = (b: LocalBlock | null) =>
-        b && remap.has(b.bg_id) ? ({ ...b, bg_id: remap.get(b.bg_id)! } as LocalBlock) : b
+      const rewrite = (b: LocalBlock | null) => {
+        const to = b ? remap.get(b.bg_id) : undefined
+        return b && to !== undefined ? { ...b, bg_id: to } : b
+      }
       this.rewriteEverywhere(rewrite)
-      if (this.clipboard?.from != null && remap.has(this.clipboard.from))
-        this.clipboard.from = remap.get(this.clipboard.from)!
+      const from = this.clipboard?.from
+      if (this.clipboard && from != null && remap.has(from)) this.clipboard.from = remap.get(from)!
     }
     this.emit()
   }
 
   /**
-   * Blocks as the data layer has them now. Blocks with unsaved edits keep the editor's version;
-   * a block whose local id was replaced by the server's is recognised by its content; blocks that
-   * disappeared from the data layer (deleted elsewhere) leave; new ones join. None of this is undoable.
+   * Blocks as the data layer has them now, merged by client key: blocks with unsaved edits keep the
+   * editor's version, others take the data layer's; blocks that disappeared from it (deleted
+   * elsewhere) leave; new ones join. None of this is undoable.
    */
   syncFromData(incoming: readonly LocalBlock[]) {
-    const byId = new Map<number, string>()
-    for (const [key, block] of this.blocks) if (block.id !== undefined) byId.set(block.id, key)
-    const unknown: LocalBlock[] = []
-    const present = new Set<number>()
+    const present = new Set<string>()
     let changed = false
     for (const block of incoming) {
-      if (block.id === undefined) continue
-      present.add(block.id)
-      if (this.pendingDeletes.has(block.id) || this.deletedIds.has(block.id)) continue
-      const key = byId.get(block.id)
-      if (key === undefined) {
-        unknown.push(block)
-        continue
-      }
-      const current = this.blocks.get(key)!
-      if (!this.dirty.has(key) && !sameBlock(current, block)) {
+      const key = block.ck ?? (block.id === undefined ? undefined : String(block.id))
+      if (key === undefined) continue
+      present.add(key)
+      if (this.pendingDeletes.has(key) || this.deletedKeys.has(key)) continue
+      const current = this.blocks.get(key)
+      if (current === undefined || (!this.dirty.has(key) && !sameBlock(current, block))) {
         this.blocks.set(key, block)
         changed = true
       }
     }
-    // Local ids the data layer no longer knows: the block synced under a new id.
-    for (const [key, block] of this.blocks) {
-      if (block.id === undefined || block.id >= 0 || present.has(block.id)) continue
-      const reference = this.lastSaved.get(key) ?? block
-      const match = unknown.findIndex((b) => sameContent(b, reference))
-      if (match < 0) continue
-      const [found] = unknown.splice(match, 1)
-      this.assignId(key, block.id, found!.id!)
-      if (!this.dirty.has(key)) this.blocks.set(key, found!)
-      changed = true
-    }
-    // Blocks deleted elsewhere.
-    for (const [key, block] of [...this.blocks]) {
-      if (block.id === undefined || present.has(block.id) || !this.seenIds.has(block.id)) continue
-      if (this.dirty.has(key)) continue
+    // Blocks deleted elsewhere (a block the data layer has not shown yet is not among them).
+    for (const key of [...this.blocks.keys()]) {
+      if (present.has(key) || !this.seenKeys.has(key) || this.dirty.has(key)) continue
       this.blocks.delete(key)
       this.selection = this.selection.filter((k) => k !== key)
       changed = true
     }
-    for (const block of unknown) {
-      // The mirror can show a block before its save resolves here: that is ours, not a new one.
-      const ours = [...this.inFlight].find((key) => {
-        const mine = this.blocks.get(key)
-        return mine !== undefined && mine.id === undefined && sameContent(mine, block)
-      })
-      if (ours !== undefined) {
-        this.inFlight.delete(ours)
-        this.assignId(ours, undefined, block.id!)
-      } else {
-        this.blocks.set(this.newKey(), block)
-      }
-      changed = true
-    }
-    for (const id of present) this.seenIds.add(id)
-    for (const id of this.deletedIds) if (!present.has(id)) this.deletedIds.delete(id)
+    for (const key of present) this.seenKeys.add(key)
+    for (const key of this.deletedKeys) if (!present.has(key)) this.deletedKeys.delete(key)
     if (changed) this.emit()
   }
 
-  /** The unsaved blocks and pending deletions, for one save. */
+  /** The unsaved blocks (each with its key as `ck`) and pending deletions, for one save. */
   takeChanges(): SaveBatch {
     const keys: string[] = []
     const blocks: LocalBlock[] = []
@@ -246,53 +224,26 @@ export class EditorStore {
       const block = this.blocks.get(key)
       if (!block) continue
       keys.push(key)
-      blocks.push(block)
+      blocks.push({ ...block, ck: key })
       versions.set(key, version)
-      if (block.id === undefined) this.inFlight.add(key)
+      this.handedKeys.add(key)
     }
-    return { keys, blocks, deleteIds: [...this.pendingDeletes], versions }
+    return { keys, blocks, deleteKeys: [...this.pendingDeletes], versions }
   }
 
-  /** The save of `batch` went through and returned `ids` (same order as `batch.blocks`). */
-  markSaved(batch: SaveBatch, ids: readonly number[]) {
-    batch.keys.forEach((key, i) => {
-      const id = ids[i]
-      const block = this.blocks.get(key)
-      this.inFlight.delete(key)
-      if (id !== undefined) this.lastSaved.set(key, { ...batch.blocks[i]!, id } as LocalBlock)
-      if (id !== undefined) {
-        const previous = batch.blocks[i]!.id
-        if (!block) {
-          // Deleted while the save was on its way: the new id must go too.
-          if (previous === undefined) this.pendingDeletes.add(id)
-        } else if (block.id === previous && previous !== id) {
-          // (A block the mirror already showed under its id keeps that one: it may be newer.)
-          this.assignId(key, block.id, id)
-        }
-      }
+  /** The save of `batch` went through: blocks not changed since are clean. */
+  markSaved(batch: SaveBatch) {
+    for (const key of batch.keys) {
       if (this.dirty.get(key) === batch.versions.get(key)) this.dirty.delete(key)
-    })
+    }
     this.emit()
   }
 
-  /** The data layer deleted these ids. An undo brings such a block back as a new one. */
-  markDeleted(ids: readonly number[]) {
-    const gone = new Set(ids)
-    for (const id of ids) {
-      this.pendingDeletes.delete(id)
-      this.deletedIds.add(id)
-    }
-    const strip = (b: LocalBlock | null) => {
-      if (!b || b.id === undefined || !gone.has(b.id)) return b
-      const { id: _id, ...rest } = b
-      return rest as LocalBlock
-    }
-    // A block deleted for good is new again when an undo brings it back.
-    for (const entry of [...this.undoStack, ...this.redoStack]) {
-      for (const change of entry.changes.values()) {
-        change.before = strip(change.before)
-        change.after = strip(change.after)
-      }
+  /** The data layer deleted these blocks. An undo brings such a block back as a new one. */
+  markDeleted(keys: readonly string[]) {
+    for (const key of keys) {
+      this.pendingDeletes.delete(key)
+      this.deletedKeys.add(key)
     }
     this.emit()
   }
@@ -482,9 +433,9 @@ export class EditorStore {
 
   // -- internals -------------------------------------------------------------------------------
 
+  /** The client key of a block made here: unique across devices, kept by the data layer. */
   private newKey(): string {
-    this.counter += 1
-    return `b${this.counter}`
+    return crypto.randomUUID()
   }
 
   private topZ(bgId: number): number {
@@ -498,7 +449,7 @@ export class EditorStore {
     const set = new Set(keys)
     return [...this.blocks.entries()]
       .filter(([key]) => set.has(key))
-      .sort(([ka, a], [kb, b]) => a.bg_id - b.bg_id || a.zindex - b.zindex || keyOrder(ka, kb))
+      .sort(([, a], [, b]) => a.bg_id - b.bg_id || a.zindex - b.zindex)
       .map(([, b]) => b)
   }
 
@@ -626,28 +577,14 @@ export class EditorStore {
       if (!current) return
       this.blocks.delete(key)
       this.dirty.delete(key)
-      if (current.id !== undefined) this.pendingDeletes.add(current.id)
+      if (this.seenKeys.has(key) || this.handedKeys.has(key)) this.pendingDeletes.add(key)
       return
     }
     this.blocks.set(key, block)
-    if (block.id !== undefined) this.pendingDeletes.delete(block.id)
+    this.pendingDeletes.delete(key)
+    this.deletedKeys.delete(key)
     this.changeCounter += 1
     this.dirty.set(key, this.changeCounter)
-  }
-
-  /** The block under `key` now has `id` (instead of `previous`), in the present and in history. */
-  private assignId(key: string, previous: number | undefined, id: number) {
-    const current = this.blocks.get(key)
-    if (current) this.blocks.set(key, { ...current, id } as LocalBlock)
-    for (const entry of [...this.undoStack, ...this.redoStack]) {
-      const change = entry.changes.get(key)
-      if (!change) continue
-      if (change.before && change.before.id === previous)
-        change.before = { ...change.before, id } as LocalBlock
-      if (change.after && change.after.id === previous)
-        change.after = { ...change.after, id } as LocalBlock
-    }
-    if (previous !== undefined && this.pendingDeletes.delete(previous)) this.pendingDeletes.add(id)
   }
 
   private rewriteEverywhere(rewrite: (b: LocalBlock | null) => LocalBlock | null) {
@@ -659,7 +596,6 @@ export class EditorStore {
       }
     }
     if (this.clipboard) this.clipboard.blocks = this.clipboard.blocks.map((b) => rewrite(b)!)
-    for (const [key, block] of this.lastSaved) this.lastSaved.set(key, rewrite(block)!)
   }
 
   private snapshot(version: number): EditorState {
@@ -679,16 +615,15 @@ export class EditorStore {
   }
 }
 
-/** Keys of a background's blocks, back to front (z, then creation order). */
+/**
+ * Keys of a background's blocks, back to front: by z, then in the order the editor came to know
+ * them (the sort is stable over the map's insertion order).
+ */
 export function sortedKeys(blocks: BlockMap, bgId: number): string[] {
   return [...blocks.entries()]
     .filter(([, b]) => b.bg_id === bgId)
-    .sort(([ka, a], [kb, b]) => a.zindex - b.zindex || keyOrder(ka, kb))
+    .sort(([, a], [, b]) => a.zindex - b.zindex)
     .map(([key]) => key)
-}
-
-function keyOrder(a: string, b: string): number {
-  return Number(a.slice(1)) - Number(b.slice(1))
 }
 
 function unique<T>(items: readonly T[]): T[] {
@@ -699,9 +634,10 @@ function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value))
 }
 
+/** A block as a copy starts: no id and no key of its own yet. */
 function withoutId(block: LocalBlock): LocalBlock {
-  const { id: _id, ...rest } = block
-  return rest as LocalBlock
+  const { id: _id, ck: _ck, ...rest } = block
+  return rest
 }
 
 const GEOMETRY_FIELDS = ['x', 'y', 'width', 'height', 'rotation', 'fontSize'] as const
@@ -721,16 +657,4 @@ function sameBlock(a: LocalBlock, b: LocalBlock): boolean {
   const kb = Object.keys(b)
   if (ka.length !== kb.length) return false
   return ka.every((k) => Object.is(a[k], (b as Record<string, unknown>)[k]))
-}
-
-/** Fields the data layer may rewrite when a block syncs (uploaded files get their server URL). */
-const SYNC_REWRITTEN = new Set(['id', 'image_url', 'video_src'])
-
-/** Same block apart from what syncing changes (a local block and its synced copy). */
-function sameContent(a: LocalBlock, b: LocalBlock): boolean {
-  const ra = a as Record<string, unknown>
-  const rb = b as Record<string, unknown>
-  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)])
-  for (const key of keys) if (!SYNC_REWRITTEN.has(key) && !Object.is(ra[key], rb[key])) return false
-  return true
 }
