@@ -178,13 +178,13 @@ describe('button block inspector', () => {
 
   it('switches to a target background and offers the backgrounds', async () => {
     const { user, onChange } = setup('button')
-    await user.click(screen.getByRole('radio', { name: 'Переход к фону' }))
+    await user.click(screen.getByRole('radio', { name: 'Переход к секции' }))
     expect(onChange).toHaveBeenLastCalledWith(
       { btn_type: 'target', btn_type_value: '' },
       'btn_type',
     )
-    const target = field('Фон, к которому перейти')
-    await user.selectOptions(target, 'Фон 2')
+    const target = field('Секция, к которой перейти')
+    await user.selectOptions(target, 'Секция 2')
     expect(onChange).toHaveBeenLastCalledWith({ btn_type_value: '11' }, 'btn_type_value')
   })
 

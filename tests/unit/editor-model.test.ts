@@ -9,7 +9,11 @@ import {
   defaultBlock,
   estimateTextHeight,
 } from '../../src/features/editor/model/block-shape.ts'
-import { EditorStore, PASTE_OFFSET } from '../../src/features/editor/model/editor-store.ts'
+import {
+  ADD_STEP,
+  EditorStore,
+  PASTE_OFFSET,
+} from '../../src/features/editor/model/editor-store.ts'
 
 const texts = {
   text: 'Новый текст',
@@ -99,6 +103,32 @@ describe('adding, selecting and z-order', () => {
     expect(store.add('text', 999)).toBeNull()
   })
 
+  it('places a new block where it does not cover the last one, inside the background', () => {
+    const { store } = setup()
+    const first = block(store, store.add('button', LANDSCAPE.id)!)
+    const second = block(store, store.add('button', LANDSCAPE.id)!)
+    const third = block(store, store.add('button', LANDSCAPE.id)!)
+    expect([second.x - first.x, second.y - first.y]).toEqual([ADD_STEP, ADD_STEP])
+    expect([third.x - first.x, third.y - first.y]).toEqual([2 * ADD_STEP, 2 * ADD_STEP])
+    // Moved away, the centre is free again.
+    const [k1] = store.keysOf(LANDSCAPE.id)
+    store.setGeometry([{ key: k1!, patch: { x: -90 } }])
+    expect(block(store, store.add('text', LANDSCAPE.id)!).x).toBe(first.x)
+    for (let i = 0; i < 30; i += 1) {
+      const b = block(store, store.add('text', LANDSCAPE.id)!)
+      expect(Math.abs(b.x)).toBeLessThanOrEqual(100)
+    }
+  })
+
+  it('keeps only the selection on the slide that was opened', () => {
+    const { store } = setup()
+    const a = store.add('text', LANDSCAPE.id)!
+    store.limitSelection(LANDSCAPE.id)
+    expect(store.getState().selection).toEqual([a])
+    store.limitSelection(PORTRAIT.id)
+    expect(store.getState().selection).toEqual([])
+  })
+
   it('selects with Shift (toggle) and with a marquee', () => {
     const { store } = setup()
     const a = store.add('text', LANDSCAPE.id)!
@@ -164,7 +194,7 @@ describe('moving, resizing, rotating', () => {
     expect(block(store, b)).toMatchObject({ x: 20, width: 55.5556, height: 12 })
     store.undo()
     expect(block(store, a)).toMatchObject({ x: 0, y: 0 })
-    expect(block(store, b)).toMatchObject({ x: 0, width: 40 })
+    expect(block(store, b)).toMatchObject({ x: ADD_STEP, width: 40 })
   })
 
   it('rotates about the centre and normalises the angle', () => {

@@ -139,8 +139,8 @@ describe('landing preview', () => {
     ])
     const dialog = screen.getByRole('dialog')
     expect(within(dialog).getByText('Предпросмотр')).toBeInTheDocument()
-    const first = within(dialog).getByRole('region', { name: 'Фон 1' })
-    const second = within(dialog).getByRole('region', { name: 'Фон 2' })
+    const first = within(dialog).getByRole('region', { name: 'Секция 1' })
+    const second = within(dialog).getByRole('region', { name: 'Секция 2' })
     expect(first.querySelector('img')).toHaveAttribute('src', 'bg-10.jpg')
     expect(second.querySelector('img')).toHaveAttribute('src', 'bg-11.jpg')
     expect(second.style.aspectRatio).toBe('1600 / 1200')
@@ -188,7 +188,7 @@ describe('landing preview', () => {
     }
     setup('landing', backgrounds, [jump])
     fireEvent.click(screen.getByRole('link', { name: 'Ниже' }))
-    expect(scrolled).toEqual([screen.getByRole('region', { name: 'Фон 2' })])
+    expect(scrolled).toEqual([screen.getByRole('region', { name: 'Секция 2' })])
   })
 
   it('does not make a link of an unsafe URL', () => {

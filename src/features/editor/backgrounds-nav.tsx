@@ -20,6 +20,7 @@ import { notifyError } from '../../ui/notify.tsx'
 import type { EditorData } from './editor-data.ts'
 import type { EditorKind } from './model/layout.ts'
 import { checkUpload, IMAGE_TYPES, readImageSize } from './upload.ts'
+import { useBackgroundLabel } from './background-label.ts'
 
 /** Picks an image, checks it, reads its natural size and adds it as a background. */
 export function AddBackgroundButton({
@@ -82,8 +83,9 @@ function Thumb({
   onClick: () => void
 }) {
   const { t } = useLingui()
+  const backgroundLabel = useBackgroundLabel(kind)
+  const label = backgroundLabel(index)
   const number = index + 1
-  const label = kind === 'stories' ? t`Слайд ${number}` : t`Секция ${number}`
   const blocks = count > 0 ? t`блоков: ${count}` : t`без блоков`
   const width = kind === 'stories' ? 54 : 120
   const height = kind === 'stories' ? 96 : (120 * bg.height) / Math.max(1, bg.width)

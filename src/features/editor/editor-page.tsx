@@ -114,6 +114,10 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
   })()
   const activeBg = data.backgrounds[activeIndex] ?? null
   const activeBgId = activeBg?.id ?? null
+  // A story shows one slide: the inspector never edits a block of a slide no longer on screen.
+  useEffect(() => {
+    if (kind === 'stories' && activeBgId !== null) store.limitSelection(activeBgId)
+  }, [kind, store, activeBgId])
   const selectBackground = useCallback(
     (id: number) => {
       // A background just added is not listed yet: its key is the id it was made with.
@@ -281,6 +285,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
                     block={selected}
                     background={store.background(selected.bg_id)}
                     backgrounds={data.backgrounds}
+                    kind={kind}
                     specialists={data.specialists}
                     uploadFile={data.uploadFile}
                     resolveFileUrl={data.resolveFileUrl}

@@ -36,6 +36,8 @@ import {
   TextField,
   type FieldContext,
 } from './fields.tsx'
+import { useBackgroundLabel } from '../background-label.ts'
+import type { EditorKind } from '../model/layout.ts'
 
 /** An address hint, not text: the same in every language. */
 const URL_HINT = ['https', '//'].join(':')
@@ -45,6 +47,8 @@ export interface BlockInspectorProps {
   /** The size of the block's background (image uploads keep their aspect in it). */
   background: Size | undefined
   backgrounds: Background[]
+  /** The editor: its backgrounds are slides («Сторис») or sections («Лендинг»). */
+  kind?: EditorKind
   specialists: Specialist[]
   onChange: (patch: Record<string, unknown>, tag: string) => void
   uploadFile: (file: Blob) => Promise<string>
@@ -158,14 +162,20 @@ function TextFields({ ctx }: { ctx: FieldContext }) {
   )
 }
 
-function ButtonFields({ ctx, backgrounds }: { ctx: FieldContext; backgrounds: Background[] }) {
+function ButtonFields({
+  ctx,
+  backgrounds,
+  kind = 'landing',
+}: {
+  ctx: FieldContext
+  backgrounds: Background[]
+  kind?: EditorKind
+}) {
   const { t } = useLingui()
   const fonts = useFontOptions()
+  const backgroundLabel = useBackgroundLabel(kind)
   const block = ctx.block as BlockOf<'button'>
-  const targets = backgrounds.map((bg, i) => {
-    const number = i + 1
-    return { value: String(bg.id), label: t`Фон ${number}` }
-  })
+  const targets = backgrounds.map((bg, i) => ({ value: String(bg.id), label: backgroundLabel(i) }))
   const checkLink = (value: string) => {
     const result = v.safeParse(optionalWebUrl, value)
     return result.success
@@ -191,7 +201,10 @@ function ButtonFields({ ctx, backgrounds }: { ctx: FieldContext; backgrounds: Ba
           onChange={(next) => ctx.commit({ btn_type: next, btn_type_value: '' }, 'btn_type')}
           data={[
             { value: 'link', label: t`Ссылка` },
-            { value: 'target', label: t`Переход к фону` },
+            {
+              value: 'target',
+              label: kind === 'stories' ? t`Переход к слайду` : t`Переход к секции`,
+            },
           ]}
         />
         {block.btn_type === 'link' ? (
@@ -209,7 +222,7 @@ function ButtonFields({ ctx, backgrounds }: { ctx: FieldContext; backgrounds: Ba
             key="target"
             ctx={ctx}
             field="btn_type_value"
-            label={t`Фон, к которому перейти`}
+            label={kind === 'stories' ? t`Слайд, к которому перейти` : t`Секция, к которой перейти`}
             options={[{ value: '', label: t`Не выбран` }, ...targets]}
           />
         )}

@@ -83,6 +83,9 @@ export type Patch = Partial<Omit<LocalBlock, 'type' | 'id'>> & Record<string, un
 const MERGE_WINDOW_MS = 1500
 /** Offset (units) of pasted or duplicated blocks on their own background. */
 export const PASTE_OFFSET = 4
+/** Step (units, down and right) between new blocks that would start at the same place. */
+export const ADD_STEP = 8
+const MAX_ADD_STEPS = 10
 
 export class EditorStore {
   private blocks = new Map<string, LocalBlock>()
@@ -287,13 +290,33 @@ export class EditorStore {
   // -- commands --------------------------------------------------------------------------------
 
   /** Adds a block of `type` in the middle of the background, in front of the others; selects it. */
+  /**
+   * A new block of `type` on top of `bgId`, selected: centred, or, when a block already sits there,
+   * moved down and right step by step to the first place no block starts at, so a new block never
+   * hides the last one.
+   */
   add(type: BlockType, bgId: number): string | null {
     const bg = this.backgrounds.get(bgId)
     if (!bg) return null
     const key = this.newKey()
-    const block = defaultBlock(type, bgId, bg, this.topZ(bgId) + 1, this.options.texts)
+    const centred = defaultBlock(type, bgId, bg, this.topZ(bgId) + 1, this.options.texts)
+    const taken = [...this.blocks.values()].filter((b) => b.bg_id === bgId)
+    const free = (b: LocalBlock) =>
+      !taken.some((o) => Math.abs(o.x - b.x) < ADD_STEP / 2 && Math.abs(o.y - b.y) < ADD_STEP / 2)
+    let block = centred
+    for (let step = 1; step <= MAX_ADD_STEPS && !free(block); step += 1) {
+      block = this.placed(centred, bgId, ADD_STEP * step, centred.zindex)
+    }
     this.commit(new Map([[key, block]]), { selection: [key] })
     return key
+  }
+
+  /** Keeps only the selected blocks that lie on `bgId` (another slide was opened). */
+  limitSelection(bgId: number) {
+    const kept = this.selection.filter((key) => this.blocks.get(key)?.bg_id === bgId)
+    if (kept.length === this.selection.length) return
+    this.selection = kept
+    this.emit()
   }
 
   /** Field edits from the inspector; `tag` merges successive edits of one field into one step. */

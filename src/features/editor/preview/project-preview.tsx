@@ -10,6 +10,7 @@ import type { EditorKind } from '../model/layout.ts'
 import { FRAME_WIDTH } from '../model/layout.ts'
 import { backgroundAnchor, blocksInOrder } from '../model/preview-layout.ts'
 import { PreviewBlock } from './preview-block.tsx'
+import { useBackgroundLabel } from '../background-label.ts'
 
 export interface ProjectPreviewProps {
   opened: boolean
@@ -72,14 +73,13 @@ function BackgroundView({
   specialistName: (id: number | null) => string | null
   onTarget: (bgId: number) => void
 }) {
-  const { t } = useLingui()
-  const number = index + 1
+  const backgroundLabel = useBackgroundLabel(props.kind)
   const blocks = useMemo(() => blocksInOrder(props.blocks, bg.id), [props.blocks, bg.id])
   const ratio = bg.width > 0 && bg.height > 0 ? `${bg.width} / ${bg.height}` : '9 / 16'
   return (
     <section
       id={backgroundAnchor(bg.id)}
-      aria-label={t`Фон ${number}`}
+      aria-label={backgroundLabel(index)}
       style={{
         position: 'relative',
         width: '100%',
