@@ -136,6 +136,20 @@ describe('text block inspector', () => {
     expect(onChange).toHaveBeenLastCalledWith({ width: 35.5 }, 'width')
   })
 
+  it('shows the position in per cent of the background and the angle in whole degrees, with commas', async () => {
+    const { user, onChange } = setup('text', { x: -50, y: 0, rotation: 29.9595 })
+    expect(field('X')).toHaveValue('25')
+    expect(field('Y')).toHaveValue('50')
+    expect(field('Поворот')).toHaveValue('30')
+    await user.clear(field('X'))
+    await user.type(field('X'), '12,5')
+    // 12.5 % of the width from the left edge: 75 of the 200 stored units left of the centre.
+    expect(onChange).toHaveBeenLastCalledWith({ x: -75 }, 'x')
+    await user.clear(field('Y'))
+    await user.type(field('Y'), '100')
+    expect(onChange).toHaveBeenLastCalledWith({ y: (100 * BG.height) / BG.width }, 'y')
+  })
+
   it('rejects a colour that is not #RRGGBB', async () => {
     const { user, onChange } = setup('text')
     const color = field('Цвет текста')

@@ -31,6 +31,7 @@ import {
   ChoiceField,
   ColorField,
   NumberField,
+  type NumberUnit,
   Row,
   Section,
   TextField,
@@ -59,6 +60,25 @@ export interface BlockInspectorProps {
 
 const noProgress = () => null
 
+/** Rotation is shown and typed in whole degrees (the stored angle keeps its decimals). */
+const WHOLE_DEGREES: NumberUnit = { show: (n) => n, store: (n) => n, digits: 0 }
+
+/**
+ * X and Y as per cent of the background from its top left corner: the stored centre offsets run
+ * from -100 to 100 across the width and ± half the height in the same units (docs/editor.md).
+ */
+export function positionUnits(bg: Size | undefined): { x: NumberUnit; y: NumberUnit } {
+  const half = bg ? halfHeightUnits(bg) : 100
+  return {
+    x: { show: (x) => (x + 100) / 2, store: (p) => p * 2 - 100, digits: 2 },
+    y: {
+      show: (y) => ((y + half) / (2 * half)) * 100,
+      store: (p) => (p / 100) * 2 * half - half,
+      digits: 2,
+    },
+  }
+}
+
 export function useBlockTypeLabel(): (type: BlockType) => string {
   const { t } = useLingui()
   return (type) => {
@@ -86,6 +106,7 @@ export function BlockInspector(props: BlockInspectorProps) {
   const { t } = useLingui()
   const typeLabel = useBlockTypeLabel()
   const ctx: FieldContext = { block: props.block, commit: props.onChange }
+  const units = positionUnits(props.background)
   return (
     <Stack gap="lg">
       <Title order={3} fz="lg">
@@ -94,12 +115,20 @@ export function BlockInspector(props: BlockInspectorProps) {
       <TypeFields {...props} ctx={ctx} />
       <Section title={t`Положение`}>
         <Row>
-          <NumberField ctx={ctx} field="x" label={t`X`} />
-          <NumberField ctx={ctx} field="y" label={t`Y`} />
+          <NumberField ctx={ctx} field="x" label={t`X`} suffix="%" unit={units.x} />
+          <NumberField ctx={ctx} field="y" label={t`Y`} suffix="%" unit={units.y} />
         </Row>
-        <NumberField ctx={ctx} field="rotation" label={t`Поворот`} suffix="°" />
+        <NumberField
+          ctx={ctx}
+          field="rotation"
+          label={t`Поворот`}
+          suffix="°"
+          unit={WHOLE_DEGREES}
+        />
         <Text size="xs" c="dimmed">
-          <Trans>X и Y — смещение центра блока от центра фона; ширина фона — 200 единиц.</Trans>
+          <Trans>
+            X и Y — где центр блока: в процентах ширины и высоты фона от его левого верхнего угла.
+          </Trans>
         </Text>
       </Section>
     </Stack>

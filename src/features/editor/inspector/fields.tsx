@@ -57,20 +57,42 @@ function useDraft() {
 
 const fieldId = (block: LocalBlock, field: string) => `inspector-${block.type}-${field}`
 
+/** A number as a Russian reader writes it: a decimal comma, at most `digits` decimals. */
+export function formatNumber(n: number, digits: number): string {
+  const scale = 10 ** digits
+  const rounded = Math.round(n * scale) / scale
+  return String(Object.is(rounded, -0) ? 0 : rounded).replace('.', ',')
+}
+
+/**
+ * How a stored number is shown in a field and read back: the stored basis (docs/editor.md) stays
+ * what the spec says, the person sees units they know (per cent of the background, whole degrees).
+ */
+export interface NumberUnit {
+  show: (stored: number) => number
+  store: (shown: number) => number
+  digits: number
+}
+
+const AS_STORED: NumberUnit = { show: (n) => n, store: (n) => n, digits: 4 }
+
 export function NumberField(props: {
   ctx: FieldContext
   field: Field
   label: string
   description?: ReactNode
   suffix?: string
+  unit?: NumberUnit
 }) {
   const { ctx, field } = props
+  const unit = props.unit ?? AS_STORED
   const stored = (ctx.block as Record<string, unknown>)[field]
-  const value = typeof stored === 'number' ? String(Math.round(stored * 10000) / 10000) : ''
+  const value = typeof stored === 'number' ? formatNumber(unit.show(stored), unit.digits) : ''
   const { draft, setDraft, error, setError } = useDraft()
   const onChange = (raw: string) => {
     setDraft(raw)
-    const n = parseNumber(raw)
+    const shown = parseNumber(raw)
+    const n = shown === null ? null : unit.store(shown)
     const message =
       n === null ? fieldErrorText(FieldCode.notNumber) : checkField(ctx.block, field, n)
     setError(message)
