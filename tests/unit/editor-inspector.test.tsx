@@ -150,6 +150,13 @@ describe('text block inspector', () => {
     expect(onChange).toHaveBeenLastCalledWith({ y: (100 * BG.height) / BG.width }, 'y')
   })
 
+  it('scales a picture’s other side with the one typed while its proportions are kept', async () => {
+    const { user, onChange } = setup('image', { width: 40, height: 30 })
+    await user.clear(field('Ширина'))
+    await user.type(field('Ширина'), '80')
+    expect(onChange).toHaveBeenLastCalledWith({ width: 80, height: 60 }, 'width')
+  })
+
   it('rejects a colour that is not #RRGGBB', async () => {
     const { user, onChange } = setup('text')
     const color = field('Цвет текста')

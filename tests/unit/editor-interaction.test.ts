@@ -141,6 +141,23 @@ describe('canvas interaction', () => {
     expect(t.containers.get(key)!.sx).toBe(1)
   })
 
+  it('keeps a picture’s proportions at a corner unless the person frees them (or holds Shift)', () => {
+    const t = setup()
+    const key = t.add('image')
+    const before = worldBox(t.host, key)!
+    const ratio = before.width / before.height
+    const corner = (b: typeof before): [number, number] => [b.cx + b.width / 2, b.cy + b.height / 2]
+    const [x, y] = corner(before)
+    t.drag([x, y], [x + 90, y + 10])
+    const kept = worldBox(t.host, key)!
+    expect(kept.width / kept.height).toBeCloseTo(ratio, 3)
+    t.store.setKeepAspect(false)
+    const [x2, y2] = corner(kept)
+    t.drag([x2, y2], [x2 + 90, y2 + 10])
+    const freed = worldBox(t.host, key)!
+    expect(freed.width / freed.height).not.toBeCloseTo(ratio, 1)
+  })
+
   it('rotates with the handle above the block', () => {
     const t = setup()
     const key = t.add('image')

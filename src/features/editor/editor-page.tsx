@@ -286,6 +286,8 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
                     background={store.background(selected.bg_id)}
                     backgrounds={data.backgrounds}
                     kind={kind}
+                    keepAspect={state.keepAspect}
+                    onKeepAspect={(keep) => store.setKeepAspect(keep)}
                     specialists={data.specialists}
                     uploadFile={data.uploadFile}
                     resolveFileUrl={data.resolveFileUrl}

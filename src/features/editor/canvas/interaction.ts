@@ -643,7 +643,11 @@ export class CanvasInteraction {
       }
     }
     const corner = mode.handle.length === 2
-    const keepAspect = corner && (!hasStoredHeight(block.type) || shift)
+    // Text and cards keep their proportions at the corners; pictures and videos too while the
+    // person keeps them (the default), and Shift turns either way around.
+    const media = block.type === 'image' || block.type === 'video'
+    const keeps = !hasStoredHeight(block.type) || (media && this.host.store.getState().keepAspect)
+    const keepAspect = corner && keeps !== shift
     let box = resizeBox(mode.origin, mode.handle, world, {
       keepAspect,
       min: 8 / this.host.view.zoom,

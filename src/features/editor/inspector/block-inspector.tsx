@@ -39,6 +39,7 @@ import {
 } from './fields.tsx'
 import { useBackgroundLabel } from '../background-label.ts'
 import type { EditorKind } from '../model/layout.ts'
+import { SwitchField } from '../../../ui/switch-field.tsx'
 
 /** An address hint, not text: the same in every language. */
 const URL_HINT = ['https', '//'].join(':')
@@ -48,6 +49,9 @@ export interface BlockInspectorProps {
   /** The size of the block's background (image uploads keep their aspect in it). */
   background: Size | undefined
   backgrounds: Background[]
+  /** Pictures and videos keep their proportions when resized, and the switch that says so. */
+  keepAspect?: boolean
+  onKeepAspect?: (keep: boolean) => void
   /** The editor: its backgrounds are slides («Сторис») or sections («Лендинг»). */
   kind?: EditorKind
   specialists: Specialist[]
@@ -348,14 +352,52 @@ function PendingUpload(props: { url: string; useUploadProgress: (url: string) =>
   )
 }
 
-function MediaSize({ ctx }: { ctx: FieldContext }) {
+/**
+ * A picture's or a video's size. While its proportions are kept (the default), changing one side
+ * scales the other with it: both are per cent of the background's own side, so scaling both by the
+ * same factor keeps the shape the canvas and the preview draw.
+ */
+function MediaSize({
+  ctx,
+  keepAspect = true,
+  onKeepAspect,
+}: {
+  ctx: FieldContext
+  keepAspect?: boolean
+  onKeepAspect?: (keep: boolean) => void
+}) {
   const { t } = useLingui()
+  const block = ctx.block as BlockOf<'image'> | BlockOf<'video'>
+  const other = (from: 'width' | 'height', to: 'width' | 'height') => (value: number) => {
+    if (!keepAspect || block[from] <= 0) return {}
+    return { [to]: roundStored((block[to] * value) / block[from]) }
+  }
   return (
     <>
       <Row>
-        <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
-        <NumberField ctx={ctx} field="height" label={t`Высота`} suffix="%" />
+        <NumberField
+          ctx={ctx}
+          field="width"
+          label={t`Ширина`}
+          suffix="%"
+          derive={other('width', 'height')}
+        />
+        <NumberField
+          ctx={ctx}
+          field="height"
+          label={t`Высота`}
+          suffix="%"
+          derive={other('height', 'width')}
+        />
       </Row>
+      {onKeepAspect ? (
+        <SwitchField
+          label={t`Сохранять пропорции`}
+          description={t`Ширина и высота меняются вместе, на холсте тоже (Shift — наоборот)`}
+          checked={keepAspect}
+          onChange={(e) => onKeepAspect(e.currentTarget.checked)}
+        />
+      ) : null}
       <Row>
         <NumberField ctx={ctx} field="scaleX" label={t`Масштаб по X`} />
         <NumberField ctx={ctx} field="scaleY" label={t`Масштаб по Y`} />
@@ -412,7 +454,7 @@ function ImageFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
         />
       </Section>
       <Section title={t`Размер`}>
-        <MediaSize ctx={ctx} />
+        <MediaSize ctx={ctx} keepAspect={props.keepAspect} onKeepAspect={props.onKeepAspect} />
       </Section>
     </>
   )
@@ -503,7 +545,7 @@ function VideoFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
         />
       </Section>
       <Section title={t`Размер`}>
-        <MediaSize ctx={ctx} />
+        <MediaSize ctx={ctx} keepAspect={props.keepAspect} onKeepAspect={props.onKeepAspect} />
       </Section>
     </>
   )

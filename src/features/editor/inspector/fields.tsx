@@ -83,6 +83,8 @@ export function NumberField(props: {
   description?: ReactNode
   suffix?: string
   unit?: NumberUnit
+  /** More fields to change with this one (a picture's other side, to keep its proportions). */
+  derive?: (value: number) => Record<string, unknown>
 }) {
   const { ctx, field } = props
   const unit = props.unit ?? AS_STORED
@@ -96,7 +98,7 @@ export function NumberField(props: {
     const message =
       n === null ? fieldErrorText(FieldCode.notNumber) : checkField(ctx.block, field, n)
     setError(message)
-    if (message === null && n !== null) ctx.commit({ [field]: n }, field)
+    if (message === null && n !== null) ctx.commit({ [field]: n, ...props.derive?.(n) }, field)
   }
   return (
     <TextInput

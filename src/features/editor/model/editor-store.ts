@@ -33,6 +33,8 @@ export interface EditorState {
   readonly canRedo: boolean
   /** Blocks changed or deleted since they were last handed to the data layer. */
   readonly unsaved: number
+  /** Pictures and videos keep their proportions when resized (a preference, not an edit). */
+  readonly keepAspect: boolean
   /** Bumps on every change. */
   readonly version: number
 }
@@ -104,6 +106,7 @@ export class EditorStore {
   /** Each background's id by its client key, to follow its id when it syncs. */
   private backgroundIds = new Map<string, number>()
   private clipboard: { blocks: LocalBlock[]; from: number | null; pastes: number } | null = null
+  private keepAspect = true
   private changeCounter = 0
   private listeners = new Set<() => void>()
   private state: EditorState
@@ -309,6 +312,13 @@ export class EditorStore {
     }
     this.commit(new Map([[key, block]]), { selection: [key] })
     return key
+  }
+
+  /** Whether pictures and videos keep their proportions when resized (not undoable). */
+  setKeepAspect(keep: boolean) {
+    if (this.keepAspect === keep) return
+    this.keepAspect = keep
+    this.emit()
   }
 
   /** Keeps only the selected blocks that lie on `bgId` (another slide was opened). */
@@ -628,6 +638,7 @@ export class EditorStore {
       canUndo: this.undoStack.length > 0,
       canRedo: this.redoStack.length > 0,
       unsaved: this.dirty.size + this.pendingDeletes.size,
+      keepAspect: this.keepAspect,
       version,
     }
   }
