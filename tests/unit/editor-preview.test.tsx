@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
 import type { Background } from '../../src/domain/project.ts'
 import type { LocalBlock } from '../../src/features/editor/editor-data.ts'
-import { defaultBlock } from '../../src/features/editor/model/block-shape.ts'
+import { buttonRadiusUnits, defaultBlock } from '../../src/features/editor/model/block-shape.ts'
 import type { EditorKind } from '../../src/features/editor/model/layout.ts'
 import { ProjectPreview } from '../../src/features/editor/preview/project-preview.tsx'
 import { fakeEditorData } from './helpers/editor-data.ts'
@@ -189,6 +189,24 @@ describe('landing preview', () => {
     setup('landing', backgrounds, [jump])
     fireEvent.click(screen.getByRole('link', { name: 'Ниже' }))
     expect(scrolled).toEqual([screen.getByRole('region', { name: 'Секция 2' })])
+  })
+
+  it('draws a button with the canvas’s corners and border, and a subscribe card’s default action', () => {
+    const button = {
+      ...defaultBlock('button', 10, WIDE, 1, texts),
+      text: 'Круглая',
+      height: 10,
+      border_width: 2,
+    } as LocalBlock
+    const card = { ...defaultBlock('subscribe', 10, WIDE, 2, texts), action: '' } as LocalBlock
+    setup('landing', [backgrounds[0]!], [button, card])
+    const link = screen.getByText('Круглая')
+    // 10 % of a 16:9 background's height is 11.25 units: a pill, radius 5.625 units = 2.8125 cqw.
+    expect(link.style.borderRadius).toBe('2.8125cqw')
+    expect(link.style.border).toContain('1cqw')
+    expect(buttonRadiusUnits(11.25)).toBe(5.625)
+    expect(buttonRadiusUnits(40)).toBe(8)
+    expect(screen.getByRole('button', { name: 'Записаться' })).toBeInTheDocument()
   })
 
   it('does not make a link of an unsafe URL', () => {

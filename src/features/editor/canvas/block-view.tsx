@@ -7,6 +7,7 @@ import { useCanvasFontFamily } from '../fonts/use-fonts.ts'
 import { CARD_RATIO, LINE_HEIGHT, widthUnits } from '../model/block-shape.ts'
 import { DEFAULT_FONT } from '../model/fonts.ts'
 import { useTexture } from './textures.ts'
+import { buttonRadiusUnits } from '../model/block-shape.ts'
 
 /** Translated words the canvas draws. */
 export interface CanvasLabels {
@@ -17,6 +18,7 @@ export interface CanvasLabels {
   noSpecialist: string
   noDate: string
   buy: string
+  subscribe: string
 }
 
 export interface BlockViewProps {
@@ -138,7 +140,7 @@ function ButtonContent(props: BlockViewProps & { block: BlockOf<'button'> }) {
   const draw = useCallback(
     (g: Graphics) => {
       g.clear()
-      const radius = Math.min(h / 2, 8 * unit)
+      const radius = buttonRadiusUnits(h / unit) * unit
       g.roundRect(-w / 2, -h / 2, w, h, radius)
       g.fill(fill ? { color: fill } : { color: 0xffffff, alpha: 0.001 })
       if (border > 0) {
@@ -279,7 +281,8 @@ const CARD_COLORS: Record<Card['type'], string> = {
   subscribe: '#1c7ed6',
 }
 
-function cardTexts(
+/** What a card says (its title, second line and button), as the preview says it too. */
+export function cardTexts(
   block: Card,
   props: BlockViewProps,
 ): { title: string; sub: string; button: string } {
@@ -299,7 +302,7 @@ function cardTexts(
         sub: block.date
           ? formatDayMonth(block.date, { withYear: true }) || block.date
           : labels.noDate,
-        button: block.action,
+        button: block.action || labels.subscribe,
       }
   }
 }

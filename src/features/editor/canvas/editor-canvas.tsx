@@ -72,6 +72,7 @@ function EditorCanvas(props: EditorCanvasProps) {
       noSpecialist: t`Специалист не выбран`,
       noDate: t`Дата не выбрана`,
       buy: t`Купить`,
+      subscribe: t`Записаться`,
     }),
     [t],
   )

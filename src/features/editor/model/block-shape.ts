@@ -183,3 +183,11 @@ export function hasStoredHeight(type: BlockType): type is 'button' | 'image' | '
 }
 
 export type WithHeight = BlockOf<'button'> | BlockOf<'image'> | BlockOf<'video'>
+
+/**
+ * The corner radius of a button, in stored units, drawn the same by the canvas and the preview: half
+ * its height (a pill) up to 8 units.
+ */
+export function buttonRadiusUnits(heightUnits: number): number {
+  return Math.max(0, Math.min(heightUnits / 2, 8))
+}

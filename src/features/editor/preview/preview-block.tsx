@@ -2,9 +2,9 @@ import { useLingui } from '@lingui/react/macro'
 import type { CSSProperties, MouseEvent, ReactNode } from 'react'
 import type { BlockOf } from '../../../domain/block.ts'
 import { formatDayMonth, formatPrice } from '../../../domain/format.ts'
-import type { Size } from '../../../domain/geometry.ts'
+import { halfHeightUnits, type Size } from '../../../domain/geometry.ts'
 import type { LocalBlock } from '../editor-data.ts'
-import { LINE_HEIGHT } from '../model/block-shape.ts'
+import { buttonRadiusUnits, LINE_HEIGHT } from '../model/block-shape.ts'
 import { DEFAULT_FONT, fontStack } from '../model/fonts.ts'
 import { buttonHref, previewBox, safeHref } from '../model/preview-layout.ts'
 
@@ -64,6 +64,7 @@ export function PreviewBlock({
     <div style={style} data-block-type={block.type}>
       <BlockContent
         block={block}
+        background={background}
         cardWidth={box.width}
         resolveFileUrl={resolveFileUrl}
         specialistName={specialistName}
@@ -75,6 +76,7 @@ export function PreviewBlock({
 
 function BlockContent(props: {
   block: LocalBlock
+  background: Size
   cardWidth: number
   resolveFileUrl: (url: string) => string
   specialistName: (id: number | null) => string | null
@@ -99,7 +101,7 @@ function BlockContent(props: {
         </div>
       )
     case 'button':
-      return <ButtonContent block={block} onTarget={props.onTarget} />
+      return <ButtonContent block={block} background={props.background} onTarget={props.onTarget} />
     case 'image':
       return props.resolveFileUrl(block.image_url) ? (
         <img
@@ -136,11 +138,16 @@ function BlockContent(props: {
 
 function ButtonContent({
   block,
+  background,
   onTarget,
 }: {
   block: BlockOf<'button'>
+  background: Size
   onTarget: (bgId: number) => void
 }) {
+  // Stored units are 1/200 of the background's width: half a cqw of its section.
+  const heightUnits = (block.height / 100) * 2 * halfHeightUnits(background)
+  const radius = `${buttonRadiusUnits(heightUnits) / 2}cqw`
   const href = buttonHref(block.btn_type, block.btn_type_value)
   const followTarget = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault()
@@ -165,7 +172,8 @@ function ButtonContent({
         textDecoration: 'none',
         color: cssColor(block.color, '#ffffff'),
         background: cssColor(block.background, '#228be6'),
-        border: `${block.border_width}px solid ${cssColor(block.border_color, 'transparent')}`,
+        border: `${block.border_width / 2}cqw solid ${cssColor(block.border_color, 'transparent')}`,
+        borderRadius: radius,
         fontFamily: fontStack(block.font),
         textAlign: block.align,
         overflow: 'hidden',
