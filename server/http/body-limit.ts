@@ -1,22 +1,57 @@
 import type { Context, MiddlewareHandler } from 'hono'
 
 /**
+ * How much of a refused body the server still reads (and throws away) so the connection stays
+ * usable for the client's next request. Beyond that the 413 says `Connection: close` and the client
+ * opens a new socket (docs/API.md, "Errors").
+ */
+export const DRAIN_MAX_BYTES = 8 * 1024 * 1024
+
+/** Reads and discards the rest of a stream, at most `budget` bytes; true when it ended. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number) {
+  let left = budget
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return true
+    left -= value.byteLength
+    if (left < 0) {
+      await reader.cancel().catch(() => undefined)
+      return false
+    }
+  }
+}
+
+/**
  * A body size limit that also works for bodies without a Content-Length (chunked, streamed by a
  * proxy or a client). Hono's own `bodyLimit` rebuilds such a request with the global `Request`
  * from the adapter's request object, which fails when the server keeps Node's globals
  * (`overrideGlobalObjects: false`, server/start.ts): every chunked POST answered 500. This reads the
  * stream up to the limit and hands the handlers a plain request with the bytes read.
+ *
+ * A body over the limit is read to its end (up to DRAIN_MAX_BYTES more) before the 413 goes out,
+ * so a kept-alive connection serves the next request; a larger one is answered with
+ * `Connection: close`.
  */
 export function bodyLimit(options: {
   maxSize: number
   onError: (c: Context) => Response | Promise<Response>
 }): MiddlewareHandler {
+  const refuse = async (c: Context, drained: boolean) => {
+    const response = await options.onError(c)
+    if (!drained) response.headers.set('Connection', 'close')
+    return response
+  }
   return async (c, next) => {
     const raw = c.req.raw
     if (!raw.body) return next()
     const length = raw.headers.get('content-length')
     if (length !== null && !raw.headers.has('transfer-encoding')) {
-      return Number.parseInt(length, 10) > options.maxSize ? options.onError(c) : next()
+      const declared = Number.parseInt(length, 10)
+      if (!(declared > options.maxSize)) return next()
+      const drained =
+        declared <= options.maxSize + DRAIN_MAX_BYTES &&
+        (await drain(raw.body.getReader(), declared).catch(() => false))
+      return refuse(c, drained)
     }
     const chunks: Uint8Array[] = []
     let size = 0
@@ -26,8 +61,7 @@ export function bodyLimit(options: {
       if (done) break
       size += value.byteLength
       if (size > options.maxSize) {
-        await reader.cancel().catch(() => undefined)
-        return options.onError(c)
+        return refuse(c, await drain(reader, DRAIN_MAX_BYTES).catch(() => false))
       }
       chunks.push(value)
     }

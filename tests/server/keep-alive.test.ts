@@ -1,0 +1,102 @@
+import { Agent, request as httpRequest } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type RunningServer } from '../../server/start.ts'
+
+/**
+ * A refused body (413) must leave a kept-alive connection usable: clients — browsers, undici's
+ * fetch — send the next request on the same socket. The server used to answer 413 advertising
+ * keep-alive without reading the body, then the socket died under the next request.
+ */
+let server: RunningServer
+beforeAll(async () => {
+  server = await startServer({
+    port: 0,
+    dataDir: 'memory',
+    uploadMaxBytes: 64 * 1024,
+    videoUploadMaxBytes: 64 * 1024,
+  })
+}, 60_000)
+afterAll(async () => {
+  await server.close()
+})
+
+const big = (bytes: number) => `{"name":"${'a'.repeat(bytes)}"}`
+
+describe('a 413 keeps the connection usable', () => {
+  it('fetch: the next request after a 413 JSON body succeeds', async () => {
+    for (let i = 0; i < 3; i++) {
+      const refused = await fetch(`${server.url}/api/workspace/add`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer x' },
+        body: big(2 * 1024 * 1024),
+      })
+      expect(refused.status).toBe(413)
+      expect(await refused.json()).toMatchObject({ error: { code: 'too_large' } })
+      const next = await fetch(`${server.url}/api/check_auth`)
+      expect(next.status).toBe(401)
+      await next.body?.cancel()
+    }
+  })
+
+  it('a body far over the limit is refused with Connection: close; the next request gets a new socket', async () => {
+    const refused = await fetch(`${server.url}/api/workspace/add`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: big(12 * 1024 * 1024),
+    })
+    expect(refused.status).toBe(413)
+    expect(refused.headers.get('connection')).toBe('close')
+    await refused.body?.cancel()
+    const next = await fetch(`${server.url}/api/check_auth`)
+    expect(next.status).toBe(401)
+    await next.body?.cancel()
+  })
+
+  it('fetch: the next request after a 413 upload succeeds', async () => {
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(512 * 1024)], { type: 'image/png' }), 'a.png')
+    const refused = await fetch(`${server.url}/api/image/upload`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer x' },
+      body: form,
+    })
+    expect(refused.status).toBe(413)
+    await refused.body?.cancel()
+    const next = await fetch(`${server.url}/api/check_auth`)
+    expect(next.status).toBe(401)
+    await next.body?.cancel()
+  })
+
+  it('node:http keep-alive agent: one socket, the request after the 413 is answered', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const url = new URL(server.url)
+    const send = (method: string, path: string, body?: string, chunked = false) =>
+      new Promise<{ status: number; close: boolean }>((resolve, reject) => {
+        const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+        if (body !== undefined && !chunked)
+          headers['Content-Length'] = String(Buffer.byteLength(body))
+        const req = httpRequest(
+          { hostname: url.hostname, port: url.port, path, method, headers, agent },
+          (res) => {
+            res.resume()
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, close: res.headers.connection === 'close' }),
+            )
+          },
+        )
+        req.on('error', reject)
+        if (body !== undefined) req.write(body)
+        req.end()
+      })
+    try {
+      for (const chunked of [false, true]) {
+        const refused = await send('POST', '/api/workspace/add', big(3 * 1024 * 1024), chunked)
+        expect(refused.status).toBe(413)
+        const next = await send('GET', '/api/check_auth')
+        expect(next.status).toBe(401)
+      }
+    } finally {
+      agent.destroy()
+    }
+  })
+})
