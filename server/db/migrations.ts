@@ -130,6 +130,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE idempotency_keys ADD COLUMN request_hash text;
   `,
+  // An amo integration added without a redirect URI stores '' (docs/API.md, "optional fields").
+  `
+  ALTER TABLE amo_integrations ALTER COLUMN redirect_uri SET DEFAULT '';
+  `,
 ]
 
 /** Applies the migrations not applied yet. Safe when several instances start at once (PostgreSQL). */
