@@ -191,6 +191,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
     ready: () => init,
     async close() {
       const { services } = await init.catch(() => ({ services: null }))
+      await services?.background.idle()
       if (services && !options.db) await services.db.close()
     },
   })

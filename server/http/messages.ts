@@ -48,6 +48,8 @@ const FIELD_MESSAGES: Record<string, (requirement: unknown) => string> = {
   [FieldCode.invalidPrice]: () => 'Неверная цена',
   [FieldCode.invalidValue]: () => 'Неверное значение',
   [FieldCode.invalidCharacters]: () => 'Текст содержит недопустимые символы',
+  email_taken: () => 'Пользователь с таким адресом уже зарегистрирован',
+  reset_invalid: () => 'Ссылка для сброса пароля недействительна или устарела',
   unknown_reference: () => 'Не найдено в этом пространстве',
   type_mismatch: () => 'Тип блока не совпадает с методом',
   not_object: () => 'Ожидается объект JSON',

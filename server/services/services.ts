@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.ts'
 import type { UploadStorage } from '../uploads/storage.ts'
 import { AuthService } from './auth.ts'
+import { BackgroundTasks } from './background.ts'
 import { BlockService } from './blocks.ts'
 import { ProjectService } from './projects.ts'
 import { RateLimiter } from './rate-limit.ts'
@@ -30,6 +31,8 @@ export interface Services {
   loginLimiter: RateLimiter
   /** How long a repeat waits for the first request with its Idempotency-Key to finish. */
   idempotencyWaitMs: number
+  /** Work done after the answer (reset links). */
+  background: BackgroundTasks
 }
 
 export function createServices(
@@ -49,5 +52,6 @@ export function createServices(
     uploadStorage,
     loginLimiter: new RateLimiter(settings.loginLimit.attempts, settings.loginLimit.windowMs),
     idempotencyWaitMs: settings.idempotencyWaitMs ?? 15_000,
+    background: new BackgroundTasks(),
   }
 }

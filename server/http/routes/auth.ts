@@ -50,14 +50,25 @@ export function authRoutes(api: Hono<AppEnv>, options: AuthRouteOptions): void {
 
   api.post('/forgot_password', async (c) => {
     const input = parseInput(ForgotPasswordInput, await readJson(c))
-    const token = await c.get('services').auth.forgotPassword(input.email)
-    if (token) {
-      const link = `/pages/reset-password?token=${encodeURIComponent(token)}`
-      // No mail in the reference server: the link goes to the log (the token is single-use).
-      options.log({ level: 'info', event: 'password_reset_link', link })
-      options.onResetLink?.(link, normaliseEmail(input.email))
-    }
-    // Always the same answer, so the call does not reveal which emails are registered.
+    const { auth, background } = c.get('services')
+    // The link is made after the answer: a known and an unknown address get the same answer in
+    // the same time, so the call does not reveal which emails are registered (docs/API.md).
+    background.run(
+      async () => {
+        const token = await auth.forgotPassword(input.email)
+        if (!token) return
+        const link = `/pages/reset-password?token=${encodeURIComponent(token)}`
+        // No mail in the reference server: the link goes to the log (the token is single-use).
+        options.log({ level: 'info', event: 'password_reset_link', link })
+        options.onResetLink?.(link, normaliseEmail(input.email))
+      },
+      (error) =>
+        options.log({
+          level: 'error',
+          event: 'password_reset_failed',
+          message: error instanceof Error ? error.message : String(error),
+        }),
+    )
     return c.json({ ok: true })
   })
 
