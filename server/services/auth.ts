@@ -106,12 +106,16 @@ export class AuthService {
     const row = await users.findUserByEmail(this.db, normaliseEmail(email))
     if (!row) return null
     const token = newToken()
-    await users.insertPasswordReset(
-      this.db,
-      hashToken(token),
-      row.id,
-      new Date(Date.now() + 3_600_000),
-    )
+    // Only the newest link works: the ones sent before it end now (docs/API.md).
+    await this.db.transaction(async (tx) => {
+      await users.expirePasswordResets(tx, row.id)
+      await users.insertPasswordReset(
+        tx,
+        hashToken(token),
+        row.id,
+        new Date(Date.now() + 3_600_000),
+      )
+    })
     return token
   }
 
@@ -122,9 +126,15 @@ export class AuthService {
       if (userId === null) {
         throw AppError.validation({ token: { code: 'reset_invalid' } })
       }
+      await users.expirePasswordResets(tx, userId)
       await users.updatePassword(tx, userId, passwordHash)
       await users.deleteUserSessions(tx, userId)
     })
+  }
+
+  /** Ends the session of this token; an unknown or already ended one is no error (docs/API.md). */
+  async logout(token: string): Promise<void> {
+    await users.deleteSession(this.db, hashToken(token))
   }
 
   updateProfile(userId: number, name: string): Promise<User> {

@@ -95,3 +95,16 @@ export async function consumePasswordReset(
   )
   return rows[0]?.user_id ?? null
 }
+
+/** Ends every reset link of a user not used yet (a newer link, or one of them used). */
+export async function expirePasswordResets(db: Queryable, userId: number): Promise<void> {
+  await db.query(
+    'UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL',
+    [userId],
+  )
+}
+
+/** Ends one session (sign-out); nothing when it is unknown. */
+export async function deleteSession(db: Queryable, tokenHash: string): Promise<void> {
+  await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash])
+}

@@ -15,6 +15,16 @@ afterAll(() => s.close())
 
 type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } }
 
+/** Asks for a reset link and returns it once it is made (it is made after the answer). */
+async function resetLink(email: string): Promise<string> {
+  const before = links.length
+  const res = await s.call('POST', '/api/forgot_password', { body: { email } })
+  expect(res.status).toBe(200)
+  await services.background.idle()
+  expect(links).toHaveLength(before + 1)
+  return decodeURIComponent(links.at(-1)!.link.split('token=')[1]!)
+}
+
 describe('messages', () => {
   it('a taken email on register says so on the email field', async () => {
     const user = await s.signUp()
@@ -84,5 +94,70 @@ describe('forgot_password answers before any work on the address', () => {
     await answerWhileLookupHeld(user.email)
     expect(links).toHaveLength(before + 1)
     expect(links.at(-1)!.email).toBe(user.email)
+  })
+})
+
+describe('reset links', () => {
+  const reset = (token: string, password: string) =>
+    s.call('POST', '/api/reset_password', { body: { token, password } })
+  const login = (email: string, password: string) =>
+    s.call('POST', '/api/login', { body: { email, password } })
+
+  it('a newer link ends the older ones not used yet', async () => {
+    const user = await s.signUp()
+    const first = await resetLink(user.email)
+    const second = await resetLink(user.email)
+    expect((await reset(first, 'first-new-pass')).status).toBe(422)
+    expect((await login(user.email, 'first-new-pass')).status).toBe(401)
+    expect((await reset(second, 'second-new-pass')).status).toBe(200)
+    expect((await login(user.email, 'second-new-pass')).status).toBe(200)
+  })
+
+  it('using a link ends every other link of the account', async () => {
+    const user = await s.signUp()
+    const first = await resetLink(user.email)
+    // Another link made by hand (the server's own path ends older ones already): both are valid.
+    const token = 'hand-made-reset-token'
+    const { createHash } = await import('node:crypto')
+    await services.db.query(
+      `INSERT INTO password_resets (token_hash, user_id, expires_at)
+       SELECT $1, id, now() + interval '1 hour' FROM users WHERE email = $2`,
+      [createHash('sha256').update(token).digest('hex'), user.email],
+    )
+    expect((await reset(first, 'first-new-pass')).status).toBe(200)
+    expect((await reset(token, 'other-new-pass')).status).toBe(422)
+    expect((await login(user.email, 'first-new-pass')).status).toBe(200)
+    // The used link does not work twice either.
+    expect((await reset(first, 'third-new-pass')).status).toBe(422)
+  })
+
+  it("another account's link is not touched", async () => {
+    const a = await s.signUp()
+    const b = await s.signUp()
+    const linkA = await resetLink(a.email)
+    await resetLink(b.email)
+    expect((await reset(linkA, 'a-new-pass-1')).status).toBe(200)
+  })
+})
+
+describe('logout', () => {
+  it('ends the presented token only, and is idempotent', async () => {
+    const user = await s.signUp()
+    const other = await json<{ access_token: string }>(
+      await s.call('POST', '/api/login', { body: { email: user.email, password: 'password123' } }),
+    )
+    const res = await s.call('POST', '/api/logout', { token: user.token })
+    expect(res.status).toBe(200)
+    expect(await json(res)).toEqual({ ok: true })
+    expect((await s.call('GET', '/api/check_auth', { token: user.token })).status).toBe(401)
+    expect((await s.call('GET', '/api/workspace/list', { token: user.token })).status).toBe(401)
+    // The same account signed in elsewhere stays signed in.
+    expect((await s.call('GET', '/api/check_auth', { token: other.access_token })).status).toBe(200)
+    // Again, with an unknown token, or with none: the same answer.
+    for (const token of [user.token, 'never-issued', undefined]) {
+      const again = await s.call('POST', '/api/logout', { token })
+      expect(again.status).toBe(200)
+      expect(await json(again)).toEqual({ ok: true })
+    }
   })
 })

@@ -78,6 +78,15 @@ export function authRoutes(api: Hono<AppEnv>, options: AuthRouteOptions): void {
     return c.json({ ok: true })
   })
 
+  // Sign-out: the presented token stops working. Idempotent: without a token, or with one already
+  // ended or unknown, it answers the same (docs/API.md).
+  api.post('/logout', async (c) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('Authorization') ?? '')
+    const token = match?.[1]
+    if (token && token.length <= 200) await c.get('services').auth.logout(token)
+    return c.json({ ok: true })
+  })
+
   api.get('/check_auth', requireAuth, (c) => Promise.resolve(c.json({ user: c.get('user') })))
 
   productRoutes(api).mutation('/profile/update', async (c) => {
