@@ -17,6 +17,12 @@ import { serveUpload } from './http/uploads.ts'
 import { seedDemo, type SeedResult } from './seed.ts'
 import { AppError } from './services/errors.ts'
 import { createServices, type Services } from './services/services.ts'
+import {
+  DEFAULT_THROTTLE,
+  Throttled,
+  type BackoffRule,
+  type ThrottleSettings,
+} from './services/throttle.ts'
 import { pruneKeys } from './storage/idempotency.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
 import { bodyLimit } from './http/body-limit.ts'
@@ -43,14 +49,25 @@ export interface AppOptions {
   /** Largest video upload on `image/upload` (default 100 MB). */
   videoUploadMaxBytes?: number
   tokenTtlDays?: number
+  /** Limits of sign-in, registration and password reset (server/services/throttle.ts). */
+  throttle?: Partial<ThrottleSettings>
+  /**
+   * The older setting of the sign-in limit: `attempts` failures of an account let through (from
+   * one address and from elsewhere) before the waits begin. `throttle` says more.
+   */
   loginLimit?: { attempts: number; windowMs: number }
+  /** The clock of those limits; tests move it by hand. Default Date.now. */
+  now?: () => number
   /**
    * How long a repeat waits for the first request with its Idempotency-Key before answering
    * `409 idempotency_pending` (default 15 s; tests shorten it).
    */
   idempotencyWaitMs?: number
-  /** Take the client IP for rate limiting from X-Forwarded-For (behind a trusted proxy). */
-  trustProxy?: boolean
+  /**
+   * Proxies of our own in front (true = 1): the client address for the limits is the
+   * X-Forwarded-For entry that many places from the right. Default none.
+   */
+  trustProxy?: boolean | number
   onResetLink?: (link: string, email: string) => void
 }
 
@@ -69,6 +86,21 @@ export interface AppReady {
 export const JSON_MAX_BYTES = 1024 * 1024
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024
 export const DEFAULT_VIDEO_UPLOAD_MAX_BYTES = 100 * 1024 * 1024
+
+function throttleSettings(options: AppOptions): Partial<ThrottleSettings> | undefined {
+  const legacy = options.loginLimit
+  if (!legacy) return options.throttle
+  const rule = (base: BackoffRule) => ({
+    ...base,
+    free: legacy.attempts,
+    forgetMs: legacy.windowMs,
+  })
+  return {
+    accountAtAddress: rule(DEFAULT_THROTTLE.accountAtAddress),
+    account: rule(DEFAULT_THROTTLE.account),
+    ...options.throttle,
+  }
+}
 
 function resolveLogger(log: AppOptions['log']): Logger {
   if (typeof log === 'function') return log
@@ -99,7 +131,8 @@ export function createApp(options: AppOptions = {}): ApiApp {
       }))
     const services = createServices(db, uploadStorage, {
       tokenTtlDays: options.tokenTtlDays ?? 30,
-      loginLimit: options.loginLimit ?? { attempts: 10, windowMs: 5 * 60_000 },
+      throttle: throttleSettings(options),
+      now: options.now,
       uploadLimits: { imageMaxBytes: uploadMaxBytes, videoMaxBytes: videoUploadMaxBytes },
       idempotencyWaitMs: options.idempotencyWaitMs,
     })
@@ -121,6 +154,11 @@ export function createApp(options: AppOptions = {}): ApiApp {
 
   app.onError((error, c) => {
     if (error instanceof AppError) return errorResponse(error)
+    if (error instanceof Throttled) {
+      return errorResponse(new AppError(429, ERROR_CODES.rateLimited, error.messageKey), {
+        'Retry-After': String(error.retryAfterSeconds),
+      })
+    }
     log({
       level: 'error',
       method: c.req.method,
@@ -169,7 +207,11 @@ export function createApp(options: AppOptions = {}): ApiApp {
   )
 
   const api = new Hono<AppEnv>()
-  authRoutes(api, { log, onResetLink: options.onResetLink, trustProxy: !!options.trustProxy })
+  authRoutes(api, {
+    log,
+    onResetLink: options.onResetLink,
+    trustedProxies: Number(options.trustProxy ?? 0),
+  })
   workspaceRoutes(api)
   recordRoutes(api)
   projectRoutes(api, { image: uploadMaxBytes, media: mediaMaxBytes })

@@ -17,7 +17,10 @@ const EnvSchema = v.object({
   UPLOAD_MAX_BYTES: positiveInt(10 * 1024 * 1024),
   VIDEO_UPLOAD_MAX_BYTES: positiveInt(100 * 1024 * 1024),
   TOKEN_TTL_DAYS: positiveInt(30),
-  TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false']), '0'),
+  TRUST_PROXY: v.optional(
+    v.pipe(v.string(), v.regex(/^(\d+|true|false)$/, 'must be a number of proxies, true or false')),
+    '0',
+  ),
   SEED: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
 })
 
@@ -43,7 +46,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     videoUploadMaxBytes: e.VIDEO_UPLOAD_MAX_BYTES,
     tokenTtlDays: e.TOKEN_TTL_DAYS,
-    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    /** Proxies of our own in front: `true` is one. */
+    trustProxy:
+      e.TRUST_PROXY === 'true' ? 1 : e.TRUST_PROXY === 'false' ? 0 : Number(e.TRUST_PROXY),
     seed: e.SEED === '1' || e.SEED === 'true',
   }
 }

@@ -4,14 +4,17 @@ import { AuthService } from './auth.ts'
 import { BackgroundTasks } from './background.ts'
 import { BlockService } from './blocks.ts'
 import { ProjectService } from './projects.ts'
-import { RateLimiter } from './rate-limit.ts'
 import { RecordService } from './records.ts'
+import { DEFAULT_THROTTLE, Throttle, type ThrottleSettings } from './throttle.ts'
 import { UploadService, type UploadLimits } from './uploads.ts'
 import { WorkspaceService } from './workspaces.ts'
 
 export interface ServiceSettings {
   tokenTtlDays: number
-  loginLimit: { attempts: number; windowMs: number }
+  /** The limits of sign-in, registration and password reset; DEFAULT_THROTTLE where left out. */
+  throttle?: Partial<ThrottleSettings>
+  /** The clock of the limits (tests move it by hand). Default Date.now. */
+  now?: () => number
   uploadLimits: UploadLimits
   /** Default 15 s. */
   idempotencyWaitMs?: number
@@ -28,7 +31,7 @@ export interface Services {
   uploads: UploadService
   uploadStorage: UploadStorage
   /** Per process: instances behind a load balancer each count on their own. */
-  loginLimiter: RateLimiter
+  throttle: Throttle
   /** How long a repeat waits for the first request with its Idempotency-Key to finish. */
   idempotencyWaitMs: number
   /** Work done after the answer (reset links). */
@@ -50,7 +53,7 @@ export function createServices(
     blocks: new BlockService(db),
     uploads,
     uploadStorage,
-    loginLimiter: new RateLimiter(settings.loginLimit.attempts, settings.loginLimit.windowMs),
+    throttle: new Throttle({ ...DEFAULT_THROTTLE, ...settings.throttle }, settings.now ?? Date.now),
     idempotencyWaitMs: settings.idempotencyWaitMs ?? 15_000,
     background: new BackgroundTasks(),
   }
