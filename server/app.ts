@@ -58,6 +58,8 @@ export interface AppOptions {
   loginLimit?: { attempts: number; windowMs: number }
   /** The clock of those limits; tests move it by hand. Default Date.now. */
   now?: () => number
+  /** Password hashes computed at once (default 2): the rest wait their turn. */
+  hashConcurrency?: number
   /**
    * How long a repeat waits for the first request with its Idempotency-Key before answering
    * `409 idempotency_pending` (default 15 s; tests shorten it).
@@ -133,6 +135,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
       tokenTtlDays: options.tokenTtlDays ?? 30,
       throttle: throttleSettings(options),
       now: options.now,
+      hashConcurrency: options.hashConcurrency,
       uploadLimits: { imageMaxBytes: uploadMaxBytes, videoMaxBytes: videoUploadMaxBytes },
       idempotencyWaitMs: options.idempotencyWaitMs,
     })

@@ -4,6 +4,7 @@ import type { AuthResponse, User } from '../../src/domain/user.ts'
 import * as users from '../storage/users.ts'
 import { insertWorkspace } from '../storage/workspaces.ts'
 import { AppError } from './errors.ts'
+import type { WorkQueue } from './work-queue.ts'
 
 export const DEFAULT_WORKSPACE_NAME = 'Моё пространство'
 
@@ -54,6 +55,8 @@ export function normaliseEmail(email: string): string {
 
 export interface AuthSettings {
   tokenTtlDays: number
+  /** Where password hashing runs: a few at a time (server/services/work-queue.ts). */
+  hashing: WorkQueue
 }
 
 // Compared against when the email is unknown, so both paths take the same time.
@@ -72,8 +75,12 @@ export class AuthService {
     return { access_token: token, expires_at: expires.toISOString(), user }
   }
 
+  private hash(password: string): Promise<string> {
+    return this.settings.hashing.run(() => hashPassword(password))
+  }
+
   async register(input: { name: string; email: string; password: string }): Promise<AuthResponse> {
-    const passwordHash = await hashPassword(input.password)
+    const passwordHash = await this.hash(input.password)
     const user = await this.db.transaction(async (tx) => {
       const created = await users.insertUser(tx, {
         name: input.name,
@@ -90,7 +97,8 @@ export class AuthService {
 
   async login(input: { email: string; password: string }): Promise<AuthResponse> {
     const row = await users.findUserByEmail(this.db, normaliseEmail(input.email))
-    const ok = await verifyPassword(input.password, row?.password_hash ?? (await DUMMY_HASH))
+    const stored = row?.password_hash ?? (await DUMMY_HASH)
+    const ok = await this.settings.hashing.run(() => verifyPassword(input.password, stored))
     if (!row || !ok) throw AppError.unauthorized('bad_credentials')
     const { password_hash: _hash, ...user } = row
     return this.issueSession(user)
@@ -120,9 +128,14 @@ export class AuthService {
   }
 
   async resetPassword(token: string, password: string): Promise<void> {
-    const passwordHash = await hashPassword(password)
+    const tokenHash = hashToken(token)
+    // The token first: one that does not work costs no password hashing.
+    if ((await users.findPasswordReset(this.db, tokenHash)) === null) {
+      throw AppError.validation({ token: { code: 'reset_invalid' } })
+    }
+    const passwordHash = await this.hash(password)
     await this.db.transaction(async (tx) => {
-      const userId = await users.consumePasswordReset(tx, hashToken(token))
+      const userId = await users.consumePasswordReset(tx, tokenHash)
       if (userId === null) {
         throw AppError.validation({ token: { code: 'reset_invalid' } })
       }

@@ -7,6 +7,7 @@ import { ProjectService } from './projects.ts'
 import { RecordService } from './records.ts'
 import { DEFAULT_THROTTLE, Throttle, type ThrottleSettings } from './throttle.ts'
 import { UploadService, type UploadLimits } from './uploads.ts'
+import { WorkQueue } from './work-queue.ts'
 import { WorkspaceService } from './workspaces.ts'
 
 export interface ServiceSettings {
@@ -15,6 +16,8 @@ export interface ServiceSettings {
   throttle?: Partial<ThrottleSettings>
   /** The clock of the limits (tests move it by hand). Default Date.now. */
   now?: () => number
+  /** Password hashes computed at once (default 2); up to 64 more wait, beyond that 429. */
+  hashConcurrency?: number
   uploadLimits: UploadLimits
   /** Default 15 s. */
   idempotencyWaitMs?: number
@@ -46,7 +49,10 @@ export function createServices(
   const uploads = new UploadService(uploadStorage, settings.uploadLimits)
   return {
     db,
-    auth: new AuthService(db, { tokenTtlDays: settings.tokenTtlDays }),
+    auth: new AuthService(db, {
+      tokenTtlDays: settings.tokenTtlDays,
+      hashing: new WorkQueue(settings.hashConcurrency ?? 2, 64),
+    }),
     workspaces: new WorkspaceService(db),
     records: new RecordService(db),
     projects: new ProjectService(db, uploads),

@@ -83,6 +83,16 @@ export async function insertPasswordReset(
   )
 }
 
+/** The user id of a valid, unused reset token, without using it. */
+export async function findPasswordReset(db: Queryable, tokenHash: string): Promise<number | null> {
+  const { rows } = await db.query<{ user_id: number }>(
+    `SELECT user_id FROM password_resets
+     WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()`,
+    [tokenHash],
+  )
+  return rows[0]?.user_id ?? null
+}
+
 /** Marks a valid, unused reset token used and returns its user id. */
 export async function consumePasswordReset(
   db: Queryable,
