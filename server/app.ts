@@ -25,7 +25,7 @@ import {
 } from './services/throttle.ts'
 import { pruneKeys } from './storage/idempotency.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
-import { bodyLimit } from './http/body-limit.ts'
+import { bodyLimit, drainUnreadBody } from './http/body-limit.ts'
 
 export interface AppOptions {
   /** PGlite directory (default ./data), or 'memory' for a throwaway database. */
@@ -174,6 +174,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
   })
 
   app.use('*', requestLog(log))
+  app.use('*', drainUnreadBody())
   app.use('*', async (_c, next) => {
     await cspReady
     await next()

@@ -22,6 +22,30 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: nu
 }
 
 /**
+ * Reads what is left of a request's body once it has been answered without reading it (a 401 before
+ * an upload, a 404, a call that takes no body), so the kept-alive connection is clean for the next
+ * request; more than DRAIN_MAX_BYTES is not read, and that answer says `Connection: close` instead.
+ * Without it the socket died under the client's next request (docs/API.md, "Errors").
+ */
+export function drainUnreadBody(): MiddlewareHandler {
+  return async (c, next) => {
+    const raw = c.req.raw
+    await next()
+    if (!raw.body || raw.bodyUsed) return
+    const length = raw.headers.get('content-length')
+    const declared = length === null ? Number.POSITIVE_INFINITY : Number.parseInt(length, 10)
+    const drained =
+      declared <= DRAIN_MAX_BYTES &&
+      (await drain(raw.body.getReader(), DRAIN_MAX_BYTES).catch(() => false))
+    if (!drained) {
+      const headers = new Headers(c.res.headers)
+      headers.set('Connection', 'close')
+      c.res = new Response(c.res.body, { status: c.res.status, headers })
+    }
+  }
+}
+
+/**
  * A body size limit that also works for bodies without a Content-Length (chunked, streamed by a
  * proxy or a client). Hono's own `bodyLimit` rebuilds such a request with the global `Request`
  * from the adapter's request object, which fails when the server keeps Node's globals

@@ -67,36 +67,85 @@ describe('a 413 keeps the connection usable', () => {
     await next.body?.cancel()
   })
 
-  it('node:http keep-alive agent: one socket, the request after the 413 is answered', async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-    const url = new URL(server.url)
-    const send = (method: string, path: string, body?: string, chunked = false) =>
-      new Promise<{ status: number; close: boolean }>((resolve, reject) => {
-        const headers: Record<string, string> = { 'Content-Type': 'application/json' }
-        if (body !== undefined && !chunked)
-          headers['Content-Length'] = String(Buffer.byteLength(body))
-        const req = httpRequest(
-          { hostname: url.hostname, port: url.port, path, method, headers, agent },
-          (res) => {
-            res.resume()
-            res.on('end', () =>
-              resolve({ status: res.statusCode ?? 0, close: res.headers.connection === 'close' }),
-            )
-          },
-        )
-        req.on('error', reject)
-        if (body !== undefined) req.write(body)
-        req.end()
+  it('a body answered without being read (401 before an upload, 404) leaves the connection usable', async () => {
+    for (const [path, bytes] of [
+      ['/api/project/add_bg', 1_200_000],
+      ['/api/image/upload', 3_000_000],
+      ['/api/workspace/add', 900_000],
+      ['/api/no/such/call', 500_000],
+      ['/not-the-api', 500_000],
+    ] as const) {
+      const refused = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer not-a-token' },
+        body: new Uint8Array(bytes),
       })
-    try {
-      for (const chunked of [false, true]) {
-        const refused = await send('POST', '/api/workspace/add', big(3 * 1024 * 1024), chunked)
-        expect(refused.status).toBe(413)
-        const next = await send('GET', '/api/check_auth')
-        expect(next.status).toBe(401)
-      }
-    } finally {
-      agent.destroy()
+      expect(refused.status, path).toBeGreaterThanOrEqual(400)
+      await refused.body?.cancel()
+      const next = await fetch(`${server.url}/api/check_auth`)
+      expect(next.status, path).toBe(401)
+      await next.body?.cancel()
+    }
+  })
+
+  it('headers too large for Node get the error body too', async () => {
+    const res = await fetch(`${server.url}/api/check_auth`, {
+      headers: { 'X-Padding': 'x'.repeat(20_000) },
+    })
+    expect(res.status).toBe(431)
+    expect(await res.json()).toMatchObject({ error: { code: 'too_large' } })
+    const next = await fetch(`${server.url}/api/check_auth`)
+    expect(next.status).toBe(401)
+    await next.body?.cancel()
+  })
+
+  it('node:http keep-alive agent: one socket, the request after the 413 is answered', async () => {
+    for (const chunked of [false, true]) {
+      const refused = await send('POST', '/api/workspace/add', big(3 * 1024 * 1024), chunked)
+      expect(refused.status).toBe(413)
+      const next = await send('GET', '/api/check_auth')
+      expect(next.status).toBe(401)
+    }
+  })
+
+  it('node:http keep-alive agent: a body answered without being read leaves the socket usable', async () => {
+    for (const [path, bytes] of [
+      ['/api/project/add_bg', 1_200_000],
+      ['/api/workspace/add', 900_000],
+      ['/not-the-api', 500_000],
+    ] as const) {
+      const refused = await send('POST', path, 'x'.repeat(bytes), false, 'Bearer not-a-token')
+      expect(refused.status, path).toBeGreaterThanOrEqual(400)
+      const next = await send('GET', '/api/check_auth')
+      expect(next.status, path).toBe(401)
     }
   })
 })
+
+/** One kept-alive socket for every request (maxSockets 1): a dead one fails the next request. */
+let agent: Agent
+beforeAll(() => {
+  agent = new Agent({ keepAlive: true, maxSockets: 1 })
+})
+afterAll(() => agent.destroy())
+
+function send(method: string, path: string, body?: string, chunked = false, auth?: string) {
+  const url = new URL(server.url)
+  return new Promise<{ status: number; close: boolean }>((resolve, reject) => {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+    if (auth) headers.Authorization = auth
+    if (body !== undefined && !chunked) headers['Content-Length'] = String(Buffer.byteLength(body))
+    const req = httpRequest(
+      { hostname: url.hostname, port: url.port, path, method, headers, agent },
+      (res) => {
+        res.resume()
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, close: res.headers.connection === 'close' }),
+        )
+      },
+    )
+    req.on('error', reject)
+    if (body !== undefined) req.write(body)
+    req.end()
+  })
+}
