@@ -25,6 +25,7 @@ import {
 } from './services/throttle.ts'
 import { pruneKeys } from './storage/idempotency.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
+import { sweepUploads } from './uploads/sweep.ts'
 import { bodyLimit, drainUnreadBody } from './http/body-limit.ts'
 
 export interface AppOptions {
@@ -48,6 +49,10 @@ export interface AppOptions {
   uploadMaxBytes?: number
   /** Largest video upload on `image/upload` (default 100 MB). */
   videoUploadMaxBytes?: number
+  /** What one user's uploaded files may take in all (default 1 GB; 0: no limit). */
+  uploadQuotaBytes?: number
+  /** How often unreferenced uploads are swept (server/uploads/sweep.ts); default 6 h, 0: never. */
+  uploadSweepEveryMs?: number
   tokenTtlDays?: number
   /** Limits of sign-in, registration and password reset (server/services/throttle.ts). */
   throttle?: Partial<ThrottleSettings>
@@ -88,6 +93,7 @@ export interface AppReady {
 export const JSON_MAX_BYTES = 1024 * 1024
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024
 export const DEFAULT_VIDEO_UPLOAD_MAX_BYTES = 100 * 1024 * 1024
+export const DEFAULT_UPLOAD_QUOTA_BYTES = 1024 * 1024 * 1024
 
 function throttleSettings(options: AppOptions): Partial<ThrottleSettings> | undefined {
   const legacy = options.loginLimit
@@ -123,6 +129,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
       ? new MemoryUploadStorage()
       : new DiskUploadStorage(join(dataDir, 'uploads')))
 
+  let sweepTimer: ReturnType<typeof setInterval> | undefined
   const init: Promise<AppReady> = (async () => {
     const db =
       options.db ??
@@ -136,11 +143,34 @@ export function createApp(options: AppOptions = {}): ApiApp {
       throttle: throttleSettings(options),
       now: options.now,
       hashConcurrency: options.hashConcurrency,
-      uploadLimits: { imageMaxBytes: uploadMaxBytes, videoMaxBytes: videoUploadMaxBytes },
+      uploadLimits: {
+        imageMaxBytes: uploadMaxBytes,
+        videoMaxBytes: videoUploadMaxBytes,
+        userQuotaBytes: options.uploadQuotaBytes ?? DEFAULT_UPLOAD_QUOTA_BYTES,
+      },
       idempotencyWaitMs: options.idempotencyWaitMs,
     })
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
+    const sweepEvery = options.uploadSweepEveryMs ?? 6 * 3_600_000
+    if (sweepEvery > 0) {
+      const sweep = () =>
+        services.background.run(
+          async () => {
+            const removed = await sweepUploads(db, uploadStorage)
+            if (removed.length > 0)
+              log({ level: 'info', event: 'uploads_swept', count: removed.length })
+          },
+          (error) =>
+            log({
+              level: 'error',
+              event: 'uploads_sweep_failed',
+              message: error instanceof Error ? error.message : String(error),
+            }),
+        )
+      sweepTimer = setInterval(sweep, sweepEvery)
+      sweepTimer.unref()
+    }
     return { services, seeded }
   })()
   // Reported on first use; keeps an unhandled rejection from killing the process meanwhile.
@@ -236,6 +266,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
   return Object.assign(app, {
     ready: () => init,
     async close() {
+      clearInterval(sweepTimer)
       const { services } = await init.catch(() => ({ services: null }))
       await services?.background.idle()
       if (services && !options.db) await services.db.close()

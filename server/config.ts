@@ -16,6 +16,7 @@ const EnvSchema = v.object({
   STATIC_DIR: v.optional(v.string(), 'dist'),
   UPLOAD_MAX_BYTES: positiveInt(10 * 1024 * 1024),
   VIDEO_UPLOAD_MAX_BYTES: positiveInt(100 * 1024 * 1024),
+  UPLOAD_QUOTA_BYTES: positiveInt(1024 * 1024 * 1024),
   TOKEN_TTL_DAYS: positiveInt(30),
   TRUST_PROXY: v.optional(
     v.pipe(v.string(), v.regex(/^(\d+|true|false)$/, 'must be a number of proxies, true or false')),
@@ -45,6 +46,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     staticDir: e.STATIC_DIR,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     videoUploadMaxBytes: e.VIDEO_UPLOAD_MAX_BYTES,
+    uploadQuotaBytes: e.UPLOAD_QUOTA_BYTES,
     tokenTtlDays: e.TOKEN_TTL_DAYS,
     /** Proxies of our own in front: `true` is one. */
     trustProxy:

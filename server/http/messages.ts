@@ -17,6 +17,8 @@ const ERROR_MESSAGES: Record<string, string> = {
   rate_limited_login: 'Слишком много попыток входа. Подождите немного и попробуйте снова',
   too_large: 'Слишком большой запрос',
   upload_too_large: 'Файл слишком большой',
+  upload_quota:
+    'Место для ваших файлов закончилось. Удалите ненужные изображения и видео из проектов и попробуйте снова',
   unsupported_media: 'Можно загрузить только изображение JPEG, PNG, WebP или GIF',
   unsupported_upload:
     'Можно загрузить только изображение JPEG, PNG, WebP или GIF либо видео MP4 или WebM',
