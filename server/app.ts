@@ -27,6 +27,7 @@ import { pruneKeys } from './storage/idempotency.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
 import { sweepUploads } from './uploads/sweep.ts'
 import { bodyLimit, drainUnreadBody } from './http/body-limit.ts'
+import { mediaLimitFor } from './http/upload-head.ts'
 
 export interface AppOptions {
   /** PGlite directory (default ./data), or 'memory' for a throwaway database. */
@@ -221,13 +222,18 @@ export function createApp(options: AppOptions = {}): ApiApp {
   })
   // Uploads get their own (larger) limits; every other body is JSON of at most 1 MB. The exact
   // limit of each kind of file is checked once its bytes say what it is.
-  const uploadLimit = (maxBytes: number) =>
+  const uploadLimit = (
+    maxBytes: number,
+    limitFor?: (head: Uint8Array, done: boolean) => number | null,
+  ) =>
     bodyLimit({
       maxSize: maxBytes + 64 * 1024,
       onError: () => errorResponse(tooLarge('upload_too_large')),
+      limitFor,
     })
   const imageLimit = uploadLimit(uploadMaxBytes)
-  const mediaLimit = uploadLimit(mediaMaxBytes)
+  // image/upload: the limit of the kind the file's first bytes show, enforced as it is read.
+  const mediaLimit = uploadLimit(mediaMaxBytes, mediaLimitFor(uploadMaxBytes, videoUploadMaxBytes))
   const jsonLimit = bodyLimit({
     maxSize: JSON_MAX_BYTES,
     onError: () => errorResponse(tooLarge()),

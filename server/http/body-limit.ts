@@ -59,42 +59,70 @@ export function drainUnreadBody(): MiddlewareHandler {
 export function bodyLimit(options: {
   maxSize: number
   onError: (c: Context) => Response | Promise<Response>
+  /**
+   * The limit for this body, judged from its first bytes (the start of an upload's file says
+   * whether it is an image or a video, each with its own limit): a number once it can tell, null
+   * while it needs more bytes. Called as the body arrives, until it answers; `maxSize` caps it.
+   */
+  limitFor?: (head: Uint8Array, complete: boolean) => number | null
 }): MiddlewareHandler {
   const refuse = async (c: Context, drained: boolean) => {
     const response = await options.onError(c)
     if (!drained) response.headers.set('Connection', 'close')
     return response
   }
-  return async (c, next) => {
-    const raw = c.req.raw
-    if (!raw.body) return next()
-    const length = raw.headers.get('content-length')
-    if (length !== null && !raw.headers.has('transfer-encoding')) {
-      const declared = Number.parseInt(length, 10)
-      if (!(declared > options.maxSize)) return next()
-      const drained =
-        declared <= options.maxSize + DRAIN_MAX_BYTES &&
-        (await drain(raw.body.getReader(), declared).catch(() => false))
-      return refuse(c, drained)
-    }
-    const chunks: Uint8Array[] = []
-    let size = 0
-    const reader = raw.body.getReader()
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      size += value.byteLength
-      if (size > options.maxSize) {
-        return refuse(c, await drain(reader, DRAIN_MAX_BYTES).catch(() => false))
-      }
-      chunks.push(value)
-    }
+  const join = (chunks: Uint8Array[], size: number) => {
     const body = new Uint8Array(size)
     let offset = 0
     for (const chunk of chunks) {
       body.set(chunk, offset)
       offset += chunk.byteLength
     }
+    return body
+  }
+  return async (c, next) => {
+    const raw = c.req.raw
+    if (!raw.body) return next()
+    const length = raw.headers.get('content-length')
+    const declared =
+      length !== null && !raw.headers.has('transfer-encoding') ? Number.parseInt(length, 10) : null
+    if (declared !== null && declared > options.maxSize) {
+      const drained =
+        declared <= options.maxSize + DRAIN_MAX_BYTES &&
+        (await drain(raw.body.getReader(), declared).catch(() => false))
+      return refuse(c, drained)
+    }
+    // A plain body of a known, allowed length goes to the handler as it is.
+    if (declared !== null && !options.limitFor) return next()
+    let limit = options.limitFor ? null : options.maxSize
+    const chunks: Uint8Array[] = []
+    let size = 0
+    const reader = raw.body.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (value) {
+        size += value.byteLength
+        chunks.push(value)
+      }
+      if (limit === null && options.limitFor) {
+        const judged = options.limitFor(join(chunks, size), done)
+        if (judged !== null) {
+          limit = Math.min(judged, options.maxSize)
+          // The length it declared is already too much for what it turned out to be.
+          if (declared !== null && declared > limit) {
+            const left = declared - size
+            const drained =
+              left <= DRAIN_MAX_BYTES && (await drain(reader, left).catch(() => false))
+            return refuse(c, drained)
+          }
+        }
+      }
+      if (size > (limit ?? options.maxSize)) {
+        return refuse(c, await drain(reader, DRAIN_MAX_BYTES).catch(() => false))
+      }
+      if (done) break
+    }
+    const body = join(chunks, size)
     const headers = new Headers()
     raw.headers.forEach((value, name) => {
       if (name !== 'transfer-encoding') headers.set(name, value)

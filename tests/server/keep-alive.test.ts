@@ -1,6 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/start.ts'
+import { pngImage } from './helpers.ts'
 
 /**
  * A refused body (413) must leave a kept-alive connection usable: clients — browsers, undici's
@@ -13,7 +14,7 @@ beforeAll(async () => {
     port: 0,
     dataDir: 'memory',
     uploadMaxBytes: 64 * 1024,
-    videoUploadMaxBytes: 64 * 1024,
+    videoUploadMaxBytes: 64 * 1024 * 1024,
   })
 }, 60_000)
 afterAll(async () => {
@@ -149,3 +150,68 @@ function send(method: string, path: string, body?: string, chunked = false, auth
     req.end()
   })
 }
+
+describe('an upload is held to the limit of its kind as it is read', () => {
+  /**
+   * Declares a body far larger than an image may be, sends only its start — an image — and
+   * waits for the answer: it must come without the rest (before, the server waited for every
+   * byte up to the video limit before looking at the file).
+   */
+  function startOfUpload(head: Uint8Array, declared: number) {
+    const url = new URL(server.url)
+    const boundary = 'kindboundary'
+    const preamble = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    )
+    return new Promise<{ status: number; close: boolean; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: '/api/image/upload',
+          method: 'POST',
+          headers: {
+            'Content-Type': `multipart/form-data; boundary=${boundary}`,
+            'Content-Length': String(declared),
+            Authorization: `Bearer ${token}`,
+          },
+          agent: false,
+        },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () => {
+            resolve({
+              status: res.statusCode ?? 0,
+              close: res.headers.connection === 'close',
+              body: Buffer.concat(chunks).toString('utf8'),
+            })
+            req.destroy()
+          })
+        },
+      )
+      req.on('error', reject)
+      req.write(preamble)
+      req.write(head)
+      req.write(new Uint8Array(70 * 1024))
+      // The rest never comes.
+    })
+  }
+
+  let token = ''
+  beforeAll(async () => {
+    const res = await fetch(`${server.url}/api/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Загрузка', email: 'kind@example.ru', password: 'password123' }),
+    })
+    token = ((await res.json()) as { access_token: string }).access_token
+  })
+
+  it('an image declared as 50 MB is refused at once with 413, the connection closed', async () => {
+    const res = await startOfUpload(new Uint8Array(pngImage(4, 4)), 50 * 1024 * 1024)
+    expect(res.status).toBe(413)
+    expect(res.close).toBe(true)
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'too_large' } })
+  })
+})
