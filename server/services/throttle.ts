@@ -113,7 +113,8 @@ export const DEFAULT_THROTTLE: ThrottleSettings = {
   address: { free: 20, baseMs: SECOND, capMs: 15 * MINUTE, forgetMs: 60 * MINUTE },
   register: { free: 10, baseMs: SECOND, capMs: 15 * MINUTE, forgetMs: 60 * MINUTE },
   forgotAddress: { free: 10, baseMs: SECOND, capMs: 15 * MINUTE, forgetMs: 60 * MINUTE },
-  forgotAccount: { free: 3, baseMs: 30 * SECOND, capMs: 15 * MINUTE, forgetMs: 60 * MINUTE },
+  // Capped at a minute: someone else asking for links must not keep the owner from one for long.
+  forgotAccount: { free: 3, baseMs: 30 * SECOND, capMs: MINUTE, forgetMs: 60 * MINUTE },
   reset: { free: 10, baseMs: SECOND, capMs: 15 * MINUTE, forgetMs: 60 * MINUTE },
   knownAddressMs: 30 * 24 * 60 * MINUTE,
 }
