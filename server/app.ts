@@ -17,9 +17,17 @@ import { serveUpload } from './http/uploads.ts'
 import { seedDemo, type SeedResult } from './seed.ts'
 import { AppError } from './services/errors.ts'
 import { createServices, type Services } from './services/services.ts'
+import {
+  DEFAULT_THROTTLE,
+  Throttled,
+  type BackoffRule,
+  type ThrottleSettings,
+} from './services/throttle.ts'
 import { pruneKeys } from './storage/idempotency.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
-import { bodyLimit } from './http/body-limit.ts'
+import { sweepUploads } from './uploads/sweep.ts'
+import { bodyLimit, drainUnreadBody } from './http/body-limit.ts'
+import { mediaLimitFor } from './http/upload-head.ts'
 
 export interface AppOptions {
   /** PGlite directory (default ./data), or 'memory' for a throwaway database. */
@@ -42,15 +50,32 @@ export interface AppOptions {
   uploadMaxBytes?: number
   /** Largest video upload on `image/upload` (default 100 MB). */
   videoUploadMaxBytes?: number
+  /** What one user's uploaded files may take in all (default 1 GB; 0: no limit). */
+  uploadQuotaBytes?: number
+  /** How often unreferenced uploads are swept (server/uploads/sweep.ts); default 6 h, 0: never. */
+  uploadSweepEveryMs?: number
   tokenTtlDays?: number
+  /** Limits of sign-in, registration and password reset (server/services/throttle.ts). */
+  throttle?: Partial<ThrottleSettings>
+  /**
+   * The older setting of the sign-in limit: `attempts` failures of an account let through (from
+   * one address and from elsewhere) before the waits begin. `throttle` says more.
+   */
   loginLimit?: { attempts: number; windowMs: number }
+  /** The clock of those limits; tests move it by hand. Default Date.now. */
+  now?: () => number
+  /** Password hashes computed at once (default 2): the rest wait their turn. */
+  hashConcurrency?: number
   /**
    * How long a repeat waits for the first request with its Idempotency-Key before answering
    * `409 idempotency_pending` (default 15 s; tests shorten it).
    */
   idempotencyWaitMs?: number
-  /** Take the client IP for rate limiting from X-Forwarded-For (behind a trusted proxy). */
-  trustProxy?: boolean
+  /**
+   * Proxies of our own in front (true = 1): the client address for the limits is the
+   * X-Forwarded-For entry that many places from the right. Default none.
+   */
+  trustProxy?: boolean | number
   onResetLink?: (link: string, email: string) => void
 }
 
@@ -69,6 +94,22 @@ export interface AppReady {
 export const JSON_MAX_BYTES = 1024 * 1024
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024
 export const DEFAULT_VIDEO_UPLOAD_MAX_BYTES = 100 * 1024 * 1024
+export const DEFAULT_UPLOAD_QUOTA_BYTES = 1024 * 1024 * 1024
+
+function throttleSettings(options: AppOptions): Partial<ThrottleSettings> | undefined {
+  const legacy = options.loginLimit
+  if (!legacy) return options.throttle
+  const rule = (base: BackoffRule) => ({
+    ...base,
+    free: legacy.attempts,
+    forgetMs: legacy.windowMs,
+  })
+  return {
+    accountAtAddress: rule(DEFAULT_THROTTLE.accountAtAddress),
+    account: rule(DEFAULT_THROTTLE.account),
+    ...options.throttle,
+  }
+}
 
 function resolveLogger(log: AppOptions['log']): Logger {
   if (typeof log === 'function') return log
@@ -89,6 +130,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
       ? new MemoryUploadStorage()
       : new DiskUploadStorage(join(dataDir, 'uploads')))
 
+  let sweepTimer: ReturnType<typeof setInterval> | undefined
   const init: Promise<AppReady> = (async () => {
     const db =
       options.db ??
@@ -99,12 +141,37 @@ export function createApp(options: AppOptions = {}): ApiApp {
       }))
     const services = createServices(db, uploadStorage, {
       tokenTtlDays: options.tokenTtlDays ?? 30,
-      loginLimit: options.loginLimit ?? { attempts: 10, windowMs: 5 * 60_000 },
-      uploadLimits: { imageMaxBytes: uploadMaxBytes, videoMaxBytes: videoUploadMaxBytes },
+      throttle: throttleSettings(options),
+      now: options.now,
+      hashConcurrency: options.hashConcurrency,
+      uploadLimits: {
+        imageMaxBytes: uploadMaxBytes,
+        videoMaxBytes: videoUploadMaxBytes,
+        userQuotaBytes: options.uploadQuotaBytes ?? DEFAULT_UPLOAD_QUOTA_BYTES,
+      },
       idempotencyWaitMs: options.idempotencyWaitMs,
     })
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
+    const sweepEvery = options.uploadSweepEveryMs ?? 6 * 3_600_000
+    if (sweepEvery > 0) {
+      const sweep = () =>
+        services.background.run(
+          async () => {
+            const removed = await sweepUploads(db, uploadStorage)
+            if (removed.length > 0)
+              log({ level: 'info', event: 'uploads_swept', count: removed.length })
+          },
+          (error) =>
+            log({
+              level: 'error',
+              event: 'uploads_sweep_failed',
+              message: error instanceof Error ? error.message : String(error),
+            }),
+        )
+      sweepTimer = setInterval(sweep, sweepEvery)
+      sweepTimer.unref()
+    }
     return { services, seeded }
   })()
   // Reported on first use; keeps an unhandled rejection from killing the process meanwhile.
@@ -121,6 +188,11 @@ export function createApp(options: AppOptions = {}): ApiApp {
 
   app.onError((error, c) => {
     if (error instanceof AppError) return errorResponse(error)
+    if (error instanceof Throttled) {
+      return errorResponse(new AppError(429, ERROR_CODES.rateLimited, error.messageKey), {
+        'Retry-After': String(error.retryAfterSeconds),
+      })
+    }
     log({
       level: 'error',
       method: c.req.method,
@@ -133,6 +205,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
   })
 
   app.use('*', requestLog(log))
+  app.use('*', drainUnreadBody())
   app.use('*', async (_c, next) => {
     await cspReady
     await next()
@@ -149,13 +222,18 @@ export function createApp(options: AppOptions = {}): ApiApp {
   })
   // Uploads get their own (larger) limits; every other body is JSON of at most 1 MB. The exact
   // limit of each kind of file is checked once its bytes say what it is.
-  const uploadLimit = (maxBytes: number) =>
+  const uploadLimit = (
+    maxBytes: number,
+    limitFor?: (head: Uint8Array, done: boolean) => number | null,
+  ) =>
     bodyLimit({
       maxSize: maxBytes + 64 * 1024,
       onError: () => errorResponse(tooLarge('upload_too_large')),
+      limitFor,
     })
   const imageLimit = uploadLimit(uploadMaxBytes)
-  const mediaLimit = uploadLimit(mediaMaxBytes)
+  // image/upload: the limit of the kind the file's first bytes show, enforced as it is read.
+  const mediaLimit = uploadLimit(mediaMaxBytes, mediaLimitFor(uploadMaxBytes, videoUploadMaxBytes))
   const jsonLimit = bodyLimit({
     maxSize: JSON_MAX_BYTES,
     onError: () => errorResponse(tooLarge()),
@@ -169,7 +247,11 @@ export function createApp(options: AppOptions = {}): ApiApp {
   )
 
   const api = new Hono<AppEnv>()
-  authRoutes(api, { log, onResetLink: options.onResetLink, trustProxy: !!options.trustProxy })
+  authRoutes(api, {
+    log,
+    onResetLink: options.onResetLink,
+    trustedProxies: Number(options.trustProxy ?? 0),
+  })
   workspaceRoutes(api)
   recordRoutes(api)
   projectRoutes(api, { image: uploadMaxBytes, media: mediaMaxBytes })
@@ -190,7 +272,9 @@ export function createApp(options: AppOptions = {}): ApiApp {
   return Object.assign(app, {
     ready: () => init,
     async close() {
+      clearInterval(sweepTimer)
       const { services } = await init.catch(() => ({ services: null }))
+      await services?.background.idle()
       if (services && !options.db) await services.db.close()
     },
   })

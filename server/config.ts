@@ -16,8 +16,12 @@ const EnvSchema = v.object({
   STATIC_DIR: v.optional(v.string(), 'dist'),
   UPLOAD_MAX_BYTES: positiveInt(10 * 1024 * 1024),
   VIDEO_UPLOAD_MAX_BYTES: positiveInt(100 * 1024 * 1024),
+  UPLOAD_QUOTA_BYTES: positiveInt(1024 * 1024 * 1024),
   TOKEN_TTL_DAYS: positiveInt(30),
-  TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false']), '0'),
+  TRUST_PROXY: v.optional(
+    v.pipe(v.string(), v.regex(/^(\d+|true|false)$/, 'must be a number of proxies, true or false')),
+    '0',
+  ),
   SEED: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
 })
 
@@ -42,8 +46,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     staticDir: e.STATIC_DIR,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     videoUploadMaxBytes: e.VIDEO_UPLOAD_MAX_BYTES,
+    uploadQuotaBytes: e.UPLOAD_QUOTA_BYTES,
     tokenTtlDays: e.TOKEN_TTL_DAYS,
-    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    /** Proxies of our own in front: `true` is one. */
+    trustProxy:
+      e.TRUST_PROXY === 'true' ? 1 : e.TRUST_PROXY === 'false' ? 0 : Number(e.TRUST_PROXY),
     seed: e.SEED === '1' || e.SEED === 'true',
   }
 }

@@ -1,4 +1,6 @@
+import { STATUS_CODES } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { serve } from '@hono/node-server'
 import { createApp, type AppOptions, type AppReady } from './app.ts'
 
@@ -15,6 +17,32 @@ export interface RunningServer {
   port: number
   ready: AppReady
   close(): Promise<void>
+}
+
+/**
+ * A request Node cannot even parse — headers over 16 KB, a broken request line or chunk — gets the
+ * API's error body too (docs/API.md, "Errors"), then the connection is closed: Node's own answer
+ * has no body.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy()
+    return
+  }
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'too_large', 'Слишком большой запрос']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'timeout', 'Запрос не пришёл целиком вовремя']
+        : [400, 'bad_request', 'Неверный запрос']
+  const body = JSON.stringify({ error: { code, message } })
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  )
 }
 
 /** Starts the API (and the PWA when staticDir is given) on a port; resolves once it serves. */
@@ -34,6 +62,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     )
     server.once('error', reject)
   })
+  server.on('clientError', answerClientError)
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const shown = host === '0.0.0.0' || host === '[::]' ? 'localhost' : host
   return {

@@ -130,6 +130,20 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE idempotency_keys ADD COLUMN request_hash text;
   `,
+  // An amo integration added without a redirect URI stores '' (docs/API.md, "optional fields").
+  `
+  ALTER TABLE amo_integrations ALTER COLUMN redirect_uri SET DEFAULT '';
+  `,
+  // Who sent each upload and how large it is: the per-user quota (docs/API.md, uploads).
+  `
+  CREATE TABLE uploads (
+    name text PRIMARY KEY,
+    user_id integer REFERENCES users(id) ON DELETE SET NULL,
+    bytes bigint NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX uploads_user_idx ON uploads(user_id);
+  `,
 ]
 
 /** Applies the migrations not applied yet. Safe when several instances start at once (PostgreSQL). */

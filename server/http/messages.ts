@@ -12,9 +12,13 @@ const ERROR_MESSAGES: Record<string, string> = {
   bad_json: 'Тело запроса — не корректный JSON',
   unauthorized: 'Войдите в систему: сессия отсутствует или истекла',
   bad_credentials: 'Неверный адрес почты или пароль',
-  rate_limited: 'Слишком много попыток входа. Попробуйте через несколько минут',
+  rate_limited: 'Слишком много попыток. Подождите немного и попробуйте снова',
+  busy: 'Сервер занят. Попробуйте ещё раз через несколько секунд',
+  rate_limited_login: 'Слишком много попыток входа. Подождите немного и попробуйте снова',
   too_large: 'Слишком большой запрос',
   upload_too_large: 'Файл слишком большой',
+  upload_quota:
+    'Место для ваших файлов закончилось. Удалите ненужные изображения и видео из проектов и попробуйте снова',
   unsupported_media: 'Можно загрузить только изображение JPEG, PNG, WebP или GIF',
   unsupported_upload:
     'Можно загрузить только изображение JPEG, PNG, WebP или GIF либо видео MP4 или WebM',
@@ -48,6 +52,8 @@ const FIELD_MESSAGES: Record<string, (requirement: unknown) => string> = {
   [FieldCode.invalidPrice]: () => 'Неверная цена',
   [FieldCode.invalidValue]: () => 'Неверное значение',
   [FieldCode.invalidCharacters]: () => 'Текст содержит недопустимые символы',
+  email_taken: () => 'Пользователь с таким адресом уже зарегистрирован',
+  reset_invalid: () => 'Ссылка для сброса пароля недействительна или устарела',
   unknown_reference: () => 'Не найдено в этом пространстве',
   type_mismatch: () => 'Тип блока не совпадает с методом',
   not_object: () => 'Ожидается объект JSON',

@@ -44,18 +44,28 @@ async function requestHash(c: Context<AppEnv>): Promise<string> {
   const hash = createHash('sha256').update(
     `${c.req.method} ${c.req.path}?${new URL(c.req.url).search}\n`,
   )
-  if ((c.req.header('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-    const form = await c.req.parseBody({ all: true })
-    for (const name of Object.keys(form).sort()) {
-      for (const value of [form[name]].flat()) {
+  const bytes = new Uint8Array(await c.req.arrayBuffer())
+  const contentType = c.req.header('Content-Type') ?? ''
+  // A body that says multipart but is not (a JSON call sent with the wrong type, a broken upload)
+  // is hashed by its bytes: the handler refuses it, and the same bytes ask the same.
+  const form = contentType.toLowerCase().startsWith('multipart/form-data')
+    ? await new Response(bytes, { headers: { 'Content-Type': contentType } })
+        .formData()
+        .catch(() => null)
+    : null
+  if (form) {
+    const names = new Set<string>()
+    form.forEach((_value, name) => names.add(name))
+    for (const name of [...names].sort()) {
+      for (const value of form.getAll(name)) {
         hash.update(`${name}=`)
         if (typeof value === 'string') hash.update(value)
-        else if (value) hash.update(new Uint8Array(await value.arrayBuffer()))
+        else hash.update(new Uint8Array(await value.arrayBuffer()))
         hash.update('\n')
       }
     }
   } else {
-    hash.update(new Uint8Array(await c.req.arrayBuffer()))
+    hash.update(bytes)
   }
   return hash.digest('hex')
 }

@@ -4,6 +4,7 @@ import type { AuthResponse, User } from '../../src/domain/user.ts'
 import * as users from '../storage/users.ts'
 import { insertWorkspace } from '../storage/workspaces.ts'
 import { AppError } from './errors.ts'
+import type { WorkQueue } from './work-queue.ts'
 
 export const DEFAULT_WORKSPACE_NAME = 'Моё пространство'
 
@@ -54,6 +55,8 @@ export function normaliseEmail(email: string): string {
 
 export interface AuthSettings {
   tokenTtlDays: number
+  /** Where password hashing runs: a few at a time (server/services/work-queue.ts). */
+  hashing: WorkQueue
 }
 
 // Compared against when the email is unknown, so both paths take the same time.
@@ -72,8 +75,12 @@ export class AuthService {
     return { access_token: token, expires_at: expires.toISOString(), user }
   }
 
+  private hash(password: string): Promise<string> {
+    return this.settings.hashing.run(() => hashPassword(password))
+  }
+
   async register(input: { name: string; email: string; password: string }): Promise<AuthResponse> {
-    const passwordHash = await hashPassword(input.password)
+    const passwordHash = await this.hash(input.password)
     const user = await this.db.transaction(async (tx) => {
       const created = await users.insertUser(tx, {
         name: input.name,
@@ -90,7 +97,8 @@ export class AuthService {
 
   async login(input: { email: string; password: string }): Promise<AuthResponse> {
     const row = await users.findUserByEmail(this.db, normaliseEmail(input.email))
-    const ok = await verifyPassword(input.password, row?.password_hash ?? (await DUMMY_HASH))
+    const stored = row?.password_hash ?? (await DUMMY_HASH)
+    const ok = await this.settings.hashing.run(() => verifyPassword(input.password, stored))
     if (!row || !ok) throw AppError.unauthorized('bad_credentials')
     const { password_hash: _hash, ...user } = row
     return this.issueSession(user)
@@ -106,25 +114,40 @@ export class AuthService {
     const row = await users.findUserByEmail(this.db, normaliseEmail(email))
     if (!row) return null
     const token = newToken()
-    await users.insertPasswordReset(
-      this.db,
-      hashToken(token),
-      row.id,
-      new Date(Date.now() + 3_600_000),
-    )
+    // Only the newest link works: the ones sent before it end now (docs/API.md).
+    await this.db.transaction(async (tx) => {
+      await users.expirePasswordResets(tx, row.id)
+      await users.insertPasswordReset(
+        tx,
+        hashToken(token),
+        row.id,
+        new Date(Date.now() + 3_600_000),
+      )
+    })
     return token
   }
 
   async resetPassword(token: string, password: string): Promise<void> {
-    const passwordHash = await hashPassword(password)
+    const tokenHash = hashToken(token)
+    // The token first: one that does not work costs no password hashing.
+    if ((await users.findPasswordReset(this.db, tokenHash)) === null) {
+      throw AppError.validation({ token: { code: 'reset_invalid' } })
+    }
+    const passwordHash = await this.hash(password)
     await this.db.transaction(async (tx) => {
-      const userId = await users.consumePasswordReset(tx, hashToken(token))
+      const userId = await users.consumePasswordReset(tx, tokenHash)
       if (userId === null) {
         throw AppError.validation({ token: { code: 'reset_invalid' } })
       }
+      await users.expirePasswordResets(tx, userId)
       await users.updatePassword(tx, userId, passwordHash)
       await users.deleteUserSessions(tx, userId)
     })
+  }
+
+  /** Ends the session of this token; an unknown or already ended one is no error (docs/API.md). */
+  async logout(token: string): Promise<void> {
+    await users.deleteSession(this.db, hashToken(token))
   }
 
   updateProfile(userId: number, name: string): Promise<User> {

@@ -5,6 +5,7 @@ import { BlockSaveRef } from '../../src/domain/requests.ts'
 import { parseInput } from './validate.ts'
 import * as store from '../storage/projects.ts'
 import { recordInWorkspace } from '../storage/records.ts'
+import { BLOCK_DEFAULTS } from './block-defaults.ts'
 import { AppError } from './errors.ts'
 
 /** `/add` creates, or updates when the body holds an id; `/update` requires the id. */
@@ -25,7 +26,8 @@ export class BlockService {
 
   /**
    * Saves a block. An update merges the body over the stored block, so fields left out keep their
-   * values; the merged block is then checked whole against the shared schema of its type.
+   * values; the merged block is then checked whole against the shared schema of its type. A new
+   * block takes BLOCK_DEFAULTS for the fields it leaves out.
    */
   async save(userId: number, type: BlockType, body: unknown, mode: SaveMode): Promise<SavedBlock> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -47,7 +49,7 @@ export class BlockService {
     }
     const merged: Record<string, unknown> = existing
       ? { ...existing.data, bg_id: existing.bg_id, ...body, type }
-      : { ...body, type }
+      : { ...BLOCK_DEFAULTS[type], ...body, type }
     delete merged.id
     // text_price is the number in the text (DESIGN §3): derived when the client leaves it out.
     if (type === 'price' && !('text_price' in body)) {

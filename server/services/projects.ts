@@ -91,7 +91,8 @@ export class ProjectService {
     size: { width?: number; height?: number },
   ): Promise<Background> {
     await this.owned(userId, projectId)
-    const image = await this.uploads.storeImage(bytes)
+    // Every check first: a refused background stores no file.
+    const image = this.uploads.checkImage(bytes)
     const width = size.width ?? image.width
     const height = size.height ?? image.height
     if (!width || !height) {
@@ -102,10 +103,11 @@ export class ProjectService {
         [width > MAX_IMAGE_SIDE ? 'width' : 'height']: { code: 'image_side' },
       })
     }
+    const url = await this.uploads.keep(userId, bytes, image.extension)
     return this.db.transaction(async (tx) => {
       const bg = await store.insertBackground(tx, {
         project_id: projectId,
-        image_url: image.url,
+        image_url: url,
         width,
         height,
       })

@@ -17,6 +17,7 @@ import {
   maskSecret,
   maskWebhookUrl,
 } from '../../src/domain/integration.ts'
+import { FieldCode } from '../../src/domain/validation.ts'
 import * as store from '../storage/records.ts'
 import type { RecordKind, RecordRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
@@ -33,37 +34,57 @@ interface KindRules {
   references: Record<string, RecordKind>
 }
 
+/**
+ * What `add` takes: the shared schema, with the fields a record can do without made optional (a
+ * field left out takes its column's default, '' or null) and, for kinds with disable/able,
+ * `enabled` (default true). The app's forms send every field; other clients need not (docs/API.md).
+ */
+function addInput(
+  schema: v.ObjectSchema<v.ObjectEntries, undefined>,
+  optional: readonly string[],
+  toggles: boolean,
+): v.GenericSchema {
+  const entries: v.ObjectEntries = { ...schema.entries }
+  for (const field of optional) entries[field] = v.optional(schema.entries[field]!)
+  if (toggles) entries.enabled = v.optional(v.boolean(FieldCode.invalidValue))
+  return v.object(entries)
+}
+
 export const RECORD_RULES: Record<RecordKind, KindRules> = {
   amo: {
-    input: AmoInput,
+    input: addInput(AmoInput, ['redirect_uri'], true),
     update: AmoUpdate,
     secrets: { client_secret: maskSecret },
     toggles: true,
     references: {},
   },
   bitrix: {
-    input: BitrixInput,
+    input: addInput(BitrixInput, [], true),
     update: BitrixUpdate,
     secrets: { webhook_url: maskWebhookUrl },
     toggles: true,
     references: {},
   },
   department: {
-    input: DepartmentInput,
+    input: addInput(DepartmentInput, ['description'], false),
     update: DepartmentUpdate,
     secrets: {},
     toggles: false,
     references: {},
   },
   location: {
-    input: LocationInput,
+    input: addInput(LocationInput, ['address', 'phone'], false),
     update: LocationUpdate,
     secrets: {},
     toggles: false,
     references: {},
   },
   specialist: {
-    input: SpecialistInput,
+    input: addInput(
+      SpecialistInput,
+      ['position', 'department_id', 'location_id', 'phone', 'email', 'photo_url', 'description'],
+      true,
+    ),
     update: SpecialistUpdate,
     secrets: {},
     toggles: true,

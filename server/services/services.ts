@@ -1,16 +1,23 @@
 import type { Database } from '../db/database.ts'
 import type { UploadStorage } from '../uploads/storage.ts'
 import { AuthService } from './auth.ts'
+import { BackgroundTasks } from './background.ts'
 import { BlockService } from './blocks.ts'
 import { ProjectService } from './projects.ts'
-import { RateLimiter } from './rate-limit.ts'
 import { RecordService } from './records.ts'
+import { DEFAULT_THROTTLE, Throttle, type ThrottleSettings } from './throttle.ts'
 import { UploadService, type UploadLimits } from './uploads.ts'
+import { WorkQueue } from './work-queue.ts'
 import { WorkspaceService } from './workspaces.ts'
 
 export interface ServiceSettings {
   tokenTtlDays: number
-  loginLimit: { attempts: number; windowMs: number }
+  /** The limits of sign-in, registration and password reset; DEFAULT_THROTTLE where left out. */
+  throttle?: Partial<ThrottleSettings>
+  /** The clock of the limits (tests move it by hand). Default Date.now. */
+  now?: () => number
+  /** Password hashes computed at once (default 2); up to 64 more wait, beyond that 429. */
+  hashConcurrency?: number
   uploadLimits: UploadLimits
   /** Default 15 s. */
   idempotencyWaitMs?: number
@@ -27,9 +34,11 @@ export interface Services {
   uploads: UploadService
   uploadStorage: UploadStorage
   /** Per process: instances behind a load balancer each count on their own. */
-  loginLimiter: RateLimiter
+  throttle: Throttle
   /** How long a repeat waits for the first request with its Idempotency-Key to finish. */
   idempotencyWaitMs: number
+  /** Work done after the answer (reset links). */
+  background: BackgroundTasks
 }
 
 export function createServices(
@@ -37,17 +46,21 @@ export function createServices(
   uploadStorage: UploadStorage,
   settings: ServiceSettings,
 ): Services {
-  const uploads = new UploadService(uploadStorage, settings.uploadLimits)
+  const uploads = new UploadService(db, uploadStorage, settings.uploadLimits)
   return {
     db,
-    auth: new AuthService(db, { tokenTtlDays: settings.tokenTtlDays }),
+    auth: new AuthService(db, {
+      tokenTtlDays: settings.tokenTtlDays,
+      hashing: new WorkQueue(settings.hashConcurrency ?? 2, 64),
+    }),
     workspaces: new WorkspaceService(db),
     records: new RecordService(db),
     projects: new ProjectService(db, uploads),
     blocks: new BlockService(db),
     uploads,
     uploadStorage,
-    loginLimiter: new RateLimiter(settings.loginLimit.attempts, settings.loginLimit.windowMs),
+    throttle: new Throttle({ ...DEFAULT_THROTTLE, ...settings.throttle }, settings.now ?? Date.now),
     idempotencyWaitMs: settings.idempotencyWaitMs ?? 15_000,
+    background: new BackgroundTasks(),
   }
 }

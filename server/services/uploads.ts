@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
-import { sniffImage } from '../uploads/image.ts'
+import type { Queryable } from '../db/database.ts'
+import { insertUpload, usedBytes } from '../storage/uploads.ts'
+import { sniffImage, type ImageInfo } from '../uploads/image.ts'
 import type { UploadStorage } from '../uploads/storage.ts'
+import { SWEEP_GRACE_MS } from '../uploads/sweep.ts'
 import { sniffVideo } from '../uploads/video.ts'
 import { AppError } from './errors.ts'
 
@@ -16,6 +19,8 @@ export interface UploadLimits {
   imageMaxBytes: number
   /** Largest video (video blocks). */
   videoMaxBytes: number
+  /** What one user's files may take in all (0: no limit). */
+  userQuotaBytes: number
 }
 
 const tooLarge = () => new AppError(413, ERROR_CODES.tooLarge, 'upload_too_large')
@@ -28,18 +33,25 @@ export const MAX_IMAGE_SIDE = 20_000
 
 export class UploadService {
   constructor(
+    private readonly db: Queryable,
     private readonly storage: UploadStorage,
     private readonly limits: UploadLimits,
   ) {}
 
-  /** Keeps an uploaded image under a random name; anything but JPEG/PNG/WebP/GIF is refused (415). */
-  async storeImage(bytes: Uint8Array): Promise<StoredImage> {
+  /** What an image is, or why it is refused: anything but JPEG/PNG/WebP/GIF (415), too large. */
+  checkImage(bytes: Uint8Array): ImageInfo {
     const info = sniffImage(bytes)
     if (!info) throw new AppError(415, ERROR_CODES.unsupportedMedia, 'unsupported_media')
     if (bytes.length > this.limits.imageMaxBytes) throw tooLarge()
     if ((info.width ?? 0) > MAX_IMAGE_SIDE || (info.height ?? 0) > MAX_IMAGE_SIDE)
       throw AppError.validation({ file: { code: 'image_side' } })
-    const url = await this.keep(bytes, info.extension)
+    return info
+  }
+
+  /** Keeps an uploaded image under a random name, once it has passed checkImage. */
+  async storeImage(userId: number, bytes: Uint8Array): Promise<StoredImage> {
+    const info = this.checkImage(bytes)
+    const url = await this.keep(userId, bytes, info.extension)
     return { url, width: info.width, height: info.height }
   }
 
@@ -47,18 +59,24 @@ export class UploadService {
    * `image/upload`: an image (within the image limit) or an MP4/WebM video (within the larger
    * video limit), recognised by its bytes; anything else is refused (415).
    */
-  async storeMedia(bytes: Uint8Array): Promise<{ url: string }> {
+  async storeMedia(userId: number, bytes: Uint8Array): Promise<{ url: string }> {
     const image = sniffImage(bytes)
-    if (image) return { url: (await this.storeImage(bytes)).url }
+    if (image) return { url: (await this.storeImage(userId, bytes)).url }
     const video = sniffVideo(bytes)
     if (!video) throw new AppError(415, ERROR_CODES.unsupportedMedia, 'unsupported_upload')
     if (bytes.length > this.limits.videoMaxBytes) throw tooLarge()
-    return { url: await this.keep(bytes, video.extension) }
+    return { url: await this.keep(userId, bytes, video.extension) }
   }
 
-  private async keep(bytes: Uint8Array, extension: string): Promise<string> {
+  /** Stores checked bytes within the user's quota (413 «…» beyond it) and notes who sent them. */
+  async keep(userId: number, bytes: Uint8Array, extension: string): Promise<string> {
+    const quota = this.limits.userQuotaBytes
+    if (quota > 0 && (await usedBytes(this.db, userId, SWEEP_GRACE_MS)) + bytes.length > quota) {
+      throw new AppError(413, ERROR_CODES.tooLarge, 'upload_quota')
+    }
     const name = `${randomBytes(16).toString('hex')}.${extension}`
     await this.storage.save(name, bytes)
+    await insertUpload(this.db, { name, userId, bytes: bytes.length })
     return `/uploads/${name}`
   }
 }

@@ -83,6 +83,16 @@ export async function insertPasswordReset(
   )
 }
 
+/** The user id of a valid, unused reset token, without using it. */
+export async function findPasswordReset(db: Queryable, tokenHash: string): Promise<number | null> {
+  const { rows } = await db.query<{ user_id: number }>(
+    `SELECT user_id FROM password_resets
+     WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()`,
+    [tokenHash],
+  )
+  return rows[0]?.user_id ?? null
+}
+
 /** Marks a valid, unused reset token used and returns its user id. */
 export async function consumePasswordReset(
   db: Queryable,
@@ -94,4 +104,17 @@ export async function consumePasswordReset(
     [tokenHash],
   )
   return rows[0]?.user_id ?? null
+}
+
+/** Ends every reset link of a user not used yet (a newer link, or one of them used). */
+export async function expirePasswordResets(db: Queryable, userId: number): Promise<void> {
+  await db.query(
+    'UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL',
+    [userId],
+  )
+}
+
+/** Ends one session (sign-out); nothing when it is unknown. */
+export async function deleteSession(db: Queryable, tokenHash: string): Promise<void> {
+  await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash])
 }

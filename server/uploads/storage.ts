@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs'
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 
@@ -17,6 +17,10 @@ export interface UploadStorage {
    * and never read whole into memory for one of them.
    */
   stream(name: string, start: number, end: number): ReadableStream<Uint8Array>
+  /** Every stored upload with the time it was written (ms since the epoch). */
+  list(): Promise<{ name: string; writtenAt: number }[]>
+  /** Deletes a stored upload; nothing when there is none. */
+  remove(name: string): Promise<void>
 }
 
 /** Names the server generates: random hex, an optional `seed-` prefix, one known extension. */
@@ -67,13 +71,48 @@ export class DiskUploadStorage implements UploadStorage {
     const file = createReadStream(join(this.dir, name), { start, end: end - 1 })
     return Readable.toWeb(file) as unknown as ReadableStream<Uint8Array>
   }
+
+  async list(): Promise<{ name: string; writtenAt: number }[]> {
+    let names: string[]
+    try {
+      names = await readdir(this.dir)
+    } catch {
+      return []
+    }
+    const out: { name: string; writtenAt: number }[] = []
+    for (const name of names) {
+      if (!UPLOAD_NAME.test(name)) continue
+      const info = await stat(join(this.dir, name)).catch(() => null)
+      if (info?.isFile()) out.push({ name, writtenAt: info.mtimeMs })
+    }
+    return out
+  }
+
+  async remove(name: string): Promise<void> {
+    if (!UPLOAD_NAME.test(name)) return
+    await rm(join(this.dir, name), { force: true })
+  }
 }
 
 export class MemoryUploadStorage implements UploadStorage {
   private readonly files = new Map<string, Uint8Array>()
+  private readonly written = new Map<string, number>()
+
+  /** `now` stamps each file as it is written (tests move it by hand). */
+  constructor(private readonly now: () => number = Date.now) {}
 
   async save(name: string, bytes: Uint8Array): Promise<void> {
     this.files.set(name, bytes)
+    this.written.set(name, this.now())
+  }
+
+  async list(): Promise<{ name: string; writtenAt: number }[]> {
+    return [...this.files.keys()].map((name) => ({ name, writtenAt: this.written.get(name)! }))
+  }
+
+  async remove(name: string): Promise<void> {
+    this.files.delete(name)
+    this.written.delete(name)
   }
 
   async read(name: string): Promise<Uint8Array | null> {

@@ -6,7 +6,9 @@ import { startServer, type RunningServer } from '../../server/index.ts'
 /**
  * Throughput and tail latency of the reference server: department/list with 1,000 rows, and a
  * block save (text/add with id), each with 50 concurrent keep-alive connections, bounded by a
- * request count and a time limit. The load generator runs in the same process as the server (the
+ * request count and a time limit; then a flood of sign-ins with wrong passwords for unknown
+ * emails (password hashing runs two at a time, docs/API.md "Limits") and, at the same time, the
+ * department list on 10 connections of its own, to show what the flood leaves for everyone else. The load generator runs in the same process as the server (the
  * machine has two cores), so the figures are a floor, comparable between runs and engines.
  *
  *   npx tsx tests/bench/server-bench.ts
@@ -30,12 +32,16 @@ export interface ServerBenchOptions {
   maxSeconds?: number
   databaseUrl?: string
   print?: boolean
+  /** Password hashes at once on the server (its default when left out). */
+  hashConcurrency?: number
 }
 
 interface Req {
   method: 'GET' | 'POST'
   path: string
   body?: string
+  /** The status that counts as success (default 200). */
+  ok?: number
 }
 
 function send(agent: http.Agent, base: URL, token: string, req: Req): Promise<number> {
@@ -84,8 +90,9 @@ async function load(
       const i = issued++
       const t = performance.now()
       try {
-        const status = await send(agent, base, token, make(i))
-        if (status !== 200) errors++
+        const req = make(i)
+        const status = await send(agent, base, token, req)
+        if (status !== (req.ok ?? 200)) errors++
       } catch {
         errors++
       }
@@ -117,6 +124,7 @@ async function benchEngine(
   engine: 'pglite' | 'postgres',
   options: Required<Pick<ServerBenchOptions, 'concurrency' | 'maxRequests' | 'maxSeconds'>> & {
     databaseUrl?: string
+    hashConcurrency?: number
   },
 ): Promise<ServerBenchResult[]> {
   const schema = engine === 'postgres' ? `bench_${randomBytes(4).toString('hex')}` : undefined
@@ -125,6 +133,7 @@ async function benchEngine(
     dataDir: 'memory',
     databaseUrl: engine === 'postgres' ? options.databaseUrl : undefined,
     schema,
+    hashConcurrency: options.hashConcurrency,
   })
   try {
     const auth = await json<{ access_token: string }>(
@@ -199,6 +208,25 @@ async function benchEngine(
       await load(server, token, make, { ...options, maxRequests: 100, maxSeconds: 5 })
       results.push({ engine, scenario, ...(await load(server, token, make, options)) })
     }
+    // Sign-ins nobody can pass, and the list alongside them.
+    const flood = { ...options, maxRequests: Math.min(options.maxRequests, 400) }
+    const list = scenarios[0]![1]
+    const [logins, during] = await Promise.all([
+      load(
+        server,
+        '',
+        (i) => ({
+          method: 'POST',
+          path: '/api/login',
+          body: JSON.stringify({ email: `nobody${i}@example.ru`, password: 'wrong-password' }),
+          ok: 401,
+        }),
+        flood,
+      ),
+      load(server, token, list, { ...flood, concurrency: 10, maxRequests: options.maxRequests }),
+    ])
+    results.push({ engine, scenario: 'login flood (unknown emails)', ...logins })
+    results.push({ engine, scenario: 'department/list during the flood', ...during })
     return results
   } finally {
     await server.close()
@@ -247,6 +275,7 @@ export async function runServerBench(
     maxRequests: options.maxRequests ?? 3000,
     maxSeconds: options.maxSeconds ?? 15,
     databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL,
+    hashConcurrency: options.hashConcurrency,
   }
   const results = await benchEngine('pglite', settings)
   if (settings.databaseUrl) results.push(...(await benchEngine('postgres', settings)))

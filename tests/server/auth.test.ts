@@ -123,11 +123,15 @@ describe('password reset', () => {
       body: { email: 'nobody@example.ru' },
     })
     expect(unknown.status).toBe(200)
+    // The link is made after the answer (docs/API.md).
+    const { services } = await s.app.ready()
+    await services.background.idle()
     expect(resetLinks).toHaveLength(0)
 
     const user = await s.signUp()
     const res = await s.call('POST', '/api/forgot_password', { body: { email: user.email } })
     expect(res.status).toBe(200)
+    await services.background.idle()
     expect(resetLinks).toHaveLength(1)
     const link = resetLinks[0]!
     expect(link).toMatch(/^\/pages\/reset-password\?token=/)

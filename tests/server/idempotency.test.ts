@@ -115,6 +115,31 @@ describe('Idempotency-Key', () => {
     expect((await json<Row>(await send('Неврология'))).name).toBe('Неврология')
   })
 
+  it('a body that claims to be multipart but is not is answered as the call answers it, never 500', async () => {
+    for (const [path, contentType, status] of [
+      ['/api/gift/add', 'multipart/form-data; boundary=nope', 422],
+      ['/api/workspace/add', 'multipart/form-data', 200],
+      ['/api/image/upload', 'multipart/form-data; boundary=x', 400],
+    ] as const) {
+      const key = randomUUID()
+      const first = await s.call('POST', path, {
+        token: u.token,
+        raw: '{"name":"Не форма"}',
+        headers: { 'Content-Type': contentType, 'Idempotency-Key': key },
+      })
+      // JSON calls read the body as JSON whatever its type (a gift without its fields is 422);
+      // an upload refuses it.
+      expect(first.status, path).toBe(status)
+      // The same bytes under the same key: the same answer.
+      const again = await s.call('POST', path, {
+        token: u.token,
+        raw: '{"name":"Не форма"}',
+        headers: { 'Content-Type': contentType, 'Idempotency-Key': key },
+      })
+      expect(again.status, path).toBe(first.status)
+    }
+  })
+
   it('the same key on another call is refused', async () => {
     const key = randomUUID()
     await s.call('POST', '/api/workspace/add', {

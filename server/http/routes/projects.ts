@@ -104,7 +104,7 @@ export function projectRoutes(api: Hono<AppEnv>, maxBytes: { image: number; medi
   // Image blocks and photos send images; video blocks send MP4 or WebM (their own, larger limit).
   mutation('/image/upload', async (c) => {
     const { bytes } = await readUpload(c, maxBytes.media)
-    const { url } = await c.get('services').uploads.storeMedia(bytes)
+    const { url } = await c.get('services').uploads.storeMedia(c.get('user').id, bytes)
     return c.json({ url })
   })
 

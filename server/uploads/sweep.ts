@@ -1,0 +1,50 @@
+import type { Queryable } from '../db/database.ts'
+import type { UploadStorage } from './storage.ts'
+
+/** Uploads younger than this are kept even when nothing refers to them yet (docs/API.md). */
+export const SWEEP_GRACE_MS = 7 * 24 * 3_600_000
+
+/**
+ * Every `/uploads/<name>` a row refers to: backgrounds, image and video blocks, specialists'
+ * photos. (A block's `image_url` or `video_src`, and a photo, may also be an outside URL.)
+ */
+async function referencedNames(db: Queryable): Promise<Set<string>> {
+  const { rows } = await db.query<{ url: string | null }>(
+    `SELECT image_url AS url FROM backgrounds
+     UNION SELECT data->>'image_url' FROM blocks WHERE type = 'image'
+     UNION SELECT data->>'video_src' FROM blocks WHERE type = 'video'
+     UNION SELECT photo_url FROM specialists`,
+  )
+  const names = new Set<string>()
+  for (const { url } of rows) {
+    const match = url ? /^\/uploads\/([^/?#]+)$/.exec(url) : null
+    if (match) names.add(match[1]!)
+  }
+  return names
+}
+
+/**
+ * Deletes the uploads no row refers to that are older than `graceMs`: an upload is sent before
+ * the block or photo that names it, which may reach the server much later from an offline device.
+ * The demo seed's own files (`seed-…`) stay. Returns the names deleted.
+ */
+export async function sweepUploads(
+  db: Queryable,
+  storage: UploadStorage,
+  options: { now?: number; graceMs?: number } = {},
+): Promise<string[]> {
+  const now = options.now ?? Date.now()
+  const graceMs = options.graceMs ?? SWEEP_GRACE_MS
+  const files = await storage.list()
+  const referenced = await referencedNames(db)
+  const removed: string[] = []
+  for (const { name, writtenAt } of files) {
+    if (name.startsWith('seed-') || referenced.has(name) || now - writtenAt < graceMs) continue
+    await storage.remove(name)
+    removed.push(name)
+  }
+  if (removed.length > 0) {
+    await db.query('DELETE FROM uploads WHERE name = ANY($1)', [removed])
+  }
+  return removed
+}
