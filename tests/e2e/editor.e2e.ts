@@ -42,6 +42,12 @@ const SLIDE = { width: 90, height: 160 }
 const ALL_TYPES = ['text', 'button', 'image', 'video', 'gift', 'price', 'subscribe']
 
 type ServerBlock = Record<string, unknown> & { id: number; type: string; x: number; y: number }
+
+/**
+ * Where the editor puts the k-th block added to an empty background: the first in the middle, each
+ * next one 8 units down and right of it, so none hides the one before (docs/editor.md).
+ */
+const placedAt = (type: string) => ALL_TYPES.indexOf(type) * 8
 interface ServerProject {
   backgrounds: { id: number }[]
 }
@@ -181,17 +187,23 @@ describe('landing editor (type 1)', () => {
       .setInputFiles({ name: 'clip.webm', mimeType: 'video/webm', buffer: videoClip() })
     await page.getByLabel('Загруженное видео').waitFor()
 
-    // Every new block sits in the middle of the section; the last one added is in front.
+    // The first block sits in the middle of the section, each next one a step down and right; the
+    // last one added is in front.
     const box = (await page.locator('[data-testid="editor-canvas"]').boundingBox())!
     const zoom = fitZoom(box, { width: LANDING_WORLD_WIDTH, height: 0 }, 'landing')
     const front = (await drawnBlocks(page)).find((b) => b.type === 'subscribe')!
-    expect([front.x, front.y]).toEqual([0, 0])
+    const start = placedAt('subscribe')
+    for (const axis of [front.x, front.y]) expect(axis).toBeCloseTo(start, 6)
     const frameHeight = (LANDING_WORLD_WIDTH * BG.height) / BG.width
-    expect(front.clientX).toBeCloseTo(box.x + box.width / 2, 0)
-    expect(front.clientY).toBeCloseTo(box.y + FIT_MARGIN + (frameHeight / 2) * zoom, 0)
-    // 240 × 120 world px: whole grid cells, so snapping keeps the distance.
+    const pxPerUnit = LANDING_WORLD_WIDTH / 200
+    expect(front.clientX).toBeCloseTo(box.x + box.width / 2 + start * pxPerUnit * zoom, 0)
+    expect(front.clientY).toBeCloseTo(
+      box.y + FIT_MARGIN + (frameHeight / 2 + start * pxPerUnit) * zoom,
+      0,
+    )
+    // 240 × 120 world px up and left: whole grid cells, so snapping keeps the distance.
     const from = { x: front.clientX, y: front.clientY }
-    await dragOnCanvas(page, from, { x: from.x + 240 * zoom, y: from.y + 120 * zoom })
+    await dragOnCanvas(page, from, { x: from.x - 240 * zoom, y: from.y - 120 * zoom })
 
     await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
     await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
@@ -199,13 +211,13 @@ describe('landing editor (type 1)', () => {
     await expect
       .poll(async () => (await serverBlocks(bgId)).length, { timeout: 15_000 })
       .toBe(BLOCK_BUTTONS.length)
-    // 240 world px of a 1200 px section = 40 units of the 200-unit basis, 120 px down = 20; the
+    // 240 world px of a 1200 px section = 40 units of the 200-unit basis, 120 px up = 20; the
     // grid snaps the box's edges (up to half a 20 px cell) and alignment guides may pull it up to
     // 6 screen px further, so the centre lands within that distance.
     const tolerance = (20 / 2 + 6 / zoom) * (200 / LANDING_WORLD_WIDTH)
     const draggedOff = async () => {
       const b = (await serverBlocks(bgId)).find((block) => block.type === 'subscribe')
-      return b ? Math.max(Math.abs(b.x - 40), Math.abs(b.y - 20)) : Infinity
+      return b ? Math.max(Math.abs(b.x - (start - 40)), Math.abs(b.y - (start - 20))) : Infinity
     }
     await expect.poll(draggedOff, { timeout: 15_000 }).toBeLessThanOrEqual(tolerance)
     const videoSrc = async () =>
@@ -217,7 +229,7 @@ describe('landing editor (type 1)', () => {
     expect(new Set(blocks.map((b) => b.type))).toEqual(new Set(ALL_TYPES))
     const dragged = blocks.find((b) => b.type === 'subscribe')!
     for (const other of blocks.filter((b) => b !== dragged))
-      expect([other.x, other.y]).toEqual([0, 0])
+      for (const axis of [other.x, other.y]) expect(axis).toBeCloseTo(placedAt(other.type), 6)
 
     // The server keeps the clip as sent and serves it as WebM, in ranges for the player.
     const url = await videoSrc()
@@ -230,7 +242,9 @@ describe('landing editor (type 1)', () => {
 
     const after = await expectSamePlaceAfterReload(bgId, BLOCK_BUTTONS.length)
     const moved = after.find((b) => b.type === 'subscribe')!
-    expect(Math.max(Math.abs(moved.x - 40), Math.abs(moved.y - 20))).toBeLessThanOrEqual(tolerance)
+    expect(
+      Math.max(Math.abs(moved.x - (start - 40)), Math.abs(moved.y - (start - 20))),
+    ).toBeLessThanOrEqual(tolerance)
 
     // The preview plays the uploaded clip from the server.
     await page.getByRole('button', { name: 'Предпросмотр' }).click()
@@ -366,11 +380,13 @@ describe('stories editor (type 2)', () => {
     }
     const zoom = fitZoom(box, frame, 'stories')
     const front = (await drawnBlocks(page)).find((b) => b.type === 'subscribe')!
-    expect([front.x, front.y]).toEqual([0, 0])
-    expect(front.clientX).toBeCloseTo(box.x + box.width / 2, 0)
-    expect(front.clientY).toBeCloseTo(box.y + box.height / 2, 0)
+    const start = placedAt('subscribe')
+    for (const axis of [front.x, front.y]) expect(axis).toBeCloseTo(start, 6)
+    const pxPerUnit = STORY_WORLD_WIDTH / 200
+    expect(front.clientX).toBeCloseTo(box.x + box.width / 2 + start * pxPerUnit * zoom, 0)
+    expect(front.clientY).toBeCloseTo(box.y + box.height / 2 + start * pxPerUnit * zoom, 0)
     const from = { x: front.clientX, y: front.clientY }
-    await dragOnCanvas(page, from, { x: from.x + 80 * zoom, y: from.y + 120 * zoom })
+    await dragOnCanvas(page, from, { x: from.x - 80 * zoom, y: from.y - 120 * zoom })
 
     await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
     await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
@@ -380,7 +396,7 @@ describe('stories editor (type 2)', () => {
       .toBe(BLOCK_BUTTONS.length)
     // 80 world px of a 360 px slide = 44.44 units, 120 px = 66.67; grid and guides as above.
     const unitsPerPx = 200 / STORY_WORLD_WIDTH
-    const expected = { x: 80 * unitsPerPx, y: 120 * unitsPerPx }
+    const expected = { x: start - 80 * unitsPerPx, y: start - 120 * unitsPerPx }
     const tolerance = (20 / 2 + 6 / zoom) * unitsPerPx
     const draggedOff = async () => {
       const b = (await serverBlocks(bgId!)).find((block) => block.type === 'subscribe')
@@ -391,7 +407,7 @@ describe('stories editor (type 2)', () => {
     const blocks = await serverBlocks(bgId!)
     expect(new Set(blocks.map((b) => b.type))).toEqual(new Set(ALL_TYPES))
     for (const other of blocks.filter((b) => b.type !== 'subscribe'))
-      expect([other.x, other.y]).toEqual([0, 0])
+      for (const axis of [other.x, other.y]) expect(axis).toBeCloseTo(placedAt(other.type), 6)
 
     const after = await expectSamePlaceAfterReload(bgId!, BLOCK_BUTTONS.length)
     const moved = after.find((b) => b.type === 'subscribe')!
