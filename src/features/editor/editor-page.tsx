@@ -2,6 +2,7 @@ import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import {
   ActionIcon,
+  Anchor,
   Box,
   Button,
   Divider,
@@ -18,6 +19,7 @@ import {
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import {
   IconArrowBackUp,
+  IconArrowLeft,
   IconArrowForwardUp,
   IconArrowsMaximize,
   IconClipboard,
@@ -31,6 +33,7 @@ import {
   IconZoomIn,
   IconZoomOut,
 } from '@tabler/icons-react'
+import { Link } from '@tanstack/react-router'
 import {
   useCallback,
   useEffect,
@@ -396,6 +399,9 @@ export function SaveStatusText({ status }: { status: SaveState }) {
   )
 }
 
+/** A finger's target: every control of the toolbar is at least this tall (px). */
+const TOUCH_TARGET = 44
+
 function Toolbar(props: {
   title: string
   store: EditorStore
@@ -418,6 +424,21 @@ function Toolbar(props: {
   const percent = Math.round(props.zoom * 100)
   return (
     <Paper withBorder p={6} data-testid="editor-toolbar">
+      {/* Where the person is and the way back, as on every other screen. */}
+      <Group gap="sm" wrap="nowrap" mb={4} miw={0}>
+        <Anchor
+          component={Link}
+          to="/projects"
+          size="sm"
+          style={{ display: 'inline-flex', alignItems: 'center', gap: 4, minHeight: 44 }}
+        >
+          <IconArrowLeft size={18} aria-hidden />
+          <Trans>Проекты</Trans>
+        </Anchor>
+        <Title order={1} fz="lg" lineClamp={1} title={props.title} style={{ minWidth: 0 }}>
+          {props.title}
+        </Title>
+      </Group>
       <Group gap={6} justify="space-between" wrap="wrap">
         <Group gap={4} wrap="wrap" role="toolbar" aria-label={t`Добавить блок`}>
           {BLOCK_TYPES.map((type) => (
@@ -425,6 +446,7 @@ function Toolbar(props: {
               key={type}
               variant="default"
               size="sm"
+              h={TOUCH_TARGET}
               px={10}
               disabled={!props.canAdd}
               leftSection={<BlockIcon type={type} />}
@@ -440,7 +462,7 @@ function Toolbar(props: {
             <Tooltip label={t`Отменить (Ctrl+Z)`}>
               <ActionIcon
                 variant="default"
-                size="lg"
+                size={TOUCH_TARGET}
                 aria-label={t`Отменить`}
                 disabled={!props.canUndo}
                 onClick={() => props.store.undo()}
@@ -451,7 +473,7 @@ function Toolbar(props: {
             <Tooltip label={t`Повторить (Shift+Ctrl+Z)`}>
               <ActionIcon
                 variant="default"
-                size="lg"
+                size={TOUCH_TARGET}
                 aria-label={t`Повторить`}
                 disabled={!props.canRedo}
                 onClick={() => props.store.redo()}
@@ -463,7 +485,7 @@ function Toolbar(props: {
           <Group gap={4} wrap="nowrap">
             <ActionIcon
               variant="default"
-              size="lg"
+              size={TOUCH_TARGET}
               aria-label={t`Уменьшить`}
               onClick={() => props.controller.current?.zoomBy(0.8)}
             >
@@ -474,7 +496,7 @@ function Toolbar(props: {
             </Text>
             <ActionIcon
               variant="default"
-              size="lg"
+              size={TOUCH_TARGET}
               aria-label={t`Увеличить`}
               onClick={() => props.controller.current?.zoomBy(1.25)}
             >
@@ -482,7 +504,7 @@ function Toolbar(props: {
             </ActionIcon>
             <ActionIcon
               variant="default"
-              size="lg"
+              size={TOUCH_TARGET}
               aria-label={t`Вписать в экран`}
               onClick={() => props.controller.current?.fit()}
             >
@@ -499,6 +521,7 @@ function Toolbar(props: {
               aria-label={t`Шаг сетки`}
               size="xs"
               w={72}
+              styles={{ input: { minHeight: TOUCH_TARGET } }}
               disabled={!props.grid}
               value={String(props.gridSize)}
               onChange={(e) => props.onGridSize(Number(e.currentTarget.value))}
@@ -506,11 +529,20 @@ function Toolbar(props: {
             />
           </Group>
           <Group gap={6} wrap="nowrap">
-            <Button variant="default" leftSection={<IconEye size={18} />} onClick={props.onPreview}>
+            <Button
+              variant="default"
+              h={TOUCH_TARGET}
+              leftSection={<IconEye size={18} />}
+              onClick={props.onPreview}
+            >
               <Trans>Предпросмотр</Trans>
             </Button>
             {props.status}
-            <Button leftSection={<IconDeviceFloppy size={18} />} onClick={props.onSave}>
+            <Button
+              h={TOUCH_TARGET}
+              leftSection={<IconDeviceFloppy size={18} />}
+              onClick={props.onSave}
+            >
               <Trans>Сохранить</Trans>
             </Button>
           </Group>
