@@ -6,7 +6,9 @@ import type { StoredAuth } from '../data/sync-state.ts'
 import { localFileId } from '../data/ids.ts'
 import { secureDeviceStorage, type StorageReport } from '../data/device-storage.ts'
 import type { ParkedEntry } from '../data/types.ts'
+import { defaultLocks, withLock } from './lock.ts'
 import {
+  REPLAY_LOCK,
   scopeKey,
   STATUS_CHANNEL,
   SYNC_TAG,
@@ -159,9 +161,14 @@ export async function registerBackgroundSync(): Promise<void> {
   }
 }
 
-/** Fetches a scope from the API into the mirror (in the worker). Offline it quietly does nothing. */
+/**
+ * Fetches a scope from the API into the mirror (in the worker). Offline, or before the session's
+ * token is in the mirror (signed out, or a sign-in still being applied), it quietly does nothing:
+ * a request without the token would only earn a 401 and «Войти снова». Storing a new token
+ * refreshes every scope on screen.
+ */
 export async function refresh(scope: RefreshScope): Promise<void> {
-  if (!remote || !isOnline()) return
+  if (!remote || !isOnline() || !syncToken) return
   try {
     await remote.refresh(scope)
   } catch {
@@ -259,10 +266,34 @@ export async function flushBeforeReload(): Promise<void> {
   }
 }
 
-/** The page mirrors its session token into the mirror (the worker and the SW read it there). */
-export async function setSyncToken(auth: StoredAuth): Promise<void> {
-  await storeAuthToken(auth)
-  if (auth.token) requestSync()
+/** The token this page last stored in the mirror (null: signed out). */
+let syncToken: string | null = null
+
+/**
+ * The page mirrors its session token into the mirror (the worker and the SW read it there). With
+ * `claim` (another person signs in: the mirror is cleared, docs/SYNC.md "Accounts"), the claim and
+ * the new token are stored holding the replay lock, so a replay or refresh still running for the
+ * previous person finishes first: none of their queued changes goes out under the new token, and
+ * nothing of theirs is written after the mirror was cleared. A new token refreshes every scope on
+ * screen at once (the workspaces, the current list).
+ */
+export async function setSyncToken(
+  auth: StoredAuth,
+  claim?: () => Promise<unknown>,
+): Promise<void> {
+  const changed = auth.token !== syncToken
+  if (claim) {
+    await withLock(defaultLocks(), REPLAY_LOCK, false, async () => {
+      await claim()
+      await storeAuthToken(auth)
+    })
+  } else {
+    await storeAuthToken(auth)
+  }
+  syncToken = auth.token
+  if (!auth.token) return
+  requestSync()
+  if (changed) refreshActiveScopes()
 }
 
 /** Changes not yet on the server (pending and rejected): for the sign-out confirmation. */

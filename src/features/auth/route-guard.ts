@@ -20,18 +20,23 @@ export interface RouterContext {
 // Keyed by token, so signing in, out or as someone else never reuses another session's check.
 const checkCache = createAuthCheckCache(30_000)
 
-let inFlight: Promise<User> | null = null
+let inFlight: { token: string | null; check: Promise<User> } | null = null
 
-/** One request at a time: a preload and a navigation arriving together share the answer. */
-function sharedCheck(): Promise<User> {
+/**
+ * One request at a time per token: a preload and a navigation arriving together share the answer,
+ * but a check still on its way for a previous session's token is never another person's answer.
+ */
+function sharedCheck(token: string | null): Promise<User> {
   // The browser knows it is offline: do not wait for a request that cannot succeed.
   if (typeof navigator !== 'undefined' && navigator.onLine === false) {
     return Promise.reject(new NetworkError('offline'))
   }
-  inFlight ??= checkAuth().finally(() => {
-    inFlight = null
+  if (inFlight && inFlight.token === token) return inFlight.check
+  const check: Promise<User> = checkAuth().finally(() => {
+    if (inFlight?.check === check) inFlight = null
   })
-  return inFlight
+  inFlight = { token, check }
+  return check
 }
 
 /** How long a guarded screen waits for check_auth before it paints from the device (lie-fi). */
@@ -59,7 +64,7 @@ export async function requireAuth(
   current: Session = session,
 ): Promise<void> {
   const result = await runGuard(target, rule, {
-    checkAuth: sharedCheck,
+    checkAuth: () => sharedCheck(current.read().token),
     session: () => {
       const { token, tokenExpiry } = current.read()
       return { token, tokenExpiry }
