@@ -75,6 +75,8 @@ export interface RequestOptions<S extends v.GenericSchema> {
   schema: S
   signal?: AbortSignal
   timeoutMs?: number
+  /** Sent instead of the configured token (revoking a token no longer in the session). */
+  token?: string
 }
 
 export async function request<S extends v.GenericSchema>(
@@ -82,7 +84,7 @@ export async function request<S extends v.GenericSchema>(
   options: RequestOptions<S>,
 ): Promise<v.InferOutput<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' }
-  const token = await config.getToken()
+  const token = options.token ?? (await config.getToken())
   if (token) headers.Authorization = `Bearer ${token}`
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey
   let body: BodyInit | undefined

@@ -213,13 +213,23 @@ export interface SignOutOptions {
 
 /**
  * Signs out: when local changes still wait for the server, asks first (they would be lost to this
- * account). Resolves true when the session was cleared.
+ * account). Resolves true when the session was cleared; the token's revocation goes on after.
  */
 export async function signOut({ confirm = confirmSignOut }: SignOutOptions = {}): Promise<boolean> {
   const pending = await hasUnsyncedChanges()
   if (pending > 0 && !(await confirm(pending))) return false
+  const token = read(SESSION_KEYS.token)
   clearSession()
+  // The server forgets the token too (src/features/auth/revoke.ts); the sign-out never waits for it.
+  if (token) signedOut(token)
   return true
+}
+
+let signedOut: (token: string) => void = () => undefined
+
+/** The app registers what happens to a signed-out token (its revocation on the server). */
+export function setSignedOutHook(hook: (token: string) => void): void {
+  signedOut = hook
 }
 
 /** What the router context carries (`context.session`). */
