@@ -26,13 +26,8 @@ export async function checkAuth(signal?: AbortSignal): Promise<User> {
   return user
 }
 
-// The answers of these carry nothing the client needs; any JSON object is accepted.
+// The answers of these two carry nothing the client needs; any JSON object is accepted.
 const Acknowledged = v.looseObject({})
-
-/** POST /api/logout: the server forgets `token` (sent as the bearer, whatever the session holds). */
-export async function logout(token: string): Promise<void> {
-  await request('/api/logout', { method: 'POST', schema: Acknowledged, token, timeoutMs: 10_000 })
-}
 
 export function forgotPassword(input: { email: string }) {
   return request('/api/forgot_password', { method: 'POST', body: input, schema: Acknowledged })

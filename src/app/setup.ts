@@ -1,14 +1,20 @@
 import { configureApi } from '../api/client.ts'
-import { getValidToken } from '../features/auth/session.ts'
-import { installTokenRevocation } from '../features/auth/revoke.ts'
-import { installSignOutConfirm } from '../features/auth/sign-out.ts'
+import {
+  getValidToken,
+  installTokenRevocation,
+  setSignOutConfirm,
+} from '../features/auth/session.ts'
+import { noteAnswer } from '../sync/reachability.ts'
 
 /**
- * Wires the session into the API client (bearer token), the sign-out dialog, and the revocation of
- * signed-out tokens (sent now if one still waits from an earlier sign-out).
+ * Wires the session into the API client (bearer token, answers for the sync status), the sign-out
+ * dialog, and the revocation of signed-out tokens (sent now if one still waits from before).
  */
 export function setupSession(): void {
-  configureApi({ getToken: () => getValidToken() })
-  installSignOutConfirm()
+  // Whether the API answers the page's requests feeds the sync status («Нет сети»).
+  configureApi({ getToken: () => getValidToken(), onAnswer: noteAnswer })
+  setSignOutConfirm((pending) =>
+    import('../features/auth/sign-out.ts').then((m) => m.confirmSignOut(pending)),
+  )
   installTokenRevocation()
 }

@@ -6,9 +6,8 @@ import type { StoredAuth } from '../data/sync-state.ts'
 import { localFileId } from '../data/ids.ts'
 import { secureDeviceStorage, type StorageReport } from '../data/device-storage.ts'
 import type { ParkedEntry } from '../data/types.ts'
-import { defaultLocks, withLock } from './lock.ts'
+import { isAnswering, noteAnswer, subscribeAnswering } from './reachability.ts'
 import {
-  REPLAY_LOCK,
   scopeKey,
   STATUS_CHANNEL,
   SYNC_TAG,
@@ -88,6 +87,7 @@ export function startSync(): void {
       if (message?.type === 'replaying') setReplaying(message.replaying)
       if (message?.type === 'upload')
         setUploadProgress(message.fileId, message.loaded, message.total)
+      if (message?.type === 'answer') noteAnswer(message.answered)
     }
   }
   if (typeof window !== 'undefined') {
@@ -210,16 +210,20 @@ function subscribeReplaying(listener: () => void) {
 }
 
 export interface SyncStatus {
+  /** The browser has a network and the API answers requests (src/sync/reachability.ts). */
   online: boolean
   pending: number
   parked: number
+  /** False until the outbox's counts have been read: nothing may be called saved before. */
+  counted: boolean
   replaying: boolean
   lastSyncedAt: number | null
   needsSignIn: boolean
 }
 
 export function useSyncStatus(): SyncStatus {
-  const online = useSyncExternalStore(subscribeOnline, isOnline, () => true)
+  const network = useSyncExternalStore(subscribeOnline, isOnline, () => true)
+  const answering = useSyncExternalStore(subscribeAnswering, isAnswering, () => true)
   const busy = useSyncExternalStore(
     subscribeReplaying,
     () => replaying,
@@ -228,9 +232,10 @@ export function useSyncStatus(): SyncStatus {
   const counts = useOutboxCounts()
   const meta = useSyncMeta()
   return {
-    online,
+    online: network && answering,
     pending: counts?.pending ?? 0,
     parked: counts?.parked ?? 0,
+    counted: counts !== undefined,
     replaying: busy,
     lastSyncedAt: meta.lastSyncedAt,
     needsSignIn: meta.needsSignIn,
@@ -270,26 +275,13 @@ export async function flushBeforeReload(): Promise<void> {
 let syncToken: string | null = null
 
 /**
- * The page mirrors its session token into the mirror (the worker and the SW read it there). With
- * `claim` (another person signs in: the mirror is cleared, docs/SYNC.md "Accounts"), the claim and
- * the new token are stored holding the replay lock, so a replay or refresh still running for the
- * previous person finishes first: none of their queued changes goes out under the new token, and
- * nothing of theirs is written after the mirror was cleared. A new token refreshes every scope on
- * screen at once (the workspaces, the current list).
+ * The page mirrors its session token into the mirror (the worker and the SW read it there). A new
+ * token refreshes every scope on screen at once (the workspaces, the current list): docs/SYNC.md
+ * "Accounts".
  */
-export async function setSyncToken(
-  auth: StoredAuth,
-  claim?: () => Promise<unknown>,
-): Promise<void> {
+export async function setSyncToken(auth: StoredAuth): Promise<void> {
   const changed = auth.token !== syncToken
-  if (claim) {
-    await withLock(defaultLocks(), REPLAY_LOCK, false, async () => {
-      await claim()
-      await storeAuthToken(auth)
-    })
-  } else {
-    await storeAuthToken(auth)
-  }
+  await storeAuthToken(auth)
   syncToken = auth.token
   if (!auth.token) return
   requestSync()

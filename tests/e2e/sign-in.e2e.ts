@@ -188,8 +188,11 @@ describe('another person in the same tab', () => {
 
   /** Creates a project while offline: it waits in the outbox. */
   async function queueProjectOffline(name: string) {
-    // Offline, the service worker serves the app's files.
+    // Offline, the service worker serves the app's files; the workspace is on the device.
     await waitForServiceWorker(page)
+    await expect
+      .poll(() => page.getByTestId('workspace-switcher').locator('option:checked').textContent())
+      .toBe('Пространство А')
     await goOffline(browser.context)
     await page.getByRole('button', { name: 'Новый проект' }).first().click()
     await page.getByLabel('Название нового проекта').fill(name)

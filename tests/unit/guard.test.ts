@@ -189,15 +189,19 @@ describe('a link that connects but never answers (lie-fi)', () => {
     const check = pendingCheck()
     const onLateUnauthorized = vi.fn()
     let token: string | null = 'tok'
+    const onNoAnswer = vi.fn()
     const d = deps({
       checkAuth: check.checkAuth,
       answerWithinMs: 1000,
       wait: async () => undefined,
       onLateUnauthorized,
+      onNoAnswer,
       session: () => ({ token, tokenExpiry: NOW + 60_000 }),
     })
     const result = await runGuard(target('/projects'), 'editor', d.deps)
     expect(result).toEqual({ kind: 'allow', user: null, offline: true })
+    // The sync status hears that nothing answered (it says «Нет сети»).
+    expect(onNoAnswer).toHaveBeenCalledTimes(1)
     // The late 401 still counts: the token goes and the app is told (the lock screen).
     d.onUnauthorized.mockImplementation(() => (token = null))
     check.settle().reject(new ApiError(401, 'unauthorized', 'Войдите'))

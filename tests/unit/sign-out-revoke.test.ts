@@ -1,13 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { configureApi } from '../../src/api/client.ts'
+import { flushRevocations, tokensToRevoke } from '../../src/features/auth/revoke.ts'
 import {
-  flushRevocations,
   installTokenRevocation,
-  REVOKE_KEY,
-  tokensToRevoke,
-} from '../../src/features/auth/revoke.ts'
-import {
   readSession,
+  REVOKE_KEY,
   setUnsyncedChangesHook,
   signOut,
   startSession,
@@ -89,7 +86,7 @@ describe('signing out', () => {
     await signOut({ confirm: async () => true })
     await vi.waitFor(() => expect(sent).toHaveLength(1))
     await flushRevocations()
-    expect(localStorage.getItem(REVOKE_KEY)).toBe(JSON.stringify(['token-of-anna']))
+    expect(localStorage.getItem(REVOKE_KEY)).toBe('token-of-anna')
 
     online = true
     window.dispatchEvent(new Event('online'))
@@ -102,7 +99,7 @@ describe('signing out', () => {
   })
 
   it('sends a revocation left from an earlier visit on the next start', async () => {
-    localStorage.setItem(REVOKE_KEY, JSON.stringify(['token-of-yesterday']))
+    localStorage.setItem(REVOKE_KEY, 'token-of-yesterday')
     const sent = recordFetch(async () => json(200, {}))
     installTokenRevocation()
     await vi.waitFor(() => expect(tokensToRevoke()).toEqual([]))

@@ -113,6 +113,8 @@ export interface GuardDeps {
    * (the app shows the lock screen; everything on the device stays).
    */
   onLateUnauthorized?: () => void
+  /** The check outlasted `answerWithinMs`: the screen goes on as offline (the sync status says so). */
+  onNoAnswer?: () => void
 }
 
 export interface GuardTarget {
@@ -180,6 +182,7 @@ export async function runGuard(
       const answer = await Promise.race([check, limit])
       if (answer === 'too slow') {
         // Lie-fi: go on from the device; the answer, when it comes, still counts.
+        deps.onNoAnswer?.()
         check.then(accepted, (error: unknown) => {
           const stillStored = current()
           if (refused(error) && stillStored) deps.onLateUnauthorized?.()

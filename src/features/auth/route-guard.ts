@@ -11,6 +11,7 @@ import {
   type GuardTarget,
 } from './guard.ts'
 import { session, type Session } from './session.ts'
+import { noteAnswer } from '../../sync/reachability.ts'
 
 /** What every route's `context` carries (see src/routes/__root.tsx). */
 export interface RouterContext {
@@ -20,7 +21,8 @@ export interface RouterContext {
 // Keyed by token, so signing in, out or as someone else never reuses another session's check.
 const checkCache = createAuthCheckCache(30_000)
 
-let inFlight: { token: string | null; check: Promise<User> } | null = null
+let inFlight: Promise<User> | null = null
+let inFlightToken: string | null = null
 
 /**
  * One request at a time per token: a preload and a navigation arriving together share the answer,
@@ -31,12 +33,14 @@ function sharedCheck(token: string | null): Promise<User> {
   if (typeof navigator !== 'undefined' && navigator.onLine === false) {
     return Promise.reject(new NetworkError('offline'))
   }
-  if (inFlight && inFlight.token === token) return inFlight.check
-  const check: Promise<User> = checkAuth().finally(() => {
-    if (inFlight?.check === check) inFlight = null
-  })
-  inFlight = { token, check }
-  return check
+  if (!inFlight || inFlightToken !== token) {
+    inFlightToken = token
+    const check: Promise<User> = checkAuth().finally(() => {
+      if (inFlight === check) inFlight = null
+    })
+    inFlight = check
+  }
+  return inFlight
 }
 
 /** How long a guarded screen waits for check_auth before it paints from the device (lie-fi). */
@@ -76,6 +80,8 @@ export async function requireAuth(
     onUnauthorized: () => current.dropToken(),
     answerWithinMs: CHECK_AUTH_PATIENCE_MS,
     onLateUnauthorized: () => lateUnauthorized(),
+    // Its answer, when it comes, turns the status back (the API client tells every answer).
+    onNoAnswer: () => noteAnswer(false),
   })
   if (result.kind === 'login') throw redirect({ to: LOGIN_PATH, search: { to: result.to } })
   if (result.kind === 'not-authorized') throw redirect({ to: NOT_AUTHORIZED_PATH })

@@ -220,16 +220,27 @@ export async function signOut({ confirm = confirmSignOut }: SignOutOptions = {})
   if (pending > 0 && !(await confirm(pending))) return false
   const token = read(SESSION_KEYS.token)
   clearSession()
-  // The server forgets the token too (src/features/auth/revoke.ts); the sign-out never waits for it.
-  if (token) signedOut(token)
+  if (token) {
+    // The server forgets the token too (src/features/auth/revoke.ts), never awaited. It is kept at
+    // once: a page closed right after the sign-out still sends it on its next start.
+    write(REVOKE_KEY, `${read(REVOKE_KEY) ?? ''} ${token}`.trim())
+    revokeWaiting()
+  }
   return true
 }
 
-let signedOut: (token: string) => void = () => undefined
+/** Signed-out tokens whose revocation has not been answered yet, space-separated (revoke.ts). */
+export const REVOKE_KEY = 'tokensToRevoke'
 
-/** The app registers what happens to a signed-out token (its revocation on the server). */
-export function setSignedOutHook(hook: (token: string) => void): void {
-  signedOut = hook
+/** Sends the revocations still waiting; the code that sends them loads only then. */
+export function revokeWaiting(): void {
+  if (read(REVOKE_KEY)) void import('./revoke.ts').then((m) => m.flushRevocations())
+}
+
+/** At start, and whenever the network returns, revocations that got no answer go again. */
+export function installTokenRevocation(): void {
+  revokeWaiting()
+  window.addEventListener('online', revokeWaiting)
 }
 
 /** What the router context carries (`context.session`). */

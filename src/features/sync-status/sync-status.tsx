@@ -93,6 +93,7 @@ const LOOK: Record<State, { icon: ReactNode; color: string }> = {
   saving: { icon: <Loader size={16} aria-hidden />, color: 'blue.8' },
   pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.8' },
   parked: { icon: <IconAlertTriangle size={20} aria-hidden />, color: 'red.9' },
+  checking: { icon: <Loader size={16} color="gray" aria-hidden />, color: 'gray.7' },
   saved: { icon: <IconCloudCheck size={20} aria-hidden />, color: 'teal.9' },
 }
 
