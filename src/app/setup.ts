@@ -1,14 +1,10 @@
 import { configureApi } from '../api/client.ts'
-import {
-  getValidToken,
-  installTokenRevocation,
-  setSignOutConfirm,
-} from '../features/auth/session.ts'
+import { getValidToken, setSignOutConfirm } from '../features/auth/session.ts'
 import { noteAnswer } from '../sync/reachability.ts'
 
 /**
- * Wires the session into the API client (bearer token, answers for the sync status), the sign-out
- * dialog, and the revocation of signed-out tokens (sent now if one still waits from before).
+ * Wires the session into the API client (bearer token, answers for the sync status) and the
+ * sign-out dialog.
  */
 export function setupSession(): void {
   // Whether the API answers the page's requests feeds the sync status («Нет сети»).
@@ -16,5 +12,4 @@ export function setupSession(): void {
   setSignOutConfirm((pending) =>
     import('../features/auth/sign-out.ts').then((m) => m.confirmSignOut(pending)),
   )
-  installTokenRevocation()
 }

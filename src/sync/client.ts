@@ -4,7 +4,6 @@ import { storeAuthToken, unsyncedCount } from '../mirror/commands.ts'
 import { onPageWorkerFailure, pageWorker } from '../mirror/worker.ts'
 import type { StoredAuth } from '../data/sync-state.ts'
 import { localFileId } from '../data/ids.ts'
-import { secureDeviceStorage, type StorageReport } from '../data/device-storage.ts'
 import type { ParkedEntry } from '../data/types.ts'
 import { isAnswering, noteAnswer, subscribeAnswering } from './reachability.ts'
 import {
@@ -317,36 +316,5 @@ export function useUploadProgress(url: string): number | null {
     },
     () => (fileId === null ? null : (uploads.get(fileId) ?? null)),
     () => null,
-  )
-}
-
-// ---- storage: ask to keep the data; say when space is short ----------------------------------
-
-export type StorageStatus = StorageReport | { persisted: null; freeBytes: null; short: false }
-
-let storageStatus: StorageStatus = { persisted: null, freeBytes: null, short: false }
-const storageListeners = new Set<() => void>()
-
-/**
- * Asks the browser to keep IndexedDB under storage pressure (once signed in) and measures the
- * space left (src/data/device-storage.ts). Refusal is normal in some browsers; the sync panel then
- * says unsent changes could be evicted, and a notification warns when space is short.
- */
-export async function checkStorage(): Promise<StorageStatus> {
-  const storage = typeof navigator === 'undefined' ? undefined : navigator.storage
-  if (!storage) return storageStatus
-  storageStatus = await secureDeviceStorage(storage)
-  for (const listener of storageListeners) listener()
-  return storageStatus
-}
-
-export function useStorageStatus(): StorageStatus {
-  return useSyncExternalStore(
-    (listener) => {
-      storageListeners.add(listener)
-      return () => storageListeners.delete(listener)
-    },
-    () => storageStatus,
-    () => storageStatus,
   )
 }

@@ -201,6 +201,27 @@ describe('another person in the same tab', () => {
     await page.getByRole('button', { name: 'Синхронизация: Нет сети · ждут: 1' }).waitFor()
   }
 
+  /** From now on, records whether the page ever shows any of `texts` (the first person's data). */
+  async function watchForTexts(texts: string[]) {
+    await page.evaluate((watched) => {
+      const seen: string[] = []
+      Object.assign(window, { __seenTexts: seen })
+      const look = () => {
+        const shown =
+          document.body.innerText +
+          Array.from(document.querySelectorAll('option'), (o) => o.textContent).join(' ')
+        for (const text of watched)
+          if (shown.includes(text) && !seen.includes(text)) seen.push(text)
+      }
+      new MutationObserver(look).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      })
+    }, texts)
+  }
+  const seenTexts = () => page.evaluate(() => (window as { __seenTexts?: string[] }).__seenTexts)
+
   /** The second person's shell: their workspace at once, no «Войти снова», nothing of the first. */
   async function expectSecondPersonsShell(queued: string) {
     await expectShell(page, 'Проекты')
@@ -214,6 +235,8 @@ describe('another person in the same tab', () => {
       .poll(() => page.getByTestId('sync-status').getAttribute('data-state'))
       .toBe('saved')
     expect(await page.getByText(queued).count()).toBe(0)
+    // Not even for a moment while the new session was being applied.
+    expect(await seenTexts()).toEqual([])
   }
 
   it('signing out with a queued change and in as someone else shows their workspace at once and never sends the change', async () => {
@@ -231,6 +254,7 @@ describe('another person in the same tab', () => {
     await page.waitForURL((url) => url.pathname === '/pages/login')
     await goOnline(browser.context)
 
+    await watchForTexts(['Пространство А', queued])
     await submitLogin(page, second)
     await page.waitForURL((url) => url.pathname === '/projects')
     await expectSecondPersonsShell(queued)
@@ -269,6 +293,7 @@ describe('another person in the same tab', () => {
     await page.getByText(first.email).waitFor()
     await page.getByRole('link', { name: 'Войти под другим аккаунтом' }).click()
     await page.waitForURL((url) => url.pathname === '/pages/login')
+    await watchForTexts(['Пространство А', queued])
     await submitLogin(page, second)
     await page.waitForURL((url) => url.pathname === '/projects')
     await expectSecondPersonsShell(queued)

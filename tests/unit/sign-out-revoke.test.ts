@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { configureApi } from '../../src/api/client.ts'
 import { flushRevocations, tokensToRevoke } from '../../src/features/auth/revoke.ts'
+import { installTokenRevocation } from '../../src/app/after-first-render.ts'
 import {
-  installTokenRevocation,
   readSession,
   REVOKE_KEY,
   setUnsyncedChangesHook,

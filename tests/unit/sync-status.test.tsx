@@ -169,7 +169,7 @@ describe('storage warnings in the sync panel', () => {
       },
     })
     try {
-      const { checkStorage } = await import('../../src/sync/client.ts')
+      const { checkStorage } = await import('../../src/sync/storage-status.ts')
       expect(await checkStorage()).toMatchObject({ persisted: false, short: true })
       await renderInApp(() => <SyncStatus />)
       await userEvent.click(await screen.findByRole('button', { name: /Всё сохранено/ }))

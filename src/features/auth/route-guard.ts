@@ -47,6 +47,16 @@ function sharedCheck(token: string | null): Promise<User> {
 export const CHECK_AUTH_PATIENCE_MS = 1000
 
 let lateUnauthorized: () => void = () => undefined
+let accountReady: () => Promise<void> | undefined = () => undefined
+
+/**
+ * What a guarded screen waits for once allowed: the app's switch of the device's data to another
+ * person (their mirror claimed, the previous person's cleared), so it never paints the previous
+ * person's workspace or records (docs/SYNC.md "Accounts").
+ */
+export function setAccountReadyWait(wait: () => Promise<void> | undefined): void {
+  accountReady = wait
+}
 
 /** What the app does when a check that answered after its screen had painted says 401. */
 export function setLateUnauthorizedHandler(handler: () => void): void {
@@ -85,4 +95,5 @@ export async function requireAuth(
   })
   if (result.kind === 'login') throw redirect({ to: LOGIN_PATH, search: { to: result.to } })
   if (result.kind === 'not-authorized') throw redirect({ to: NOT_AUTHORIZED_PATH })
+  await accountReady()
 }

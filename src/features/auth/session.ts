@@ -237,12 +237,6 @@ export function revokeWaiting(): void {
   if (read(REVOKE_KEY)) void import('./revoke.ts').then((m) => m.flushRevocations())
 }
 
-/** At start, and whenever the network returns, revocations that got no answer go again. */
-export function installTokenRevocation(): void {
-  revokeWaiting()
-  window.addEventListener('online', revokeWaiting)
-}
-
 /** What the router context carries (`context.session`). */
 export const session = {
   read: readSession,

@@ -9,12 +9,8 @@ import {
 } from '@tabler/icons-react'
 import { useNavigate, useRouterState } from '@tanstack/react-router'
 import { useState, type ReactNode } from 'react'
-import {
-  useParkedEntries,
-  useStorageStatus,
-  useSyncStatus,
-  type SyncStatus as Status,
-} from '../../sync/client.ts'
+import { useParkedEntries, useSyncStatus, type SyncStatus as Status } from '../../sync/client.ts'
+import { useStorageStatus } from '../../sync/storage-status.ts'
 import { ParkedList } from './parked-list.tsx'
 import {
   syncState as stateOf,
