@@ -13,12 +13,15 @@ import { STATUS_CHANNEL, type SyncWorkerApi } from '../src/sync/protocol.ts'
  * mirrors its token into `meta` (src/sync/client.ts setSyncToken); the worker reads it there.
  */
 const db = getDb()
-configureApi({ getToken: () => readAuthToken(db) })
-
-const engine = createSyncEngine({
-  db,
-  channel: typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(STATUS_CHANNEL),
+const channel =
+  typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(STATUS_CHANNEL)
+configureApi({
+  getToken: () => readAuthToken(db),
+  // The page's sync status says «Нет сети» while the replays and refreshes get no answer.
+  onAnswer: (answered) => channel?.postMessage({ type: 'answer', answered }),
 })
+
+const engine = createSyncEngine({ db, channel })
 
 const api = {
   ...createMirrorService(),

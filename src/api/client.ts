@@ -18,6 +18,12 @@ export interface ApiConfig {
   getToken: () => string | null | Promise<string | null>
   /** How long a request may go unanswered before it counts as lost (default 30 s). */
   timeoutMs?: number
+  /**
+   * Told after every request whether the API answered (any HTTP answer of its own, errors too) or
+   * not (no connection, a timeout, a page that is not the API's): the sync status says «Нет сети»
+   * from that, not from `navigator.onLine` alone (docs/app-shell.md, "Sync status").
+   */
+  onAnswer?: (answered: boolean) => void
 }
 
 let config: ApiConfig = { baseUrl: '', getToken: () => null }
@@ -75,14 +81,31 @@ export interface RequestOptions<S extends v.GenericSchema> {
   schema: S
   signal?: AbortSignal
   timeoutMs?: number
+  /** Sent instead of the configured token (revoking a token no longer in the session). */
+  token?: string
 }
 
 export async function request<S extends v.GenericSchema>(
   path: string,
   options: RequestOptions<S>,
 ): Promise<v.InferOutput<S>> {
+  try {
+    const result = await send(path, options)
+    config.onAnswer?.(true)
+    return result
+  } catch (error) {
+    // Called off by the caller (a screen that went away): that says nothing about the network.
+    if (!options.signal?.aborted) config.onAnswer?.(!(error instanceof NetworkError))
+    throw error
+  }
+}
+
+async function send<S extends v.GenericSchema>(
+  path: string,
+  options: RequestOptions<S>,
+): Promise<v.InferOutput<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' }
-  const token = await config.getToken()
+  const token = options.token ?? (await config.getToken())
   if (token) headers.Authorization = `Bearer ${token}`
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey
   let body: BodyInit | undefined

@@ -2,11 +2,8 @@ import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { restoreLocale } from './i18n.ts'
-import { watchDeviceStorage } from './device-storage.ts'
-import { watchInstallHint } from './install-hint.ts'
 import { Providers } from './providers.tsx'
 import { createAppRouter } from './router.ts'
-import { registerServiceWorker } from './service-worker.ts'
 import { setupSession } from './setup.ts'
 import { setupSync } from './sync.ts'
 
@@ -26,10 +23,9 @@ async function start() {
       </Providers>
     </StrictMode>,
   )
-  // After the first render: none may delay the first paint.
-  registerServiceWorker()
-  watchDeviceStorage()
-  watchInstallHint()
+  // After the first render, and loaded then: none may delay the first paint, and the list pages'
+  // first load carries none of them (docs/app-shell.md, Bundle).
+  void import('./after-first-render.ts').then(({ afterFirstRender }) => afterFirstRender())
 }
 
 void start()

@@ -1,6 +1,7 @@
 /**
- * Service worker registration (production builds only). This module stays tiny because it is part
- * of the first load: workbox-window and the update prompt load after the first render.
+ * What must happen before a new version of the app takes over. This module is part of the first
+ * load and holds only the hook; the registration (src/app/after-first-render.ts), workbox-window
+ * and the update prompt load after the first render.
  */
 
 type BeforeUpdateHook = () => Promise<void>
@@ -15,15 +16,7 @@ export function setBeforeUpdateHook(hook: BeforeUpdateHook): void {
   beforeUpdate = hook
 }
 
-/** Registers /sw.js once the page has loaded, so it never competes with the first render. */
-export function registerServiceWorker(): void {
-  if (!import.meta.env.PROD || typeof navigator === 'undefined') return
-  if (!('serviceWorker' in navigator)) return
-  const start = () => {
-    import('./service-worker-runtime.ts')
-      .then(({ startServiceWorker }) => startServiceWorker(() => beforeUpdate()))
-      .catch((error: unknown) => console.error('service worker', error))
-  }
-  if (document.readyState === 'complete') setTimeout(start, 0)
-  else window.addEventListener('load', start, { once: true })
+/** Runs the registered hook (the update flow calls it). */
+export function runBeforeUpdate(): Promise<void> {
+  return beforeUpdate()
 }

@@ -1,9 +1,15 @@
 import { configureApi } from '../api/client.ts'
-import { getValidToken } from '../features/auth/session.ts'
-import { installSignOutConfirm } from '../features/auth/sign-out.ts'
+import { getValidToken, setSignOutConfirm } from '../features/auth/session.ts'
+import { noteAnswer } from '../sync/reachability.ts'
 
-/** Wires the session into the API client (bearer token) and the sign-out dialog. */
+/**
+ * Wires the session into the API client (bearer token, answers for the sync status) and the
+ * sign-out dialog.
+ */
 export function setupSession(): void {
-  configureApi({ getToken: () => getValidToken() })
-  installSignOutConfirm()
+  // Whether the API answers the page's requests feeds the sync status («Нет сети»).
+  configureApi({ getToken: () => getValidToken(), onAnswer: noteAnswer })
+  setSignOutConfirm((pending) =>
+    import('../features/auth/sign-out.ts').then((m) => m.confirmSignOut(pending)),
+  )
 }

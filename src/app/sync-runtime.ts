@@ -1,11 +1,31 @@
-import { claimMirror } from '../mirror/commands.ts'
+import { claimMirror, storeAuthToken } from '../mirror/commands.ts'
+import { defaultLocks, withLock } from '../sync/lock.ts'
+import { REPLAY_LOCK } from '../sync/protocol.ts'
 import { hasValidToken, type SessionSnapshot } from '../features/auth/session.ts'
 import { flushBeforeReload, setSyncToken, startSync, unsyncedChanges } from '../sync/client.ts'
 
+/** Whose session this page applied last (undefined: none yet, the page has just started). */
+let appliedUser: number | null | undefined
+
 /** The heavy half of src/app/sync.ts (Dexie, the worker client): loaded beside the first render. */
 export async function applySession(snapshot: SessionSnapshot): Promise<void> {
-  if (snapshot.user) await claimMirror(snapshot.user.id)
-  await setSyncToken({ token: snapshot.token, expiry: snapshot.tokenExpiry })
+  const auth = { token: snapshot.token, expiry: snapshot.tokenExpiry }
+  const user = snapshot.user
+  if (user && appliedUser !== undefined && user.id !== appliedUser) {
+    // Another person in this tab (after a sign-out, the lock screen or in another tab): the mirror
+    // is claimed (cleared) and their token stored holding the replay lock, so a replay or refresh
+    // still running for the previous person finishes first: none of their queued changes goes out
+    // under the new token, and nothing of theirs is written after the mirror was cleared.
+    await withLock(defaultLocks(), REPLAY_LOCK, false, async () => {
+      await claimMirror(user.id)
+      await storeAuthToken(auth)
+    })
+  } else if (user) {
+    await claimMirror(user.id)
+  }
+  await setSyncToken(auth)
+  if (user) appliedUser = user.id
+  else appliedUser ??= null
   if (hasValidToken(snapshot)) startSync()
 }
 

@@ -4,6 +4,7 @@ import {
   setUnsyncedChangesHook,
   type SessionSnapshot,
 } from '../features/auth/session.ts'
+import { setAccountReadyWait } from '../features/auth/route-guard.ts'
 import { setBeforeUpdateHook } from './service-worker.ts'
 
 const loadRuntime = () => import('./sync-runtime.ts')
@@ -19,11 +20,20 @@ export function setupSync(): void {
   // «Обновить» sends what is queued before the new version takes over (the rest replays after it).
   setBeforeUpdateHook(async () => (await loadRuntime()).flushBeforeReload())
   let chain = Promise.resolve()
+  // Whose data the device holds (undefined before the first session is applied) and the switch to
+  // another person: guarded screens wait for it, so they never paint the previous person's data.
+  let user: number | null | undefined
+  let switching: Promise<void> | undefined
+  setAccountReadyWait(() => switching)
   const apply = (snapshot: SessionSnapshot) => {
     // One after another, so a quick sign-out/sign-in never applies out of order.
     chain = chain
       .then(async () => (await loadRuntime()).applySession(snapshot))
       .catch((error: unknown) => console.error(error))
+    const id = snapshot.user?.id ?? null
+    if (user !== undefined && id !== null && id !== user) switching = chain
+    // A sign-out keeps whose data is on the device.
+    if (user === undefined || id !== null) user = id
   }
   apply(readSession())
   onSessionChange(apply)

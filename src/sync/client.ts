@@ -4,8 +4,8 @@ import { storeAuthToken, unsyncedCount } from '../mirror/commands.ts'
 import { onPageWorkerFailure, pageWorker } from '../mirror/worker.ts'
 import type { StoredAuth } from '../data/sync-state.ts'
 import { localFileId } from '../data/ids.ts'
-import { secureDeviceStorage, type StorageReport } from '../data/device-storage.ts'
 import type { ParkedEntry } from '../data/types.ts'
+import { isAnswering, noteAnswer, subscribeAnswering } from './reachability.ts'
 import {
   scopeKey,
   STATUS_CHANNEL,
@@ -86,6 +86,7 @@ export function startSync(): void {
       if (message?.type === 'replaying') setReplaying(message.replaying)
       if (message?.type === 'upload')
         setUploadProgress(message.fileId, message.loaded, message.total)
+      if (message?.type === 'answer') noteAnswer(message.answered)
     }
   }
   if (typeof window !== 'undefined') {
@@ -159,9 +160,14 @@ export async function registerBackgroundSync(): Promise<void> {
   }
 }
 
-/** Fetches a scope from the API into the mirror (in the worker). Offline it quietly does nothing. */
+/**
+ * Fetches a scope from the API into the mirror (in the worker). Offline, or before the session's
+ * token is in the mirror (signed out, or a sign-in still being applied), it quietly does nothing:
+ * a request without the token would only earn a 401 and «Войти снова». Storing a new token
+ * refreshes every scope on screen.
+ */
 export async function refresh(scope: RefreshScope): Promise<void> {
-  if (!remote || !isOnline()) return
+  if (!remote || !isOnline() || !syncToken) return
   try {
     await remote.refresh(scope)
   } catch {
@@ -203,16 +209,20 @@ function subscribeReplaying(listener: () => void) {
 }
 
 export interface SyncStatus {
+  /** The browser has a network and the API answers requests (src/sync/reachability.ts). */
   online: boolean
   pending: number
   parked: number
+  /** False until the outbox's counts have been read: nothing may be called saved before. */
+  counted: boolean
   replaying: boolean
   lastSyncedAt: number | null
   needsSignIn: boolean
 }
 
 export function useSyncStatus(): SyncStatus {
-  const online = useSyncExternalStore(subscribeOnline, isOnline, () => true)
+  const network = useSyncExternalStore(subscribeOnline, isOnline, () => true)
+  const answering = useSyncExternalStore(subscribeAnswering, isAnswering, () => true)
   const busy = useSyncExternalStore(
     subscribeReplaying,
     () => replaying,
@@ -221,9 +231,10 @@ export function useSyncStatus(): SyncStatus {
   const counts = useOutboxCounts()
   const meta = useSyncMeta()
   return {
-    online,
+    online: network && answering,
     pending: counts?.pending ?? 0,
     parked: counts?.parked ?? 0,
+    counted: counts !== undefined,
     replaying: busy,
     lastSyncedAt: meta.lastSyncedAt,
     needsSignIn: meta.needsSignIn,
@@ -259,10 +270,21 @@ export async function flushBeforeReload(): Promise<void> {
   }
 }
 
-/** The page mirrors its session token into the mirror (the worker and the SW read it there). */
+/** The token this page last stored in the mirror (null: signed out). */
+let syncToken: string | null = null
+
+/**
+ * The page mirrors its session token into the mirror (the worker and the SW read it there). A new
+ * token refreshes every scope on screen at once (the workspaces, the current list): docs/SYNC.md
+ * "Accounts".
+ */
 export async function setSyncToken(auth: StoredAuth): Promise<void> {
+  const changed = auth.token !== syncToken
   await storeAuthToken(auth)
-  if (auth.token) requestSync()
+  syncToken = auth.token
+  if (!auth.token) return
+  requestSync()
+  if (changed) refreshActiveScopes()
 }
 
 /** Changes not yet on the server (pending and rejected): for the sign-out confirmation. */
@@ -294,36 +316,5 @@ export function useUploadProgress(url: string): number | null {
     },
     () => (fileId === null ? null : (uploads.get(fileId) ?? null)),
     () => null,
-  )
-}
-
-// ---- storage: ask to keep the data; say when space is short ----------------------------------
-
-export type StorageStatus = StorageReport | { persisted: null; freeBytes: null; short: false }
-
-let storageStatus: StorageStatus = { persisted: null, freeBytes: null, short: false }
-const storageListeners = new Set<() => void>()
-
-/**
- * Asks the browser to keep IndexedDB under storage pressure (once signed in) and measures the
- * space left (src/data/device-storage.ts). Refusal is normal in some browsers; the sync panel then
- * says unsent changes could be evicted, and a notification warns when space is short.
- */
-export async function checkStorage(): Promise<StorageStatus> {
-  const storage = typeof navigator === 'undefined' ? undefined : navigator.storage
-  if (!storage) return storageStatus
-  storageStatus = await secureDeviceStorage(storage)
-  for (const listener of storageListeners) listener()
-  return storageStatus
-}
-
-export function useStorageStatus(): StorageStatus {
-  return useSyncExternalStore(
-    (listener) => {
-      storageListeners.add(listener)
-      return () => storageListeners.delete(listener)
-    },
-    () => storageStatus,
-    () => storageStatus,
   )
 }

@@ -44,6 +44,8 @@ export type StatusMessage =
   | { type: 'replaying'; replaying: boolean }
   /** An upload of `local-file:<fileId>` in progress (loaded === total when done). */
   | { type: 'upload'; fileId: number; loaded: number; total: number }
+  /** The worker's last request got an answer from the API, or none (src/sync/reachability.ts). */
+  | { type: 'answer'; answered: boolean }
 
 /** Background Sync tag registered by the page when changes wait offline. */
 export const SYNC_TAG = 'promo-builder-outbox'

@@ -12,6 +12,7 @@ import { launchBrowser, type BrowserSession } from './helpers/browser.ts'
 import {
   addBlockButton,
   apiGet,
+  apiPost,
   BLOCK_BUTTONS,
   createProjectThroughUi,
   dragOnCanvas,
@@ -361,6 +362,62 @@ describe('landing editor (type 1)', () => {
       expect(ours).toEqual(theirs)
     }
   }, 120_000)
+})
+
+describe('a subscribe block («Запись»)', () => {
+  it('draws its specialist by name on the canvas after a reload, as the server, the inspector and the preview hold it', async () => {
+    const [workspace] = await apiGet<{ id: number }[]>(user, '/api/workspace/list')
+    const specialist = await apiPost<{ id: number; name: string }>(user, '/api/specialist/add', {
+      workspace_id: workspace!.id,
+      name: 'Анна Смирнова',
+      position: 'Стоматолог',
+      department_id: null,
+      location_id: null,
+      phone: '',
+      email: '',
+      photo_url: '',
+      description: '',
+      enabled: true,
+    })
+    const projectId = await createProjectThroughUi(page, 'Запись к стоматологу', 1)
+    await page.getByText('Добавьте первую секцию').waitFor()
+    await uploadBackground(page, makePng(BG.width, BG.height))
+    expect(await canvasRenderer()).toBe('webgl')
+    await addBlockButton(page, 'Запись').click()
+    await layerItems(page).filter({ hasText: 'Запись' }).getByRole('button').first().click()
+    const choice = page.getByRole('combobox', { name: 'Специалист', exact: true })
+    await expect.poll(() => choice.locator('option').allTextContents()).toContain(specialist.name)
+    await choice.selectOption({ label: specialist.name })
+    const drawnTitle = async () =>
+      (await drawnBlocks(page)).find((b) => b.type === 'subscribe')?.texts[0] ?? null
+    await expect.poll(drawnTitle).toBe(specialist.name)
+
+    await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
+    await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
+    const subscribeBgId = (await backgroundsOf(projectId))[0]!
+    await expect
+      .poll(
+        async () =>
+          (await serverBlocks(subscribeBgId)).find((b) => b.type === 'subscribe')?.specialist_id,
+        { timeout: 15_000 },
+      )
+      .toBe(specialist.id)
+    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+
+    await page.reload()
+    expect(await canvasRenderer()).toBe('webgl')
+    await savedDrawnBlocks(1)
+    // The specialists come from the mirror a moment after the blocks, while the stage may still
+    // be starting (a unit test pins that order: tests/unit/editor-canvas-init.test.tsx).
+    await expect.poll(drawnTitle, { timeout: 10_000 }).toBe(specialist.name)
+    await layerItems(page).filter({ hasText: 'Запись' }).getByRole('button').first().click()
+    expect(await choice.inputValue()).toBe(String(specialist.id))
+    await page.getByRole('button', { name: 'Предпросмотр' }).click()
+    const preview = page.locator('[data-testid="landing-preview"]')
+    await preview.getByText(specialist.name).waitFor()
+    await page.keyboard.press('Escape')
+    await preview.waitFor({ state: 'detached' })
+  }, 90_000)
 })
 
 describe('stories editor (type 2)', () => {

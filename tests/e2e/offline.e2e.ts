@@ -11,6 +11,7 @@ import {
   waitForServiceWorker,
 } from './helpers/app.ts'
 import { launchBrowser, type BrowserSession } from './helpers/browser.ts'
+import { api, signInFreshUser } from './helpers/user.ts'
 
 // One browser for the file: the journeys build on the first online visit, as a user's would.
 let browser: BrowserSession
@@ -134,4 +135,34 @@ describe('offline', () => {
     const missing = await page.goto(appUrl('/uploads/missing.png'))
     expect(missing?.status()).toBe(404)
   })
+})
+
+describe('the API out of reach while the browser reports a network', () => {
+  it('the header says «Нет сети» over the queued changes, and «Всё сохранено» once they reached the server', async () => {
+    const user = await signInFreshUser(page)
+    await waitForServiceWorker(page)
+    const status = page.getByTestId('sync-status')
+    await expect.poll(() => status.getAttribute('data-state')).toBe('saved')
+    // Every API request fails without an answer; navigator.onLine stays true.
+    await browser.context.route('**/api/**', (route) => route.abort('connectionrefused'))
+    try {
+      await page.getByRole('button', { name: 'Новый проект' }).first().click()
+      await page.getByLabel('Название нового проекта').fill('Проект без связи')
+      await page.getByRole('button', { name: 'Создать', exact: true }).click()
+      await page.waitForURL((url) => /^\/project\/-\d+\/type$/.test(url.pathname))
+      await page.goto(appUrl('/projects'))
+      expect(await page.evaluate(() => navigator.onLine)).toBe(true)
+      await page.getByRole('button', { name: 'Синхронизация: Нет сети · ждут: 1' }).waitFor()
+    } finally {
+      await browser.context.unroute('**/api/**')
+    }
+    // The replay's next try gets through: the status follows the answer and the emptied outbox.
+    await page.getByRole('button', { name: 'Синхронизация: Всё сохранено' }).waitFor({
+      timeout: 40_000,
+    })
+    const names = (
+      await api<{ name: string }[]>(user.token, `project/list?workspace_id=${user.workspaceId}`)
+    ).map((project) => project.name)
+    expect(names).toEqual(['Проект без связи'])
+  }, 90_000)
 })

@@ -188,15 +188,22 @@ describe('a link that connects but never answers (lie-fi)', () => {
   it('with a valid stored token, goes on as offline once the patience runs out', async () => {
     const check = pendingCheck()
     const onLateUnauthorized = vi.fn()
+    let token: string | null = 'tok'
+    const onNoAnswer = vi.fn()
     const d = deps({
       checkAuth: check.checkAuth,
       answerWithinMs: 1000,
       wait: async () => undefined,
       onLateUnauthorized,
+      onNoAnswer,
+      session: () => ({ token, tokenExpiry: NOW + 60_000 }),
     })
     const result = await runGuard(target('/projects'), 'editor', d.deps)
     expect(result).toEqual({ kind: 'allow', user: null, offline: true })
+    // The sync status hears that nothing answered (it says «Нет сети»).
+    expect(onNoAnswer).toHaveBeenCalledTimes(1)
     // The late 401 still counts: the token goes and the app is told (the lock screen).
+    d.onUnauthorized.mockImplementation(() => (token = null))
     check.settle().reject(new ApiError(401, 'unauthorized', 'Войдите'))
     await vi.waitFor(() => expect(onLateUnauthorized).toHaveBeenCalledTimes(1))
     expect(d.onUnauthorized).toHaveBeenCalledTimes(1)
@@ -217,6 +224,43 @@ describe('a link that connects but never answers (lie-fi)', () => {
     expect(onLateUnauthorized).not.toHaveBeenCalled()
     // The next navigation uses the answer without asking again.
     expect(await runGuard(target('/department'), 'editor', d.deps)).toMatchObject({ user })
+  })
+
+  it('a late 401 for a token that was replaced meanwhile (another person signed in) drops nothing', async () => {
+    const check = pendingCheck()
+    const onLateUnauthorized = vi.fn()
+    let token = 'first-persons'
+    const d = deps({
+      checkAuth: check.checkAuth,
+      answerWithinMs: 1000,
+      wait: async () => undefined,
+      onLateUnauthorized,
+      session: () => ({ token, tokenExpiry: NOW + 60_000 }),
+    })
+    await runGuard(target('/projects'), 'editor', d.deps)
+    token = 'second-persons'
+    check.settle().reject(new ApiError(401, 'unauthorized', 'Войдите'))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(d.onUnauthorized).not.toHaveBeenCalled()
+    expect(onLateUnauthorized).not.toHaveBeenCalled()
+  })
+
+  it('a late success of the previous person’s check is not stored as the new person', async () => {
+    const check = pendingCheck()
+    let token = 'first-persons'
+    const d = deps({
+      checkAuth: check.checkAuth,
+      answerWithinMs: 1000,
+      wait: async () => undefined,
+      session: () => ({ token, tokenExpiry: NOW + 60_000 }),
+    })
+    await runGuard(target('/projects'), 'editor', d.deps)
+    token = 'second-persons'
+    check.settle().resolve(user)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(d.onUser).not.toHaveBeenCalled()
+    // Nor does the next navigation take it from the cache.
+    expect(d.deps.cache.get('second-persons', NOW)).toBeNull()
   })
 
   it('without a valid stored token, waits for the check’s own outcome', async () => {

@@ -1,13 +1,16 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { writeSyncMeta } from '../../src/data/sync-state.ts'
 import type { EntryState, OutboxEntry } from '../../src/data/entries.ts'
 import { SaveStatusText } from '../../src/features/editor/editor-page.tsx'
 import { SyncStatus } from '../../src/features/sync-status/sync-status.tsx'
 import { discardEntry, retryEntry } from '../../src/sync/client.ts'
+import { configureApi, NetworkError, request } from '../../src/api/client.ts'
+import { isAnswering, noteAnswer } from '../../src/sync/reachability.ts'
 import { renderInApp } from './helpers/render-app.tsx'
+import * as v from 'valibot'
 
 vi.mock('../../src/sync/client.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../src/sync/client.ts')>()),
@@ -86,6 +89,77 @@ describe('sync status in the top bar', () => {
   })
 })
 
+describe('offline is told by answers', () => {
+  const Any = v.looseObject({})
+  const answerWith = (answer: () => Promise<Response>) => {
+    vi.stubGlobal('fetch', vi.fn(answer))
+    configureApi({ baseUrl: 'http://app.test', getToken: () => 'tok', onAnswer: noteAnswer })
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    noteAnswer(true)
+  })
+
+  it('says «Нет сети» while requests get no answer though the browser reports a network, and goes back at the first answer', async () => {
+    expect(navigator.onLine).toBe(true)
+    await db.outbox.add(entry({ recordId: 6 }))
+    await renderInApp(() => <SyncStatus />)
+    await screen.findByRole('button', { name: /Ждут отправки: 1/ })
+
+    answerWith(async () => {
+      throw new TypeError('Failed to fetch')
+    })
+    await expect(request('/api/check_auth', { schema: Any })).rejects.toBeInstanceOf(NetworkError)
+    expect(await screen.findByRole('button', { name: /Нет сети · ждут: 1/ })).toBeInTheDocument()
+
+    // A captive portal's page is no answer either; the API's own error is one.
+    answerWith(async () => new Response('<html>Wi-Fi</html>', { status: 200 }))
+    await expect(request('/api/check_auth', { schema: Any })).rejects.toBeInstanceOf(NetworkError)
+    expect(isAnswering()).toBe(false)
+    answerWith(
+      async () =>
+        new Response('{"error":{"code":"x","message":"Нет"}}', {
+          status: 503,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+    )
+    await expect(request('/api/check_auth', { schema: Any })).rejects.toThrow()
+    expect(await screen.findByRole('button', { name: /Ждут отправки: 1/ })).toBeInTheDocument()
+  })
+
+  it('follows the sync worker’s word on its own requests', async () => {
+    await renderInApp(() => <SyncStatus />)
+    await screen.findByRole('button', { name: /Всё сохранено/ })
+    noteAnswer(false)
+    expect(
+      await screen.findByRole('button', { name: 'Синхронизация: Нет сети' }),
+    ).toBeInTheDocument()
+    noteAnswer(true)
+    expect(await screen.findByRole('button', { name: /Всё сохранено/ })).toBeInTheDocument()
+  })
+
+  it('never says «Всё сохранено» while the outbox is still being read, with changes in it', async () => {
+    await db.outbox.add(entry({ recordId: 6 }))
+    await db.outbox.add(entry({ recordId: 7 }))
+    const states: (string | null)[] = []
+    const observer = new MutationObserver(() => {
+      const state = document
+        .querySelector('[data-testid="sync-status"]')
+        ?.getAttribute('data-state')
+      if (state && states.at(-1) !== state) states.push(state)
+    })
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true })
+    try {
+      await renderInApp(() => <SyncStatus />)
+      await screen.findByRole('button', { name: /Ждут отправки: 2/ })
+    } finally {
+      observer.disconnect()
+    }
+    expect(states).not.toContain('saved')
+    expect(states.at(-1)).toBe('pending')
+  })
+})
+
 describe('storage warnings in the sync panel', () => {
   it('says when persistent storage was refused and space is short', async () => {
     const original = navigator.storage
@@ -98,7 +172,7 @@ describe('storage warnings in the sync panel', () => {
       },
     })
     try {
-      const { checkStorage } = await import('../../src/sync/client.ts')
+      const { checkStorage } = await import('../../src/sync/storage-status.ts')
       expect(await checkStorage()).toMatchObject({ persisted: false, short: true })
       await renderInApp(() => <SyncStatus />)
       await userEvent.click(await screen.findByRole('button', { name: /Всё сохранено/ }))

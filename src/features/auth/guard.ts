@@ -113,6 +113,8 @@ export interface GuardDeps {
    * (the app shows the lock screen; everything on the device stays).
    */
   onLateUnauthorized?: () => void
+  /** The check outlasted `answerWithinMs`: the screen goes on as offline (the sync status says so). */
+  onNoAnswer?: () => void
 }
 
 export interface GuardTarget {
@@ -155,12 +157,18 @@ export async function runGuard(
   // Offline work needs a token whose expiry is known and still ahead.
   const tokenValid = token !== null && tokenExpiry !== null && tokenExpiry > now
   if (!user) {
+    // An answer about a token no longer stored (someone signed out, or in as another person, while
+    // the check was on its way) says nothing about the session now: it stores no user and drops
+    // nothing (docs/app-shell.md, Guard).
+    const current = () => deps.session().token === token
     const accepted = (checked: User) => {
+      if (!current()) return
       deps.cache.set(token, checked, deps.now())
       deps.onUser(checked)
     }
     const refused = (error: unknown) => {
       if (!(error instanceof ApiError && error.status === 401)) return false
+      if (!current()) return true
       deps.cache.clear()
       deps.onUnauthorized()
       return true
@@ -174,8 +182,10 @@ export async function runGuard(
       const answer = await Promise.race([check, limit])
       if (answer === 'too slow') {
         // Lie-fi: go on from the device; the answer, when it comes, still counts.
+        deps.onNoAnswer?.()
         check.then(accepted, (error: unknown) => {
-          if (refused(error)) deps.onLateUnauthorized?.()
+          const stillStored = current()
+          if (refused(error) && stillStored) deps.onLateUnauthorized?.()
         })
         offline = true
       } else {

@@ -11,6 +11,7 @@ import {
   type GuardTarget,
 } from './guard.ts'
 import { session, type Session } from './session.ts'
+import { noteAnswer } from '../../sync/reachability.ts'
 
 /** What every route's `context` carries (see src/routes/__root.tsx). */
 export interface RouterContext {
@@ -21,16 +22,24 @@ export interface RouterContext {
 const checkCache = createAuthCheckCache(30_000)
 
 let inFlight: Promise<User> | null = null
+let inFlightToken: string | null = null
 
-/** One request at a time: a preload and a navigation arriving together share the answer. */
-function sharedCheck(): Promise<User> {
+/**
+ * One request at a time per token: a preload and a navigation arriving together share the answer,
+ * but a check still on its way for a previous session's token is never another person's answer.
+ */
+function sharedCheck(token: string | null): Promise<User> {
   // The browser knows it is offline: do not wait for a request that cannot succeed.
   if (typeof navigator !== 'undefined' && navigator.onLine === false) {
     return Promise.reject(new NetworkError('offline'))
   }
-  inFlight ??= checkAuth().finally(() => {
-    inFlight = null
-  })
+  if (!inFlight || inFlightToken !== token) {
+    inFlightToken = token
+    const check: Promise<User> = checkAuth().finally(() => {
+      if (inFlight === check) inFlight = null
+    })
+    inFlight = check
+  }
   return inFlight
 }
 
@@ -38,6 +47,16 @@ function sharedCheck(): Promise<User> {
 export const CHECK_AUTH_PATIENCE_MS = 1000
 
 let lateUnauthorized: () => void = () => undefined
+let accountReady: () => Promise<void> | undefined = () => undefined
+
+/**
+ * What a guarded screen waits for once allowed: the app's switch of the device's data to another
+ * person (their mirror claimed, the previous person's cleared), so it never paints the previous
+ * person's workspace or records (docs/SYNC.md "Accounts").
+ */
+export function setAccountReadyWait(wait: () => Promise<void> | undefined): void {
+  accountReady = wait
+}
 
 /** What the app does when a check that answered after its screen had painted says 401. */
 export function setLateUnauthorizedHandler(handler: () => void): void {
@@ -59,7 +78,7 @@ export async function requireAuth(
   current: Session = session,
 ): Promise<void> {
   const result = await runGuard(target, rule, {
-    checkAuth: sharedCheck,
+    checkAuth: () => sharedCheck(current.read().token),
     session: () => {
       const { token, tokenExpiry } = current.read()
       return { token, tokenExpiry }
@@ -71,7 +90,10 @@ export async function requireAuth(
     onUnauthorized: () => current.dropToken(),
     answerWithinMs: CHECK_AUTH_PATIENCE_MS,
     onLateUnauthorized: () => lateUnauthorized(),
+    // Its answer, when it comes, turns the status back (the API client tells every answer).
+    onNoAnswer: () => noteAnswer(false),
   })
   if (result.kind === 'login') throw redirect({ to: LOGIN_PATH, search: { to: result.to } })
   if (result.kind === 'not-authorized') throw redirect({ to: NOT_AUTHORIZED_PATH })
+  await accountReady()
 }

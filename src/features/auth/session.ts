@@ -213,13 +213,28 @@ export interface SignOutOptions {
 
 /**
  * Signs out: when local changes still wait for the server, asks first (they would be lost to this
- * account). Resolves true when the session was cleared.
+ * account). Resolves true when the session was cleared; the token's revocation goes on after.
  */
 export async function signOut({ confirm = confirmSignOut }: SignOutOptions = {}): Promise<boolean> {
   const pending = await hasUnsyncedChanges()
   if (pending > 0 && !(await confirm(pending))) return false
+  const token = read(SESSION_KEYS.token)
   clearSession()
+  if (token) {
+    // The server forgets the token too (src/features/auth/revoke.ts), never awaited. It is kept at
+    // once: a page closed right after the sign-out still sends it on its next start.
+    write(REVOKE_KEY, `${read(REVOKE_KEY) ?? ''} ${token}`.trim())
+    revokeWaiting()
+  }
   return true
+}
+
+/** Signed-out tokens whose revocation has not been answered yet, space-separated (revoke.ts). */
+export const REVOKE_KEY = 'tokensToRevoke'
+
+/** Sends the revocations still waiting; the code that sends them loads only then. */
+export function revokeWaiting(): void {
+  if (read(REVOKE_KEY)) void import('./revoke.ts').then((m) => m.flushRevocations())
 }
 
 /** What the router context carries (`context.session`). */

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications'
 import { IconDatabaseExclamation } from '@tabler/icons-react'
 import { requestNotificationHost } from '../../ui/notification-host.tsx'
 import { closeButtonProps } from '../../ui/notify.tsx'
-import { checkStorage } from '../../sync/client.ts'
+import { checkStorage } from '../../sync/storage-status.ts'
 
 /** Asks for persistent storage and warns, in Russian, when the device is running out of space. */
 export async function checkDeviceStorage(): Promise<void> {

@@ -4,15 +4,18 @@ import type { SyncStatus } from '../../sync/client.ts'
 /**
  * Where the person's changes are, in one word, from the sync status every screen shares: the
  * header's indicator and the editor's toolbar say the same (never «Сохранено» in one while the other
- * says changes wait). Offline is told by the browser and by requests that get no answer.
+ * says changes wait). Offline is told by the browser and by requests that get no answer
+ * (src/sync/reachability.ts); «Всё сохранено» only once the outbox has been read and is empty.
  */
-export type SyncState = 'offline' | 'saving' | 'pending' | 'parked' | 'saved'
+export type SyncState = 'offline' | 'saving' | 'pending' | 'parked' | 'checking' | 'saved'
 
 export function syncState(status: SyncStatus): SyncState {
   if (!status.online) return 'offline'
   if (status.replaying) return 'saving'
   if (status.pending > 0) return 'pending'
   if (status.parked > 0) return 'parked'
+  // The counts are not read yet (a start, a reload): they may well hold changes.
+  if (!status.counted) return 'checking'
   return 'saved'
 }
 
@@ -28,6 +31,8 @@ export function useSyncStateLabel(state: SyncState, status: SyncStatus): string 
       return t`Ждут отправки: ${pending}`
     case 'parked':
       return t`Отклонено: ${parked}`
+    case 'checking':
+      return t`Проверяется…`
     case 'saved':
       return t`Всё сохранено`
   }

@@ -9,12 +9,8 @@ import {
 } from '@tabler/icons-react'
 import { useNavigate, useRouterState } from '@tanstack/react-router'
 import { useState, type ReactNode } from 'react'
-import {
-  useParkedEntries,
-  useStorageStatus,
-  useSyncStatus,
-  type SyncStatus as Status,
-} from '../../sync/client.ts'
+import { useParkedEntries, useSyncStatus, type SyncStatus as Status } from '../../sync/client.ts'
+import { useStorageStatus } from '../../sync/storage-status.ts'
 import { ParkedList } from './parked-list.tsx'
 import {
   syncState as stateOf,
@@ -93,6 +89,7 @@ const LOOK: Record<State, { icon: ReactNode; color: string }> = {
   saving: { icon: <Loader size={16} aria-hidden />, color: 'blue.8' },
   pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.8' },
   parked: { icon: <IconAlertTriangle size={20} aria-hidden />, color: 'red.9' },
+  checking: { icon: <Loader size={16} color="gray" aria-hidden />, color: 'gray.7' },
   saved: { icon: <IconCloudCheck size={20} aria-hidden />, color: 'teal.9' },
 }
 

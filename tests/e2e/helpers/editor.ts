@@ -46,6 +46,17 @@ export async function apiGet<T>(user: TestUser, path: string): Promise<T> {
   return (await response.json()) as T
 }
 
+/** POST on the API as `user`, from the test process (never through the browser). */
+export async function apiPost<T>(user: TestUser, path: string, body: unknown): Promise<T> {
+  const response = await fetch(new URL(path, inject('baseUrl')), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${user.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as T
+}
+
 /** A real RGB PNG of `width` × `height` with a diagonal gradient (a background to upload). */
 export function makePng(width: number, height: number): Buffer {
   return pngImage(width, height, (x, y) => [

@@ -76,9 +76,16 @@ function EditorCanvas(props: EditorCanvasProps) {
     }),
     [t],
   )
+  // @pixi/react starts the renderer asynchronously and, once it has started, renders the scene it
+  // was given first, after every later render: props that changed meanwhile (the specialists' names
+  // arrive from the mirror a moment after the blocks) were lost until some other change, so a
+  // subscribe block read «Специалист не выбран» after a reload. Rendering again once started hands
+  // the stage the current props.
+  const [, setStarted] = useState(false)
   const onInit = useCallback((app: PixiApp) => {
     // Browser checks read which renderer runs (WebGL is expected).
     if (hostRef.current) hostRef.current.dataset.renderer = app.renderer.name
+    setStarted(true)
   }, [])
   return (
     <div

@@ -47,6 +47,20 @@ export interface CanvasBlockProbe {
   /** The same centre as stored: offset from the background's centre on the 200-unit basis. */
   x: number
   y: number
+  /** The words drawn in the block (its Pixi texts, in drawing order). */
+  texts: string[]
+}
+
+/** The texts under a display object, depth first. */
+function textsOf(container: Container): string[] {
+  const texts: string[] = []
+  const visit = (node: Container) => {
+    const text = (node as Container & { text?: unknown }).text
+    if (typeof text === 'string') texts.push(text)
+    for (const child of node.children) visit(child)
+  }
+  visit(container)
+  return texts
 }
 
 export interface SceneCallbacks {
@@ -344,6 +358,7 @@ export class SceneHost implements InteractionHost, CanvasController {
         clientY: page.top + global.y,
         x: (container.x - frame.width / 2) / unit,
         y: (container.y - frame.height / 2) / unit,
+        texts: textsOf(container),
       })
     }
     return blocks
