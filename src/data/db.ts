@@ -60,17 +60,24 @@ export const SCHEMA_V3 = {
 } as const
 
 /**
- * Version 4: client keys (`ck`) on blocks and backgrounds, which stay the same when a row's local
- * id becomes the server's (types.ts `ClientKey`). Existing rows are keyed by their id, as rows the
+ * Version 4: client keys (`ck`) on every mirrored row, which stay the same when a row's local id
+ * becomes the server's (types.ts `ClientKey`). Existing rows are keyed by their id, as rows the
  * server made are; queued entries keep referring to ids and need no change.
  */
 export const SCHEMA_V4 = {
-  blocks: 'id, bg_id, specialist_id, ck',
+  workspaces: 'id, name, ck',
+  projects: 'id, workspace_id, ck',
   backgrounds: 'id, project_id, ck',
+  blocks: 'id, bg_id, specialist_id, ck',
+  amo: 'id, workspace_id, [workspace_id+name], ck',
+  bitrix: 'id, workspace_id, [workspace_id+name], ck',
+  department: 'id, workspace_id, [workspace_id+name], ck',
+  location: 'id, workspace_id, [workspace_id+name], ck',
+  specialist: 'id, workspace_id, department_id, location_id, [workspace_id+name], ck',
 } as const
 
 async function keyExistingRows(tx: import('dexie').Transaction): Promise<void> {
-  for (const table of ['blocks', 'backgrounds']) {
+  for (const table of Object.keys(SCHEMA_V4)) {
     await tx
       .table<{ id: number; ck?: string }>(table)
       .toCollection()

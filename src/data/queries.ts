@@ -1,7 +1,8 @@
 import { Dexie } from 'dexie'
 import { getDb } from './db.ts'
-import { creationOrder, isLocalId } from './ids.ts'
-import { CURRENT_WORKSPACE, countOutbox, readSyncMeta, redirectKey } from './sync-state.ts'
+import { creationOrder } from './ids.ts'
+import { currentIdOf } from './client-keys.ts'
+import { CURRENT_WORKSPACE, countOutbox, readSyncMeta } from './sync-state.ts'
 import type {
   Background,
   BlockRow,
@@ -154,11 +155,10 @@ export const QUERIES = {
     return (await getDb().files.toArray()).map(storedFile)
   },
 
-  /** The server id that replaced a local id, or null. */
+  /** The server id that replaced a local id (the row keyed by it has another id now), or null. */
   async idRedirect(table: MirrorTable, id: number): Promise<number | null> {
-    if (!isLocalId(id)) return null
-    const row = await getDb().meta.get(redirectKey(table, id))
-    return typeof row?.value === 'number' ? row.value : null
+    const now = await currentIdOf(getDb(), table, id)
+    return now === id ? null : now
   },
 
   outboxCounts(): Promise<{ pending: number; parked: number }> {

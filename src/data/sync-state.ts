@@ -76,10 +76,6 @@ export async function unsyncedCount(db: MirrorDb = getDb()): Promise<number> {
 /** The workspace the screens show, kept across reloads. */
 export const CURRENT_WORKSPACE = 'currentWorkspace'
 
-export function redirectKey(table: string, id: number): string {
-  return `redirect:${table}:${id}`
-}
-
 const OWNER = 'owner'
 
 /**

@@ -5,6 +5,7 @@ import {
   removeProjectContent,
   removeWorkspaceContent,
 } from '../data/cascade.ts'
+import { withClientKeys } from '../data/client-keys.ts'
 import type { MirrorDb } from '../data/db.ts'
 import { isLocalId } from '../data/ids.ts'
 import { pendingIds, reconcile } from './mirror.ts'
@@ -43,7 +44,8 @@ export function createPull(db: MirrorDb, api: SyncApi): Pull {
     const { backgrounds, ...row } = project
     const items = await Promise.all(backgrounds.map((bg) => api.getItems(bg.id)))
     await inAll(db, async () => {
-      if (!(await pendingIds(db, 'projects')).has(row.id)) await db.projects.put(row)
+      if (!(await pendingIds(db, 'projects')).has(row.id))
+        await db.mirror('projects').bulkPut(await withClientKeys(db, 'projects', [row]))
       const gone = await reconcile(
         db,
         'backgrounds',

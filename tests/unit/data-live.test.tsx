@@ -133,9 +133,15 @@ describe('live hooks over the mirror', () => {
     await waitFor(() => expect(result.current).toBe(2))
   })
 
-  it('follows a local id to the server id that replaced it', async () => {
-    await db.meta.put({ key: 'redirect:specialist:-3', value: 42 })
+  it('follows a local id to the server id that replaced it, by the key the row was born with', async () => {
+    const row = { id: -3, ck: '-3', workspace_id: 1, name: 'Вера' }
+    await db.mirror('specialist').add(row)
     const { result } = renderHook(() => useIdRedirect('specialist', -3))
+    await waitFor(() => expect(result.current).toBeNull())
+    await db.transaction('rw', db.specialist, async () => {
+      await db.mirror('specialist').put({ ...row, id: 42 })
+      await db.specialist.delete(-3)
+    })
     await waitFor(() => expect(result.current).toBe(42))
   })
 

@@ -80,7 +80,7 @@ describe('mirror schema migrations', () => {
       const db = new MirrorDb(name)
       await db.open()
       expect(db.verno).toBe(latest)
-      expect(await db.workspaces.get(1)).toEqual({ id: 1, name: 'Клиника' })
+      expect(await db.workspaces.get(1)).toMatchObject({ id: 1, name: 'Клиника' })
       expect((await db.specialist.get(-1))?.name).toBe('Анна')
       expect(await db.outbox.where('[table+recordId]').equals(['specialist', -1]).count()).toBe(1)
       const queued = (SAMPLES[version] ?? []).filter((s) => s.table === 'outbox').length
@@ -95,8 +95,10 @@ describe('mirror schema migrations', () => {
           .between([1, Dexie.minKey], [1, Dexie.maxKey])
           .primaryKeys(),
       ).toEqual([-1])
-      // Version 4 keys every block and background: rows made before it by their ids.
+      // Version 4 keys every row: rows made before it by their ids.
       if (version < 4) {
+        expect(await db.workspaces.where('ck').equals('1').primaryKeys()).toEqual([1])
+        expect(await db.specialist.where('ck').equals('-1').primaryKeys()).toEqual([-1])
         expect(await db.blocks.where('ck').equals('3').primaryKeys()).toEqual([3])
         expect(await db.blocks.where('ck').equals('-5').primaryKeys()).toEqual([-5])
         expect(await db.backgrounds.where('ck').equals('-4').primaryKeys()).toEqual([-4])

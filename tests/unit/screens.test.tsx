@@ -9,7 +9,6 @@ import {
   setCurrentWorkspace,
 } from '../../src/sync/mutators/index.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
-import { redirectKey } from '../../src/data/sync-state.ts'
 import { DepartmentEditPage } from '../../src/features/directory/department-pages.tsx'
 import { DepartmentsPage } from '../../src/features/directory/departments-page.tsx'
 import { SpecialistEditPage } from '../../src/features/directory/specialist-pages.tsx'
@@ -172,12 +171,11 @@ describe('screens on the mirror', () => {
     const user = userEvent.setup()
     await user.type(await screen.findByDisplayValue('врач'), '-терапевт')
     expect(screen.getByDisplayValue('врач-терапевт')).toBeInTheDocument()
-    // What the sync engine does when the add returns id 77: re-key and leave a redirect.
-    await db.transaction('rw', db.specialist, db.meta, async () => {
+    // What the sync engine does when the add returns id 77: re-key; the row keeps its client key.
+    await db.transaction('rw', db.specialist, async () => {
       const row = await db.specialist.get(local)
       await db.specialist.put({ ...row!, id: 77 })
       await db.specialist.delete(local)
-      await db.meta.put({ key: redirectKey('specialist', local), value: 77 })
     })
     await waitFor(() => expect(router.state.location.pathname).toBe('/specialist/77'))
     // The unsaved edit survives the move and no leave warning was asked.

@@ -3,7 +3,7 @@ import { keepingKey } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import type { OutboxEntry } from '../../data/entries.ts'
 import { refsFrom, refsTo, remapEntry, remapRow } from '../../data/refs.ts'
-import { CURRENT_WORKSPACE, redirectKey } from '../../data/sync-state.ts'
+import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
 import type { MirrorTable } from '../../data/types.ts'
 
 /**
@@ -86,7 +86,6 @@ export async function applyCreated(
       const current = await db.meta.get(CURRENT_WORKSPACE)
       if (current?.value === from) await db.meta.put({ key: CURRENT_WORKSPACE, value: to })
     }
-    if (from !== to) await db.meta.put({ key: redirectKey(table, from), value: to })
   })
 }
 

@@ -1,7 +1,7 @@
 import { getDb, type MirrorDb } from '../../data/db.ts'
 import { isLocalId } from '../../data/ids.ts'
 import { refsFrom } from '../../data/refs.ts'
-import { redirectKey } from '../../data/sync-state.ts'
+import { currentIdOf } from '../../data/client-keys.ts'
 import type { MirrorTable } from '../../data/types.ts'
 
 /**
@@ -18,10 +18,8 @@ export function write<T>(fn: (db: MirrorDb) => Promise<T>): Promise<T> {
  * The id a record has now. A screen may still hold a local id whose add replayed a moment ago (the
  * row was re-keyed to the server id): writing under the old id would create a second record.
  */
-export async function currentId(db: MirrorDb, table: MirrorTable, id: number): Promise<number> {
-  if (!isLocalId(id)) return id
-  const redirect = await db.meta.get(redirectKey(table, id))
-  return typeof redirect?.value === 'number' ? redirect.value : id
+export function currentId(db: MirrorDb, table: MirrorTable, id: number): Promise<number> {
+  return currentIdOf(db, table, id)
 }
 
 /** The row with every reference to a since-replayed local id moved to the server id. */

@@ -1,5 +1,6 @@
 import { copyName as projectCopyName, type ProjectTypeId } from '../../domain/project.ts'
 import { removeProjectContent } from '../../data/cascade.ts'
+import { keyFromId } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import type { EntryOf } from '../../data/entries.ts'
 import { isLocalId } from '../../data/ids.ts'
@@ -14,8 +15,9 @@ import { currentId, write } from './local.ts'
 export function createProject(workspaceId: number, name: string): Promise<number> {
   return write(async (db) => {
     const id = await nextLocalId(db)
-    await db.projects.add({
+    await db.mirror('projects').add({
       id,
+      ck: keyFromId(id),
       workspace_id: workspaceId,
       name,
       type: null,
@@ -72,8 +74,9 @@ export function copyProject(id: number, name?: string): Promise<number> {
     const source = await db.projects.get(id)
     const copyId = await nextLocalId(db)
     const copyName = name ?? (source ? projectCopyName(source.name) : '')
-    await db.projects.add({
+    await db.mirror('projects').add({
       id: copyId,
+      ck: keyFromId(copyId),
       workspace_id: source?.workspace_id ?? 0,
       name: copyName,
       type: source?.type ?? null,

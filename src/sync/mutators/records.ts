@@ -1,5 +1,6 @@
 import { isMasked } from '../../domain/integration.ts'
 import { clearReferences } from '../../data/cascade.ts'
+import { keyFromId } from '../../data/client-keys.ts'
 import type { EntryOf, RecordInput } from '../../data/entries.ts'
 import { enqueue, nextLocalId, resolveUploadedUrls } from '../../data/outbox.ts'
 import {
@@ -53,7 +54,7 @@ export function createRecord<K extends RecordKind>(
     const id = await nextLocalId(db)
     const resolved = await withCurrentRefs(db, kind, await resolveUploadedUrls(db, fields))
     const { input, enabled } = splitEnabled<K>(resolved)
-    const row = { ...DEFAULTS[kind], ...input, id, workspace_id: workspaceId }
+    const row = { ...DEFAULTS[kind], ...input, id, ck: keyFromId(id), workspace_id: workspaceId }
     await db.mirror(kind).add(hasEnabled(kind) ? { ...row, enabled: enabled !== false } : row)
     const label = String(input.name ?? '')
     // TypeScript cannot tie a generic kind to its member of the entry union: the literal is the

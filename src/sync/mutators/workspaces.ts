@@ -1,4 +1,5 @@
 import { removeWorkspaceContent } from '../../data/cascade.ts'
+import { keyFromId } from '../../data/client-keys.ts'
 import type { EntryOf } from '../../data/entries.ts'
 import { enqueue, nextLocalId } from '../../data/outbox.ts'
 import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
@@ -16,7 +17,7 @@ export async function setCurrentWorkspace(id: number): Promise<void> {
 export function createWorkspace(name: string): Promise<number> {
   return write(async (db) => {
     const id = await nextLocalId(db)
-    await db.workspaces.add({ id, name })
+    await db.mirror('workspaces').add({ id, ck: keyFromId(id), name })
     await enqueue(db, {
       table: 'workspaces',
       recordId: id,
