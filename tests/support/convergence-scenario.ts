@@ -578,8 +578,8 @@ export async function runScenario(
     if (chance(random, 0.7)) world.proxy.setOffline(false)
   }
 
-  async function killWorker() {
-    const killAfter = between(random, 1, 4)
+  async function killWorker(most = 4) {
+    const killAfter = between(random, 1, most)
     await waitOutBackoff()
     workers += 1
     const doomed = world.startWorker(`worker-${workers}`, { killAfter })
@@ -753,14 +753,20 @@ export async function runScenario(
     const after = between(random, 1, 2)
     let seen = 0
     let restarted = false
+    // The client gives up on the request long before the server is back: wait for the restart.
+    let restart: Promise<void> = Promise.resolve()
     world.proxy.setObserver(async (request) => {
       if (request.method !== 'POST' || (seen += 1) < after || restarted) return
       restarted = true
-      await world.restartServer!()
+      restart = world.restartServer!().catch((error: unknown) => {
+        violations.push(`the server did not restart: ${String(error)}`)
+      })
+      await restart
     })
     await waitOutBackoff()
     await replayOnce('replay while the server restarts')
     world.proxy.setObserver(null)
+    await restart
     log.push(restarted ? `server restarted after request ${after} of the chain` : 'no restart')
   }
 
@@ -772,10 +778,12 @@ export async function runScenario(
     world.proxy.setOffline(false)
     await queueChain()
     let expired = false
+    let expiry: Promise<void> = Promise.resolve()
     world.proxy.setObserver(async (request) => {
       if (request.method !== 'POST' || expired) return
       expired = true
-      await world.expireSessions()
+      expiry = world.expireSessions()
+      await expiry
     })
     let outcome = 'backoff'
     for (let i = 0; i < 4 && outcome === 'backoff'; i += 1) {
@@ -783,6 +791,7 @@ export async function runScenario(
       outcome = await replayOnce('replay while the session expires')
     }
     world.proxy.setObserver(null)
+    await expiry
     if (!expired) return
     if (outcome === 'idle') {
       // The session ended after the last request of the chain: the next one will find out.
@@ -836,12 +845,19 @@ export async function runScenario(
   const refusalAt = between(random, 0, options.steps - 1)
   const restartAt = chance(random, 0.5) ? between(random, 0, options.steps - 1) : -1
   const expiryAt = chance(random, 0.5) ? between(random, 0, options.steps - 1) : -1
+  // And one worker killed in the middle of a chain (more may die at random steps).
+  const killAt = between(random, 0, options.steps - 1)
   for (let step = 0; step < options.steps; step += 1) {
     if (step === directoryAt) await offlineDirectoryChain()
     if (step === canvasAt) await offlineCanvasChain()
     if (step === refusalAt) await refusal(REFUSALS[seed % REFUSALS.length])
     if (step === restartAt) await restartMidChain()
     if (step === expiryAt) await expiryMidChain()
+    if (step === killAt) {
+      world.proxy.setOffline(false)
+      await queueChain()
+      await killWorker(2)
+    }
     const roll = random()
     if (roll < 0.48) {
       await pick(random, weighted)!()

@@ -329,6 +329,8 @@ export async function startFaultProxy(
       delete headers.connection
       headers['content-length'] = String(answer.body.length)
       if (fault === 'wrong-type') headers['content-type'] = 'text/plain; charset=utf-8'
+      // The connection of a cut body must not carry the next request (it is destroyed shortly).
+      if (fault === 'truncated') headers.connection = 'close'
       res.writeHead(answer.status, headers)
       if (fault === 'truncated') {
         res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)))

@@ -76,25 +76,35 @@ export interface RestartableServer extends RunningServer {
 
 export async function startRestartableServer(): Promise<RestartableServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'promo-soak-'))
-  let current = await startServer({ port: 0, dataDir })
+  // A port below Linux's ephemeral range (32768+): while the server is down, the system never
+  // hands its port to an outgoing connection, so the restart can listen on it again.
+  const listen = async (port: number) => startServer({ port, hostname: '127.0.0.1', dataDir })
+  let current: RunningServer | null = null
+  for (let attempt = 0; !current; attempt += 1) {
+    try {
+      current = await listen(20_000 + Math.floor(Math.random() * 12_000))
+    } catch (error) {
+      if (attempt >= 10 || (error as { code?: string }).code !== 'EADDRINUSE') throw error
+    }
+  }
   const port = current.port
   let restarts = 0
   return {
     url: current.url,
     port,
     get ready() {
-      return current.ready
+      return current!.ready
     },
     get restarts() {
       return restarts
     },
     async restart() {
-      await current.close()
-      current = await startServer({ port, hostname: '127.0.0.1', dataDir })
+      await current!.close()
+      current = await listen(port)
       restarts += 1
     },
     async close() {
-      await current.close()
+      await current!.close()
       await rm(dataDir, { recursive: true, force: true })
     },
   }
