@@ -177,7 +177,7 @@ describe('convergence under faults', () => {
     expect(await compareWithMirror(world)).toEqual([])
   })
 
-  // Found by the soak (SOAK_SEEDS=100, seed 16). A copy is a barrier (docs/SYNC.md, step 3): the
+  // Found by the soak (SOAK_SEEDS=100, seed 28). A copy is a barrier (docs/SYNC.md, step 3): the
   // server copies the project as it holds it when the copy runs. Here a subscribe block's save
   // waits on its specialist, whose department's create was refused and parked; the pass goes on
   // past the waiting save and sends the copy, so the copy never gets the block, although the
