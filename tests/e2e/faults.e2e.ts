@@ -122,7 +122,11 @@ describe('the app on a flaky network', () => {
       await page.getByRole('button', { name: 'Создать', exact: true }).click()
       await page.waitForURL((url) => /^\/project\/-?\d+\/type$/.test(url.pathname))
       await page.locator(`[data-testid="type-${type}"]`).click()
-      await page.waitForURL((url) => /^\/projects\/-?\d+\/edit\/type-\d$/.test(url.pathname))
+      // The editor follows the project to its server id once its create went through (the page
+      // moves to /projects/<id>/edit and the editor starts again): edit after that.
+      await page.waitForURL((url) => /^\/projects\/\d+\/edit\/type-\d$/.test(url.pathname), {
+        timeout: 30_000,
+      })
       await page
         .getByText(type === 1 ? 'Добавьте первую секцию' : 'Добавьте первый слайд')
         .waitFor()
