@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/start.ts'
 import {
+  faultOnce,
   randomPolicy,
   seededRandom,
   startFaultProxy,
@@ -111,17 +112,116 @@ describe('fault proxy in front of the reference server', () => {
     expect(await workspaceNames()).not.toContain('Без сети')
   })
 
+  it('delivers a write again late, after a newer write of the same record: the server answers it from its stored answer', async () => {
+    proxy.setPolicy(() => 'pass')
+    const created = (await (await addWorkspace('Старое имя')).json()) as { id: number }
+    const rename = (name: string) =>
+      fetch(`${proxy.url}/api/workspace/update`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${token}`,
+          'Idempotency-Key': randomUUID(),
+        },
+        body: JSON.stringify({ id: created.id, name }),
+      })
+    once('stale-duplicate')
+    expect((await rename('Первая правка')).status).toBe(200)
+    const before = proxy.stats['stale-redelivered']
+    expect((await rename('Вторая правка')).status).toBe(200)
+    expect(proxy.stats['stale-redelivered'] - before).toBe(1)
+    expect(proxy.anomalies).toEqual([])
+    const names = await workspaceNames()
+    expect(names).toContain('Вторая правка')
+    expect(names).not.toContain('Первая правка')
+  })
+
+  it('without its key a late duplicate would undo the newer write (what the check above guards)', async () => {
+    proxy.setPolicy(() => 'pass')
+    const created = (await (await addWorkspace('Ещё одно')).json()) as { id: number }
+    const rename = (name: string) =>
+      fetch(`${proxy.url}/api/workspace/update`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${token}`,
+          'Idempotency-Key': randomUUID(),
+        },
+        body: JSON.stringify({ id: created.id, name }),
+      })
+    proxy.lateDuplicates = 'new key'
+    try {
+      once('stale-duplicate')
+      await rename('Устаревшее имя')
+      await rename('Новое имя')
+    } finally {
+      proxy.lateDuplicates = 'same key'
+    }
+    expect(await workspaceNames()).toContain('Устаревшее имя')
+  })
+
+  it('refuses the first try of a chosen request with 404/409/422 itself, once', async () => {
+    for (const [fault, status] of [
+      ['reject-404', 404],
+      ['reject-409', 409],
+      ['reject-422', 422],
+    ] as const) {
+      const key = randomUUID()
+      const policy = faultOnce(
+        fault,
+        (r) => r.path === '/api/workspace/add',
+        () => 'pass',
+      )
+      proxy.setPolicy(policy)
+      const res = await addWorkspace(`Отказ ${status}`, key)
+      expect(res.status).toBe(status)
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/[а-я]/)
+      expect(proxy.rejected.at(-1)).toEqual({ key, path: '/api/workspace/add', status })
+      expect(await workspaceNames()).not.toContain(`Отказ ${status}`)
+      // A retry of the same key is not a first try: it passes.
+      expect((await addWorkspace(`Отказ ${status}`, key)).status).toBe(200)
+      expect(policy.fired()).toBe(true)
+    }
+  })
+
+  it('tells the observer of each answered request before the answer goes back', async () => {
+    proxy.setPolicy(() => 'pass')
+    const key = randomUUID()
+    const seen: string[] = []
+    proxy.setObserver((request) => {
+      seen.push(`${request.method} ${request.path} ${request.status} ${request.firstTry}`)
+    })
+    try {
+      await addWorkspace('Наблюдаемый', key)
+      await addWorkspace('Наблюдаемый', key)
+    } finally {
+      proxy.setObserver(null)
+    }
+    expect(seen).toEqual(['POST /api/workspace/add 200 true', 'POST /api/workspace/add 200 false'])
+  })
+
   it('draws the same faults from the same seed, and spares sign-in by default', () => {
     const rates = { 'drop-request': 0.2, 'status-500': 0.2, duplicate: 0.1 }
     const draw = (seed: number) => {
       const policy = randomPolicy(seededRandom(seed), rates)
-      return Array.from({ length: 50 }, () => policy({ method: 'POST', path: '/api/text/add' }))
+      return Array.from({ length: 50 }, () =>
+        policy({ method: 'POST', path: '/api/text/add', key: null, firstTry: false }),
+      )
     }
     expect(draw(7)).toEqual(draw(7))
     expect(draw(7)).not.toEqual(draw(8))
     expect(new Set(draw(7)).size).toBeGreaterThan(2)
     const policy = randomPolicy(() => 0, { 'drop-request': 1 })
-    expect(policy({ method: 'POST', path: '/api/login' })).toBe('pass')
-    expect(policy({ method: 'POST', path: '/api/department/add' })).toBe('drop-request')
+    expect(policy({ method: 'POST', path: '/api/login', key: null, firstTry: false })).toBe('pass')
+    expect(
+      policy({ method: 'POST', path: '/api/department/add', key: null, firstTry: false }),
+    ).toBe('drop-request')
+    // A browser journey faults the writes only: never a read, never the app's files.
+    const writes = randomPolicy(() => 0, { 'drop-request': 1 }, { mutationsOnly: true })
+    const asked = (method: string, path: string) =>
+      writes({ method, path, key: null, firstTry: true })
+    expect(asked('GET', '/api/project/list')).toBe('pass')
+    expect(asked('GET', '/assets/index.js')).toBe('pass')
+    expect(asked('POST', '/api/text/add')).toBe('drop-request')
   })
 })

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startServer, type RunningServer } from '../../server/start.ts'
 import type { OutboxEntry } from '../../src/data/types.ts'
 import {
   compareWithMirror,
@@ -9,7 +8,12 @@ import {
   serverState,
 } from '../support/convergence-scenario.ts'
 import { compareWithIntent, mirrorRows, mirrorSideFor, serverSide } from '../support/intent.ts'
-import { startSyncWorld, type SyncWorld } from '../support/sync-world.ts'
+import {
+  startRestartableServer,
+  startSyncWorld,
+  type RestartableServer,
+  type SyncWorld,
+} from '../support/sync-world.ts'
 
 /**
  * The soak must be able to fail. Each case plants one bug a sync engine could have — the kind that
@@ -73,11 +77,11 @@ vi.mock('../../src/data/refs.ts', async (importOriginal) => {
 const FIXED_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8]
 const STEPS = 80
 
-let server: RunningServer
+let server: RestartableServer
 let world: SyncWorld | null = null
 let restoreFetch: (() => void) | null = null
 beforeAll(async () => {
-  server = await startServer({ port: 0, dataDir: 'memory' })
+  server = await startRestartableServer()
 }, 60_000)
 afterAll(async () => {
   await server.close()
@@ -92,6 +96,19 @@ afterEach(async () => {
 
 /** Bugs in how requests are sent, planted by wrapping the fetch the engine calls. */
 function plantInFetch(w: SyncWorld, name: string) {
+  if (name === 'a 401 mid-chain taken for a server error') {
+    const inner = globalThis.fetch
+    globalThis.fetch = async (input, init) => {
+      const response = await inner(input, init)
+      return response.status === 401
+        ? new Response(await response.text(), { status: 503, headers: response.headers })
+        : response
+    }
+    restoreFetch = () => {
+      globalThis.fetch = inner
+    }
+    return
+  }
   const inner = globalThis.fetch
   const seen = new Set<string>()
   const keyOf = (init?: RequestInit) => new Headers(init?.headers).get('Idempotency-Key')
@@ -129,8 +146,21 @@ function plantInFetch(w: SyncWorld, name: string) {
 /** One seed of the soak, as convergence.test.ts runs it: the problems it finds. */
 async function soak(seed: number, name: string): Promise<string[]> {
   world = await startSyncWorld({ server })
-  if (name === 'retry under a new key' || name === 'entry dropped after a 5xx')
+  if (
+    name === 'retry under a new key' ||
+    name === 'entry dropped after a 5xx' ||
+    name === 'a 401 mid-chain taken for a server error'
+  )
     plantInFetch(world, name)
+  // Server-side bugs, planted around the server: a late duplicate it no longer recognises, and
+  // Idempotency-Keys kept only in memory (gone after a restart).
+  if (name === 'a late duplicate re-applied') world.proxy.lateDuplicates = 'new key'
+  const restart = world.restartServer
+  if (name === 'keys forgotten on restart' && restart)
+    world.restartServer = async () => {
+      await restart()
+      await world!.server.ready.services.db.query('DELETE FROM idempotency_keys')
+    }
   mutant.current = name
   try {
     const report = await runScenario(seed, world, { steps: STEPS })
@@ -140,6 +170,7 @@ async function soak(seed: number, name: string): Promise<string[]> {
     const state = await serverState(world)
     return [
       ...report.violations,
+      ...world.proxy.anomalies,
       ...(await compareWithMirror(world)),
       ...(await compareWithIntent(report.intent, state, serverSide(world, state))),
       ...(await compareWithIntent(
@@ -167,6 +198,9 @@ describe('the soak catches planted sync bugs', () => {
     'retry under a new key',
     'completion step skipped',
     're-key misses a subscribe block’s specialist',
+    'a late duplicate re-applied',
+    'keys forgotten on restart',
+    'a 401 mid-chain taken for a server error',
   ])(
     '%s',
     async (name) => {

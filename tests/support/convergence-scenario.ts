@@ -1,9 +1,17 @@
+import { checkAuth } from '../../src/api/auth.ts'
 import { isLocalId } from '../../src/data/ids.ts'
 import { readSyncMeta, storeAuthToken } from '../../src/data/sync-state.ts'
-import type { BlockRow, LocalBlock, RecordKind } from '../../src/data/types.ts'
+import type { BlockRow, LocalBlock, OutboxEntry, RecordKind } from '../../src/data/types.ts'
 import { BLOCK_TYPES, type BlockType } from '../../src/domain/block.ts'
+import { createAuthCheckCache, runGuard } from '../../src/features/auth/guard.ts'
 import { pngImage } from '../server/helpers.ts'
-import { randomPolicy, seededRandom, type FaultPolicy } from './fault-proxy.ts'
+import {
+  faultOnce,
+  randomPolicy,
+  seededRandom,
+  type Fault,
+  type FaultPolicy,
+} from './fault-proxy.ts'
 import { Intent, intentFromServer, Person, serverSide } from './intent.ts'
 import type { SyncWorld, Worker } from './sync-world.ts'
 
@@ -35,19 +43,42 @@ export interface ScenarioReport {
 type Random = () => number
 
 const STORM = {
-  'drop-request': 0.08,
-  'drop-response': 0.08,
+  'drop-request': 0.09,
+  'drop-response': 0.09,
   delay: 0.04,
   'status-500': 0.04,
   'status-502': 0.04,
   'status-429': 0.04,
   duplicate: 0.08,
-  hang: 0.03,
+  'stale-duplicate': 0.06,
+  hang: 0.04,
   'html-200': 0.03,
-  truncated: 0.03,
+  truncated: 0.04,
   'wrong-type': 0.03,
 }
-const DRIZZLE = { 'drop-response': 0.05, duplicate: 0.05, 'status-502': 0.03, delay: 0.03 }
+const DRIZZLE = {
+  'drop-response': 0.06,
+  duplicate: 0.05,
+  'stale-duplicate': 0.05,
+  'status-502': 0.03,
+  delay: 0.03,
+}
+/** Sign-in and check_auth under faults (a late duplicate or a refusal makes no sense there). */
+const AUTH_STORM = {
+  'drop-request': 0.12,
+  'drop-response': 0.12,
+  'status-500': 0.06,
+  'status-502': 0.06,
+  'status-429': 0.05,
+  duplicate: 0.06,
+  hang: 0.05,
+  'html-200': 0.05,
+  truncated: 0.05,
+  'wrong-type': 0.05,
+}
+const REFUSALS = ['reject-404', 'reject-409', 'reject-422'] as const satisfies readonly Fault[]
+/** The writes of directory records, which a refusal parks (docs/SYNC.md, step 7). */
+const RECORD_WRITE = /^\/api\/(amo|bitrix|department|location|specialist)\/(add|update)$/
 
 const pick = <T>(random: Random, items: readonly T[]): T | undefined =>
   items.length === 0 ? undefined : items[Math.floor(random() * items.length)]
@@ -246,6 +277,11 @@ export async function runScenario(
   let n = 0
   let workers = 0
   let worker: Worker = world.startWorker(`worker-${workers}`)
+  let policy: FaultPolicy = () => 'pass'
+  const setPolicy = (next: FaultPolicy) => {
+    policy = next
+    world.proxy.setPolicy(next)
+  }
   const policies: Record<string, FaultPolicy> = {
     calm: () => 'pass',
     drizzle: randomPolicy(faults, DRIZZLE),
@@ -260,7 +296,7 @@ export async function runScenario(
   const person = new Person(world, intent)
   // The app lists the workspaces first (the mirror starts from the server's).
   await worker.engine.refresh({ kind: 'workspaces' })
-  world.proxy.setPolicy(policies.drizzle!)
+  setPolicy(policies.drizzle!)
 
   const workspaces = async () => (await db.workspaces.toArray()).map((w) => w.id)
   const inWorkspace = async (kind: RecordKind, ws: number) =>
@@ -542,8 +578,8 @@ export async function runScenario(
     if (chance(random, 0.7)) world.proxy.setOffline(false)
   }
 
-  async function killWorker() {
-    const killAfter = between(random, 1, 4)
+  async function killWorker(most = 4) {
+    const killAfter = between(random, 1, most)
     await waitOutBackoff()
     workers += 1
     const doomed = world.startWorker(`worker-${workers}`, { killAfter })
@@ -607,9 +643,186 @@ export async function runScenario(
           `replay with an expired token: ${outcome}, ${world.traffic.sent - before} sent`,
         )
     }
-    await world.signInAgain()
+    await signInUnderFaults()
     if ((await readSyncMeta(db)).needsSignIn) violations.push('a new token did not resume replay')
-    log.push('signed in again')
+  }
+
+  /**
+   * The person signs in again on the lock screen, through the proxy with faults on sign-in, then
+   * the app checks the session (check_auth, faults too): a fault is never taken for a refusal.
+   */
+  async function signInUnderFaults() {
+    // Signing in needs a network, however bad: the person waits until there is one.
+    world.proxy.setOffline(false)
+    const auth = randomPolicy(faults, AUTH_STORM, { includeAuth: true })
+    world.proxy.setPolicy(auth)
+    const presses = await world.signInThroughApp(8)
+    if (presses === null) {
+      // Eight faults in a row: the network is that bad; the person tries later, on a calm one.
+      await world.signInAgain()
+      log.push('signed in again (after 8 failed tries under faults)')
+    } else {
+      log.push(`signed in again through faults (${presses} ${presses === 1 ? 'press' : 'presses'})`)
+    }
+    let unauthorized = false
+    const result = await runGuard({ pathname: '/projects', href: '/projects' }, null, {
+      checkAuth: () => checkAuth(),
+      session: () => ({ token: world.token, tokenExpiry: Date.now() + 86_400_000 }),
+      role: () => 'user' as never,
+      now: () => Date.now(),
+      cache: createAuthCheckCache(),
+      onUser: () => undefined,
+      onUnauthorized: () => (unauthorized = true),
+    })
+    log.push(
+      `check_auth under faults → ${result.kind}${'offline' in result && result.offline ? ' (offline)' : ''}`,
+    )
+    if (result.kind !== 'allow' || unauthorized)
+      violations.push(`check_auth under faults signed the person out (${result.kind})`)
+    world.proxy.setPolicy(policy)
+  }
+
+  /**
+   * The proxy refuses (404/409/422) the first try of the next write of a directory record: exactly
+   * that entry is parked, the rest goes on; the person then presses «Повторить» or «Отменить
+   * изменение», and the intent follows their choice.
+   */
+  async function refusal(fault = pick(random, REFUSALS)!) {
+    world.proxy.setOffline(false)
+    const status = Number(fault.slice(-3))
+    const armed = faultOnce(fault, (r) => r.method === 'POST' && RECORD_WRITE.test(r.path), policy)
+    world.proxy.setPolicy(armed)
+    const rejectedBefore = world.proxy.rejected.length
+    let outcome = 'backoff'
+    for (let i = 0; i < 4 && !armed.fired() && outcome === 'backoff'; i += 1) {
+      await waitOutBackoff()
+      outcome = await replayOnce(`replay, ${fault} armed`)
+    }
+    world.proxy.setPolicy(policy)
+    if (!armed.fired()) return
+    const refused = world.proxy.rejected[rejectedBefore]!
+    const entry = (await db.outbox.filter((e) => e.key === refused.key).first()) as
+      (OutboxEntry & { table: RecordKind }) | undefined
+    log.push(
+      `${fault} on ${refused.path}: ${entry ? `${entry.op} ${entry.table} ${entry.recordId} ${entry.state} ${entry.code}` : 'no entry'}`,
+    )
+    if (!entry || entry.state !== 'parked') {
+      violations.push(`${refused.path} refused with ${status}: its entry was not parked`)
+      return
+    }
+    if (outcome === 'idle' && entry.op === 'update') {
+      const left = await db.outbox.where('state').equals('pending').count()
+      if (left > 0)
+        violations.push(`a parked ${entry.table} update held back ${left} other entries`)
+    }
+    const others = await db.outbox
+      .where('[table+recordId]')
+      .equals([entry.table, entry.recordId])
+      .count()
+    // An update is discarded only when nothing else of that record waits (the panel's case).
+    const discard = chance(random, 0.5) && (entry.op === 'create' || others === 1)
+    // The person presses once, on a network that answers (a restore lost to a fault is the next
+    // refresh's job).
+    world.proxy.setPolicy(() => 'pass')
+    if (discard) await person.discardParked(worker.engine, entry)
+    else await person.retryParked(worker.engine, entry)
+    world.proxy.setPolicy(policy)
+    log.push(
+      `${discard ? 'discarded' : 'retried'} the refused ${entry.op} of ${entry.table} ${entry.recordId}`,
+    )
+  }
+
+  /** Two new directory records, so that a chain of requests is waiting. */
+  async function queueChain() {
+    const ws = (await someWorkspace()) ?? world.workspaceId
+    for (const kind of ['department', 'location'] as const) {
+      n += 1
+      await person.createRecord(kind, ws, recordFields(kind, n, {}) as never)
+    }
+  }
+
+  /**
+   * The server stops and starts again on the same data directory while a chain replays: the
+   * request it was answering loses its answer, the next ones find it down, and after the restart
+   * every retry is answered from what the server stored (docs/SYNC.md, step 5).
+   */
+  async function restartMidChain() {
+    if (!world.restartServer) return
+    world.proxy.setOffline(false)
+    await queueChain()
+    const after = between(random, 1, 2)
+    let seen = 0
+    let restarted = false
+    // The client gives up on the request long before the server is back: wait for the restart.
+    let restart: Promise<void> = Promise.resolve()
+    world.proxy.setObserver(async (request) => {
+      if (request.method !== 'POST' || (seen += 1) < after || restarted) return
+      restarted = true
+      restart = world.restartServer!().catch((error: unknown) => {
+        violations.push(`the server did not restart: ${String(error)}`)
+      })
+      await restart
+    })
+    await waitOutBackoff()
+    await replayOnce('replay while the server restarts')
+    world.proxy.setObserver(null)
+    await restart
+    log.push(restarted ? `server restarted after request ${after} of the chain` : 'no restart')
+  }
+
+  /**
+   * The session ends on the server in the middle of a chain: the next request is refused with 401,
+   * the replay pauses («Войти снова») and sends nothing more, and after a new sign-in it goes on.
+   */
+  async function expiryMidChain() {
+    world.proxy.setOffline(false)
+    await queueChain()
+    let expired = false
+    let expiry: Promise<void> = Promise.resolve()
+    world.proxy.setObserver(async (request) => {
+      if (request.method !== 'POST' || expired) return
+      expired = true
+      expiry = world.expireSessions()
+      await expiry
+    })
+    let outcome = 'backoff'
+    for (let i = 0; i < 4 && outcome === 'backoff'; i += 1) {
+      await waitOutBackoff()
+      outcome = await replayOnce('replay while the session expires')
+    }
+    world.proxy.setObserver(null)
+    await expiry
+    if (!expired) return
+    if (outcome === 'idle') {
+      // The session ended after the last request of the chain: the next one will find out.
+      n += 1
+      await person.createRecord(
+        'department',
+        world.workspaceId,
+        recordFields('department', n, {}) as never,
+      )
+      await waitOutBackoff()
+      outcome = await replayOnce('replay after the session expired')
+    }
+    for (let i = 0; i < 4 && outcome === 'backoff'; i += 1) {
+      await waitOutBackoff()
+      outcome = await replayOnce('replay after the session expired')
+    }
+    log.push(`session expired mid-chain → ${outcome}`)
+    if (outcome !== 'signin') {
+      violations.push(`the session expired mid-chain, the replay ended ${outcome}`)
+    } else {
+      if (!(await readSyncMeta(db)).needsSignIn)
+        violations.push('a 401 mid-chain did not ask to sign in')
+      const before = world.traffic.sent
+      const again = await worker.engine.replay()
+      if (again !== 'signin' || world.traffic.sent !== before)
+        violations.push(
+          `replay went on after the session expired (${again}, ${world.traffic.sent - before} sent)`,
+        )
+    }
+    await signInUnderFaults()
+    if ((await readSyncMeta(db)).needsSignIn) violations.push('a new sign-in did not resume replay')
   }
 
   // Records and blocks are what people edit most.
@@ -628,21 +841,40 @@ export async function runScenario(
   ]
   const directoryAt = between(random, 0, options.steps - 1)
   const canvasAt = between(random, 0, options.steps - 1)
+  // Each seed gets one refusal, and half of them a server restart and a session ending mid-chain.
+  const refusalAt = between(random, 0, options.steps - 1)
+  const restartAt = chance(random, 0.5) ? between(random, 0, options.steps - 1) : -1
+  const expiryAt = chance(random, 0.5) ? between(random, 0, options.steps - 1) : -1
+  // And one worker killed in the middle of a chain (more may die at random steps).
+  const killAt = between(random, 0, options.steps - 1)
   for (let step = 0; step < options.steps; step += 1) {
     if (step === directoryAt) await offlineDirectoryChain()
     if (step === canvasAt) await offlineCanvasChain()
+    if (step === refusalAt) await refusal(REFUSALS[seed % REFUSALS.length])
+    if (step === restartAt) await restartMidChain()
+    if (step === expiryAt) await expiryMidChain()
+    if (step === killAt) {
+      world.proxy.setOffline(false)
+      await queueChain()
+      await killWorker(2)
+    }
     const roll = random()
-    if (roll < 0.5) {
+    if (roll < 0.48) {
       await pick(random, weighted)!()
-    } else if (roll < 0.78) {
+    } else if (roll < 0.75) {
       for (let i = between(random, 1, 3); i > 0; i -= 1) await replayOnce('replay')
-    } else if (roll < 0.84) {
+    } else if (roll < 0.79) {
       const offline = chance(random, 0.5)
       world.proxy.setOffline(offline)
       log.push(offline ? 'network down' : 'network up')
+    } else if (roll < 0.82) {
+      await refusal()
+    } else if (roll < 0.85) {
+      // Late duplicates still held come now.
+      await world.proxy.redeliverHeld()
     } else if (roll < 0.89) {
       const name = pick(random, ['calm', 'drizzle', 'storm'])!
-      world.proxy.setPolicy(policies[name]!)
+      setPolicy(policies[name]!)
       log.push(`faults: ${name}`)
     } else if (roll < 0.91) {
       await otherDevice()
@@ -655,6 +887,7 @@ export async function runScenario(
     }
   }
   world.proxy.setOffline(false)
+  await world.proxy.redeliverHeld()
   return { log, violations, worker, copies, intent }
 }
 
@@ -668,7 +901,11 @@ export async function drain(world: SyncWorld, worker: Worker): Promise<string[]>
   for (let i = 0; i < 50; i += 1) {
     const outcome = await worker.engine.replay()
     const left = await world.db.outbox.count()
-    if (left === 0) return []
+    if (left === 0) {
+      // Late duplicates still held arrive after everything else: they must change nothing.
+      await world.proxy.redeliverHeld()
+      return []
+    }
     if (outcome === 'backoff') world.clock.now += 10 * 60_000
     else if (outcome === 'idle') break
     else if (outcome === 'busy') await new Promise((resolve) => setTimeout(resolve, 5))

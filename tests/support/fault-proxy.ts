@@ -1,5 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http'
+import { randomUUID } from 'node:crypto'
 import type { AddressInfo, Socket } from 'node:net'
+import { gunzipSync } from 'node:zlib'
 
 /**
  * A fault-injecting HTTP proxy in front of the reference server, for convergence tests and browser
@@ -16,6 +18,16 @@ import type { AddressInfo, Socket } from 'node:net'
  * - `html-200`: a captive portal answers 200 with its own page; the server never sees the request;
  * - `truncated`: the server applies the request, its answer is cut off halfway;
  * - `wrong-type`: the server's answer arrives as text/plain.
+ * - `stale-duplicate`: forwarded and answered as usual, and the same request (same headers, same
+ *   Idempotency-Key) is delivered once more LATE: right after a newer write of the same record
+ *   (same path, same `id` in the body) went through, or at `redeliverHeld()`. The server must
+ *   answer it from its stored response and leave the newer value alone; an answer that differs
+ *   from the first one is written to `anomalies`;
+ * - `reject-404`, `reject-409`, `reject-422`: answered by the proxy with that refusal (a JSON error
+ *   body as the server writes them), not forwarded: the client must park exactly that entry.
+ *
+ * `setObserver` is told of every request the server answered, before the answer goes back: a test
+ * restarts the server or lets the session expire there, in the middle of a chain of requests.
  *
  * `setOffline(true)` cuts every connection until it is switched back, like a dead mobile network.
  */
@@ -32,12 +44,25 @@ export const FAULTS = [
   'html-200',
   'truncated',
   'wrong-type',
+  'stale-duplicate',
+  'reject-404',
+  'reject-409',
+  'reject-422',
 ] as const
 export type Fault = (typeof FAULTS)[number]
 
 export interface ProxiedRequest {
   method: string
   path: string
+  /** The Idempotency-Key header, when the request has one. */
+  key: string | null
+  /** No earlier request through this proxy carried the same Idempotency-Key. */
+  firstTry: boolean
+}
+
+/** A request the server answered (what `setObserver`'s callback is told). */
+export interface AnsweredRequest extends ProxiedRequest {
+  status: number
 }
 
 export type FaultPolicy = (request: ProxiedRequest) => Fault
@@ -46,8 +71,21 @@ export interface FaultProxy {
   url: string
   setOffline(offline: boolean): void
   setPolicy(policy: FaultPolicy): void
-  /** How many requests got each fault, and how many reached the server. */
-  readonly stats: Record<Fault | 'offline' | 'forwarded', number>
+  /** Called after the server answered a request and before the answer goes back (null: none). */
+  setObserver(observer: ((request: AnsweredRequest) => Promise<void> | void) | null): void
+  /** Delivers every request still held by `stale-duplicate` once more, now. */
+  redeliverHeld(): Promise<void>
+  /** The requests the proxy refused itself with a `reject-*` fault, in order. */
+  readonly rejected: { key: string | null; path: string; status: number }[]
+  /** How many requests got each fault, how many reached the server, how many stale ones came back. */
+  readonly stats: Record<Fault | 'offline' | 'forwarded' | 'stale-redelivered', number>
+  /** What went wrong that the proxy could see: a late duplicate answered unlike the first time. */
+  readonly anomalies: string[]
+  /**
+   * 'new key' delivers late duplicates under a fresh Idempotency-Key: a server that no longer
+   * recognises them (tests/integration/soak-mutants.test.ts plants it). Default 'same key'.
+   */
+  lateDuplicates: 'same key' | 'new key'
   close(): Promise<void>
 }
 
@@ -63,19 +101,23 @@ export function seededRandom(seed: number): () => number {
   }
 }
 
+const AUTH_PATH = /^\/api\/(login|register|check_auth)/
+
 /**
  * Picks a fault per request with the given rates (the rest pass). Only `/api/` calls are hit, and
  * sign-in stays reliable unless `includeAuth` is set, so a scenario tests replay, not login.
+ * `mutationsOnly` spares every GET (a browser journey faults the writes, not the page's reads).
  */
 export function randomPolicy(
   random: () => number,
   rates: Partial<Record<Exclude<Fault, 'pass'>, number>>,
-  options: { includeAuth?: boolean } = {},
+  options: { includeAuth?: boolean; mutationsOnly?: boolean } = {},
 ): FaultPolicy {
   const entries = Object.entries(rates) as [Fault, number][]
-  return ({ path }) => {
+  return ({ path, method }) => {
     if (!path.startsWith('/api/')) return 'pass'
-    if (!options.includeAuth && /^\/api\/(login|register|check_auth)/.test(path)) return 'pass'
+    if (!options.includeAuth && AUTH_PATH.test(path)) return 'pass'
+    if (options.mutationsOnly && (method === 'GET' || method === 'HEAD')) return 'pass'
     let roll = random()
     for (const [fault, rate] of entries) {
       if (roll < rate) return fault
@@ -85,10 +127,47 @@ export function randomPolicy(
   }
 }
 
+/**
+ * The first try of the next request `matches` accepts gets `fault`; the rest go to `fallback`.
+ * (A retry carries the key of a try the server may have applied, so only a first try is chosen.)
+ */
+export function faultOnce(
+  fault: Fault,
+  matches: (request: ProxiedRequest) => boolean,
+  fallback: FaultPolicy,
+): FaultPolicy & { fired: () => boolean } {
+  let fired = false
+  const policy = (request: ProxiedRequest): Fault => {
+    if (!fired && request.firstTry && matches(request)) {
+      fired = true
+      return fault
+    }
+    return fallback(request)
+  }
+  return Object.assign(policy, { fired: () => fired })
+}
+
 const STATUS: Partial<Record<Fault, number>> = {
   'status-500': 500,
   'status-502': 502,
   'status-429': 429,
+}
+
+/** The proxy's own refusals, written as the server writes its errors (docs/API.md). */
+const REFUSAL: Partial<Record<Fault, { status: number; code: string; message: string }>> = {
+  'reject-404': { status: 404, code: 'not_found', message: 'Запись не найдена' },
+  'reject-409': { status: 409, code: 'conflict', message: 'Запись изменена в другом месте' },
+  'reject-422': { status: 422, code: 'validation_failed', message: 'Проверьте данные' },
+}
+
+/** The record a write is about: its path and the `id` in its JSON body (null when it has none). */
+function recordOf(path: string, body: Buffer): string | null {
+  try {
+    const id = (JSON.parse(body.toString('utf8')) as { id?: unknown }).id
+    return typeof id === 'number' ? `${path.split('?')[0]}#${id}` : null
+  } catch {
+    return null
+  }
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -100,15 +179,30 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   })
 }
 
+/** An answer's body as text (for messages), unzipped when the server compressed it. */
+function text(answer: Upstream): string {
+  const zipped = answer.headers['content-encoding'] === 'gzip'
+  try {
+    return (zipped ? gunzipSync(answer.body) : answer.body).toString('utf8').slice(0, 160)
+  } catch {
+    return '(unreadable)'
+  }
+}
+
 interface Upstream {
   status: number
   headers: Record<string, string | string[] | undefined>
   body: Buffer
 }
 
-function forward(target: URL, req: IncomingMessage, body: Buffer): Promise<Upstream> {
+function forward(
+  target: URL,
+  req: IncomingMessage,
+  body: Buffer,
+  override?: Record<string, string>,
+): Promise<Upstream> {
   return new Promise((resolve, reject) => {
-    const headers = { ...req.headers, host: target.host }
+    const headers = { ...req.headers, ...override, host: target.host }
     const upstream = httpRequest(
       {
         hostname: target.hostname,
@@ -136,11 +230,38 @@ export async function startFaultProxy(
 ): Promise<FaultProxy> {
   const target = new URL(targetUrl)
   let policy = initialPolicy
+  let observer: ((request: AnsweredRequest) => Promise<void> | void) | null = null
   let offline = false
   const sockets = new Set<Socket>()
   const stats = Object.fromEntries(
-    [...FAULTS, 'offline', 'forwarded'].map((k) => [k, 0]),
+    [...FAULTS, 'offline', 'forwarded', 'stale-redelivered'].map((k) => [k, 0]),
   ) as FaultProxy['stats']
+  const seenKeys = new Set<string>()
+  const rejected: FaultProxy['rejected'] = []
+  const anomalies: string[] = []
+  /** Requests of `stale-duplicate` waiting for their late second delivery, with their answer. */
+  const held: { req: IncomingMessage; body: Buffer; record: string | null; first: Upstream }[] = []
+
+  async function redeliver(item: (typeof held)[number]) {
+    held.splice(held.indexOf(item), 1)
+    let again: Upstream
+    try {
+      const headers =
+        proxy.lateDuplicates === 'new key' ? { 'idempotency-key': randomUUID() } : undefined
+      again = await forward(target, item.req, item.body, headers)
+    } catch {
+      return
+    }
+    stats['stale-redelivered'] += 1
+    stats.forwarded += 1
+    // A session that ended meanwhile is refused before anything is looked up: nothing was applied.
+    if (again.status === 401) return
+    if (again.status !== item.first.status || !again.body.equals(item.first.body))
+      anomalies.push(
+        `late duplicate of ${item.req.method} ${item.req.url} answered ${again.status} ` +
+          `${text(again)}, the first time ${item.first.status} ${text(item.first)}`,
+      )
+  }
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -150,7 +271,12 @@ export async function startFaultProxy(
         req.socket.destroy()
         return
       }
-      const fault = policy({ method: req.method ?? 'GET', path: req.url ?? '/' })
+      const header = req.headers['idempotency-key']
+      const key = typeof header === 'string' ? header : null
+      const firstTry = key !== null && !seenKeys.has(key)
+      if (key) seenKeys.add(key)
+      const asked = { method: req.method ?? 'GET', path: req.url ?? '/', key, firstTry }
+      const fault = policy(asked)
       stats[fault] += 1
       if (fault === 'drop-request') {
         req.socket.destroy()
@@ -159,6 +285,13 @@ export async function startFaultProxy(
       if (fault === 'html-200') {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
         res.end('<!doctype html><title>Wi-Fi</title><p>Войдите в сеть, чтобы продолжить</p>')
+        return
+      }
+      const refusal = REFUSAL[fault]
+      if (refusal) {
+        rejected.push({ key, path: asked.path, status: refusal.status })
+        res.writeHead(refusal.status, { 'Content-Type': 'application/json' })
+        res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }))
         return
       }
       const status = STATUS[fault]
@@ -178,6 +311,14 @@ export async function startFaultProxy(
         answer = await forward(target, req, body)
         stats.forwarded += 1
       }
+      const record = req.method === 'POST' ? recordOf(asked.path, body) : null
+      // Only a write has a key the server answers again from (a read's answer may change).
+      if (fault === 'stale-duplicate' && key) held.push({ req, body, record, first: answer })
+      else if (record && answer.status < 300) {
+        // A newer write of a record went through: its older requests held back come now.
+        for (const item of held.filter((h) => h.record === record)) await redeliver(item)
+      }
+      if (observer) await observer({ ...asked, status: answer.status })
       if (fault === 'hang') await new Promise((r) => setTimeout(r, options.hangMs ?? 400))
       if (fault === 'drop-response' || fault === 'hang' || offline) {
         req.socket.destroy()
@@ -188,6 +329,8 @@ export async function startFaultProxy(
       delete headers.connection
       headers['content-length'] = String(answer.body.length)
       if (fault === 'wrong-type') headers['content-type'] = 'text/plain; charset=utf-8'
+      // The connection of a cut body must not carry the next request (it is destroyed shortly).
+      if (fault === 'truncated') headers.connection = 'close'
       res.writeHead(answer.status, headers)
       if (fault === 'truncated') {
         res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)))
@@ -204,8 +347,9 @@ export async function startFaultProxy(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
 
-  return {
+  const proxy: FaultProxy = {
     url: `http://127.0.0.1:${port}`,
+    lateDuplicates: 'same key',
     stats,
     setOffline(next) {
       offline = next
@@ -214,10 +358,19 @@ export async function startFaultProxy(
     setPolicy(next) {
       policy = next
     },
+    setObserver(next) {
+      observer = next
+    },
+    async redeliverHeld() {
+      for (const item of [...held]) await redeliver(item)
+    },
+    rejected,
+    anomalies,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
         server.close(() => resolve())
       }),
   }
+  return proxy
 }

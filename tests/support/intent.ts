@@ -20,7 +20,8 @@ import {
 } from '../../src/sync/mutators/index.ts'
 import { localFileId } from '../../src/data/ids.ts'
 import { copyName as projectCopyName } from '../../src/domain/project.ts'
-import type { LocalBlock, RecordKind } from '../../src/data/types.ts'
+import type { LocalBlock, OutboxEntry, RecordKind } from '../../src/data/types.ts'
+import type { SyncEngine } from '../../src/sync/engine.ts'
 import type { SyncWorld } from './sync-world.ts'
 
 /**
@@ -476,6 +477,35 @@ export class Person {
     if (remove) this.intent.remove(key)
     this.foreign.add(key)
     return `${remove ? 'deleted' : 'recoloured'} ${key}`
+  }
+
+  /** «Повторить» on a refused change: it goes again under a new key, and is still meant. */
+  async retryParked(engine: SyncEngine, entry: OutboxEntry) {
+    await engine.retryEntry(entry.seq!)
+  }
+
+  /**
+   * «Отменить изменение» on a refused change of a directory record: the edit is not meant any
+   * more. A create takes the record away with what the person expects to go with it (a deleted
+   * department clears its specialists' field); an update gives the fields it held back their
+   * server values, which the app shows again (docs/SYNC.md, step 7).
+   */
+  async discardParked(engine: SyncEngine, entry: OutboxEntry & { table: RecordKind }) {
+    const key = await this.keyOf(entry.table, entry.recordId)
+    await engine.discardEntry(entry.seq!)
+    if (entry.op === 'create') {
+      this.intent.remove(key)
+      return
+    }
+    const response = await this.world.call('GET', `/api/${entry.table}/get`, undefined, {
+      id: entry.recordId,
+    })
+    if (!response.ok) throw new Error(`${entry.table}/get ${response.status}`)
+    const row = (await response.json()) as Fields
+    const restored: Fields = {}
+    for (const field of Object.keys(entry.payload))
+      if (field !== 'id' && field in row) restored[field] = row[field]
+    this.intent.patch(key, await this.normalize(entry.table, restored))
   }
 
   async deleteBlocks(ids: number[]) {

@@ -1,3 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { login } from '../../src/api/auth.ts'
 import { configureApi } from '../../src/api/client.ts'
 import * as endpoints from '../../src/api/endpoints.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
@@ -60,6 +64,52 @@ export class OriginLocks {
   }
 }
 
+/**
+ * The reference server on PGlite in a temporary directory, which a test can stop and start again
+ * on the same directory and port (a deploy or a crash in the middle of a chain of requests).
+ */
+export interface RestartableServer extends RunningServer {
+  restart(): Promise<void>
+  /** How many times it was restarted. */
+  readonly restarts: number
+}
+
+export async function startRestartableServer(): Promise<RestartableServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'promo-soak-'))
+  // A port below Linux's ephemeral range (32768+): while the server is down, the system never
+  // hands its port to an outgoing connection, so the restart can listen on it again.
+  const listen = async (port: number) => startServer({ port, hostname: '127.0.0.1', dataDir })
+  let current: RunningServer | null = null
+  for (let attempt = 0; !current; attempt += 1) {
+    try {
+      current = await listen(20_000 + Math.floor(Math.random() * 12_000))
+    } catch (error) {
+      if (attempt >= 10 || (error as { code?: string }).code !== 'EADDRINUSE') throw error
+    }
+  }
+  const port = current.port
+  let restarts = 0
+  return {
+    url: current.url,
+    port,
+    get ready() {
+      return current!.ready
+    },
+    get restarts() {
+      return restarts
+    },
+    async restart() {
+      await current!.close()
+      current = await listen(port)
+      restarts += 1
+    },
+    async close() {
+      await current!.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
 export interface Worker {
   name: string
   engine: SyncEngine
@@ -101,6 +151,16 @@ export interface SyncWorld {
   ): Promise<Response>
   /** Signs in again (directly) and hands the new token to the sync layer, like the page does. */
   signInAgain(): Promise<string>
+  /**
+   * Signs in as the sign-in page does: the product's `login` through the proxy (and its faults),
+   * pressed again after each failure, up to `tries` times; the new token goes to the sync layer.
+   * Returns how many presses it took, or null when none worked.
+   */
+  signInThroughApp(tries: number): Promise<number | null>
+  /** Every session of the user ends on the server now (their token's time is up). */
+  expireSessions(): Promise<void>
+  /** Restarts the server on its data directory, when it can be (see `startRestartableServer`). */
+  restartServer: (() => Promise<void>) | null
   close(): Promise<void>
 }
 
@@ -110,7 +170,7 @@ export interface SyncWorldOptions {
   /** Pause of the proxy's `delay` fault. */
   delayMs?: number
   /** A server to share between worlds (each world registers its own user); closed by the caller. */
-  server?: RunningServer
+  server?: RunningServer | RestartableServer
 }
 
 export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<SyncWorld> {
@@ -160,6 +220,8 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
   const db = new MirrorDb(`sync-world-${counter}-${Date.now()}`)
   setDb(db)
   await storeAuthToken({ token, expiry: null }, db)
+  const shared = options.server
+  const restartable = shared && 'restart' in shared ? shared : null
   // A short timeout, so the proxy's `hang` fault (an answer held 400 ms) outlasts it.
   configureApi({ baseUrl: proxy.url, getToken: () => readAuthToken(db), timeoutMs: 250 })
   const clock = { now: Date.now() }
@@ -248,6 +310,28 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
       await storeAuthToken({ token, expiry: null }, db)
       return token
     },
+    async signInThroughApp(tries) {
+      for (let press = 1; press <= tries; press += 1) {
+        try {
+          const session = await login({ email, password })
+          token = session.access_token
+          // As the sign-in page stores it (src/features/auth): the token with its expiry.
+          await storeAuthToken({ token, expiry: null }, db)
+          return press
+        } catch {
+          // A fault: the person presses «Войти» again.
+        }
+      }
+      return null
+    },
+    async expireSessions() {
+      await server.ready.services.db.query(
+        `UPDATE sessions SET expires_at = now() - interval '1 second'
+          WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+        [email],
+      )
+    },
+    restartServer: restartable ? () => restartable.restart() : null,
     async close() {
       globalThis.fetch = realFetch
       db.close()
