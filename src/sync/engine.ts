@@ -145,11 +145,29 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         .filter((e) => e.state === 'parked' && createsRecord(e))
         .map((e) => `${e.table}:${e.recordId}`),
     )
+    // Entries held back in this pass (parked, or waiting on a create that was refused). A copy of a
+    // project reads the project on the server as it is when the copy runs: while an edit of the
+    // project queued before the copy is held, the copy waits, and so does every later edit of the
+    // project (or the copy would take it along).
+    const held: OutboxEntry[] = []
+    const heldCopies = new Set<number>()
     for (const queued of queue) {
       const entry = await db.outbox.get(queued.seq!)
-      if (!entry || entry.state !== 'pending') continue
-      if (blocked.has(`${entry.table}:${entry.recordId}`)) continue
-      if (localDependencies(entry).length > 0) continue
+      if (!entry) continue
+      const waits =
+        entry.state !== 'pending' ||
+        blocked.has(`${entry.table}:${entry.recordId}`) ||
+        localDependencies(entry).length > 0 ||
+        (heldCopies.size > 0 && heldCopies.has((await projectOf(entry)) ?? 0)) ||
+        (entry.table === 'projects' &&
+          entry.op === 'copy' &&
+          (await isAbout(held, entry.payload.source_id)))
+      if (waits) {
+        held.push(entry)
+        if (entry.table === 'projects' && entry.op === 'copy')
+          heldCopies.add(entry.payload.source_id)
+        continue
+      }
       if (entry.nextAttemptAt > now()) {
         scheduleRetry(entry.nextAttemptAt)
         return 'backoff'
@@ -179,6 +197,29 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       }
     }
     return 'idle'
+  }
+
+  /** The project an entry edits (a block through its background), or null. */
+  async function projectOf(entry: OutboxEntry): Promise<number | null> {
+    const projectOfBackground = async (id: number) =>
+      (await db.backgrounds.get(id))?.project_id ?? null
+    switch (entry.table) {
+      case 'projects':
+        return entry.recordId
+      case 'backgrounds':
+        if (entry.op !== 'complete' && entry.payload.project_id !== undefined)
+          return entry.payload.project_id
+        return projectOfBackground(entry.recordId)
+      case 'blocks':
+        return projectOfBackground(entry.payload.bg_id)
+      default:
+        return null
+    }
+  }
+
+  async function isAbout(entries: readonly OutboxEntry[], projectId: number): Promise<boolean> {
+    for (const entry of entries) if ((await projectOf(entry)) === projectId) return true
+    return false
   }
 
   async function park(entry: OutboxEntry, error: unknown) {
