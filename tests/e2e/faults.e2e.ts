@@ -147,6 +147,7 @@ describe('the app on a flaky network', () => {
       const words = type === 1 ? 'Скидка 30% в ноябре' : 'Скидка для друзей'
       await page.getByRole('textbox', { name: 'Текст', exact: true }).fill(words)
       await page.getByRole('textbox', { name: 'Текст', exact: true }).blur()
+      // X is per cent of the width from the left edge: 30 % is 40 units left of the centre.
       await page.getByLabel('X', { exact: true }).fill('30')
       await page.getByLabel('X', { exact: true }).blur()
       // The button: recoloured.
@@ -160,7 +161,7 @@ describe('the app on a flaky network', () => {
       await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
       meant[name] = [
         { type: 'button', background: '#aa2233' },
-        { type: 'text', text: words, x: 30 },
+        { type: 'text', text: words, x: -40 },
       ]
     }
 

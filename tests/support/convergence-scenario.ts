@@ -14,6 +14,7 @@ import {
 } from './fault-proxy.ts'
 import { Intent, intentFromServer, Person, serverSide } from './intent.ts'
 import type { SyncWorld, Worker } from './sync-world.ts'
+import { currentIdOf } from '../../src/data/client-keys.ts'
 
 /**
  * Seeded random scenarios for the convergence test: a person edits every kind of record and every
@@ -925,8 +926,8 @@ export async function drain(world: SyncWorld, worker: Worker): Promise<string[]>
  */
 export async function openCopies(world: SyncWorld, worker: Worker, copies: number[]) {
   for (const local of copies) {
-    const redirect = await world.db.meta.get(`redirect:projects:${local}`)
-    const id = typeof redirect?.value === 'number' ? redirect.value : local
+    // The copy's row keeps the key it was born with: its local id finds it under its server id.
+    const id = await currentIdOf(world.db, 'projects', local)
     if (!isLocalId(id) && (await world.db.projects.get(id)))
       await worker.engine.refresh({ kind: 'project', projectId: id })
   }
