@@ -19,7 +19,8 @@ export interface EditorRouteProps {
 
 /** The editor route's body: loading, not found, the other editor type, or the editor. */
 export function EditorRoute({ data, type, saveStatus, onSave, movedTo }: EditorRouteProps) {
-  if (movedTo !== undefined && movedTo !== null) return <ToEditor id={movedTo} type={type} />
+  const moved = movedTo !== undefined && movedTo !== null
+  if (moved && !data) return <ToEditor id={movedTo} type={type} />
   if (data === undefined) {
     return (
       <Stack align="center" justify="center" mih={320}>
@@ -45,7 +46,13 @@ export function EditorRoute({ data, type, saveStatus, onSave, movedTo }: EditorR
   const projectType = data.project.type
   if (projectType !== null && projectType !== type)
     return <ToEditor id={data.project.id} type={projectType} />
-  return <EditorPage data={data} type={type} saveStatus={saveStatus} onSave={onSave} />
+  // The same tree whether or not the address is being replaced: the editor stays mounted.
+  return (
+    <>
+      {moved ? <ToEditor id={movedTo} type={type} /> : null}
+      <EditorPage data={data} type={type} saveStatus={saveStatus} onSave={onSave} />
+    </>
+  )
 }
 
 /** Replaces the address with the editor of project `id` of `type`. */
