@@ -155,30 +155,42 @@ export const MIGRATIONS: readonly string[] = [
     version bigint NOT NULL,
     PRIMARY KEY (workspace_id, kind)
   );
+  ALTER TABLE amo_integrations ADD COLUMN row_version bigint;
+  ALTER TABLE bitrix_integrations ADD COLUMN row_version bigint;
+  ALTER TABLE departments ADD COLUMN row_version bigint;
+  ALTER TABLE locations ADD COLUMN row_version bigint;
+  ALTER TABLE specialists ADD COLUMN row_version bigint;
   CREATE FUNCTION bump_record_version() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    raised bigint;
   BEGIN
-    IF TG_OP <> 'INSERT' THEN
+    IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND NEW.workspace_id <> OLD.workspace_id) THEN
       INSERT INTO record_versions AS v (workspace_id, kind, version)
       VALUES (OLD.workspace_id, TG_ARGV[0], 1)
       ON CONFLICT (workspace_id, kind) DO UPDATE SET version = v.version + 1;
     END IF;
-    IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND NEW.workspace_id <> OLD.workspace_id) THEN
-      INSERT INTO record_versions AS v (workspace_id, kind, version)
-      VALUES (NEW.workspace_id, TG_ARGV[0], 1)
-      ON CONFLICT (workspace_id, kind) DO UPDATE SET version = v.version + 1;
+    IF TG_OP = 'DELETE' THEN
+      RETURN OLD;
     END IF;
-    RETURN NULL;
+    INSERT INTO record_versions AS v (workspace_id, kind, version)
+    VALUES (NEW.workspace_id, TG_ARGV[0], 1)
+    ON CONFLICT (workspace_id, kind) DO UPDATE SET version = v.version + 1
+    RETURNING version INTO raised;
+    -- The version this write brought the list to: the writer can tell whether its kept list was
+    -- the one just before (server/services/records.ts).
+    NEW.row_version := raised;
+    RETURN NEW;
   END
   $$;
-  CREATE TRIGGER amo_integrations_version AFTER INSERT OR UPDATE OR DELETE ON amo_integrations
+  CREATE TRIGGER amo_integrations_version BEFORE INSERT OR UPDATE OR DELETE ON amo_integrations
     FOR EACH ROW EXECUTE FUNCTION bump_record_version('amo');
-  CREATE TRIGGER bitrix_integrations_version AFTER INSERT OR UPDATE OR DELETE ON bitrix_integrations
+  CREATE TRIGGER bitrix_integrations_version BEFORE INSERT OR UPDATE OR DELETE ON bitrix_integrations
     FOR EACH ROW EXECUTE FUNCTION bump_record_version('bitrix');
-  CREATE TRIGGER departments_version AFTER INSERT OR UPDATE OR DELETE ON departments
+  CREATE TRIGGER departments_version BEFORE INSERT OR UPDATE OR DELETE ON departments
     FOR EACH ROW EXECUTE FUNCTION bump_record_version('department');
-  CREATE TRIGGER locations_version AFTER INSERT OR UPDATE OR DELETE ON locations
+  CREATE TRIGGER locations_version BEFORE INSERT OR UPDATE OR DELETE ON locations
     FOR EACH ROW EXECUTE FUNCTION bump_record_version('location');
-  CREATE TRIGGER specialists_version AFTER INSERT OR UPDATE OR DELETE ON specialists
+  CREATE TRIGGER specialists_version BEFORE INSERT OR UPDATE OR DELETE ON specialists
     FOR EACH ROW EXECUTE FUNCTION bump_record_version('specialist');
   `,
 ]

@@ -4,13 +4,20 @@
  * so several instances over one PostgreSQL each keep their own and none serves a stale list. Kept as UTF-8 bytes, ready
  * to send. Bounded by total size: the entries used longest ago go first.
  */
+export interface ListEntry {
+  version: string
+  json: Uint8Array<ArrayBuffer>
+  /** The rows the bytes say, once a write on this instance needed them. */
+  rows?: readonly { id: number }[]
+}
+
 export class ListCache {
-  private readonly entries = new Map<string, { version: string; json: Uint8Array<ArrayBuffer> }>()
+  private readonly entries = new Map<string, ListEntry>()
   private size = 0
 
   constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
 
-  get(key: string): { version: string; json: Uint8Array<ArrayBuffer> } | undefined {
+  get(key: string): ListEntry | undefined {
     const entry = this.entries.get(key)
     if (entry) {
       // Most recently used last.
@@ -20,7 +27,7 @@ export class ListCache {
     return entry
   }
 
-  set(key: string, entry: { version: string; json: Uint8Array<ArrayBuffer> }): void {
+  set(key: string, entry: ListEntry): void {
     this.delete(key)
     if (entry.json.byteLength > this.maxBytes / 4) return
     this.entries.set(key, entry)

@@ -19,7 +19,7 @@ import {
 } from '../../src/domain/integration.ts'
 import { FieldCode } from '../../src/domain/validation.ts'
 import * as store from '../storage/records.ts'
-import type { RecordKind, RecordRow } from '../storage/records.ts'
+import type { RecordKind, RecordRow, WrittenRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
 import { AppError, type FieldProblem } from './errors.ts'
 import { ListCache } from './list-cache.ts'
@@ -136,6 +136,31 @@ export class RecordService {
     )
   }
 
+  /**
+   * A row this instance wrote, as the client sees it. When the write brought its workspace's list
+   * to the version right after the one kept here, nobody else wrote in between: the kept list is
+   * brought up to date in memory instead of being read again (a write with no row_version, or any
+   * other step, leaves the kept list to be checked and read afresh).
+   */
+  private written(kind: RecordKind, written: WrittenRow): RecordRow {
+    const { row_version: rowVersion, ...rest } = written
+    const row = this.present(kind, rest as RecordRow)
+    const key = `${kind}:${row.workspace_id}`
+    const kept = this.lists.get(key)
+    if (!kept || rowVersion === undefined || BigInt(kept.version) + 1n !== BigInt(rowVersion)) {
+      return row
+    }
+    const rows = [
+      ...(kept.rows ?? (JSON.parse(Buffer.from(kept.json).toString('utf8')) as RecordRow[])),
+    ]
+    // Ordered by id (docs/API.md): replace the row, or put a new one in its place.
+    let at = rows.findIndex((r) => r.id >= row.id)
+    if (at === -1) at = rows.length
+    rows.splice(at, rows[at]?.id === row.id ? 1 : 0, row)
+    this.lists.set(key, { version: rowVersion, json: Buffer.from(JSON.stringify(rows)), rows })
+    return row
+  }
+
   private async owned(kind: RecordKind, id: number, userId: number): Promise<RecordRow> {
     const row = await store.findRecordForUser(this.db, kind, id, userId)
     if (!row) throw AppError.notFound()
@@ -186,12 +211,11 @@ export class RecordService {
     if (!this.refersToRecords(kind, values)) {
       const row = await store.insertRecordForMember(this.db, kind, workspaceId, userId, values)
       if (!row) throw AppError.notFound()
-      return this.present(kind, row)
+      return this.written(kind, row)
     }
     if (!(await isMember(this.db, userId, workspaceId))) throw AppError.notFound()
     await this.checkReferences(this.db, kind, workspaceId, values)
-    const row = await store.insertRecord(this.db, kind, workspaceId, values)
-    return this.present(kind, row)
+    return this.written(kind, await store.insertRecord(this.db, kind, workspaceId, values))
   }
 
   /** `input` has been checked against RECORD_RULES[kind].update. */
@@ -209,17 +233,17 @@ export class RecordService {
     if (!this.refersToRecords(kind, values)) {
       const row = await store.updateRecordForUser(this.db, kind, id, userId, values)
       if (!row) throw AppError.notFound()
-      return this.present(kind, row)
+      return this.written(kind, row)
     }
     const current = await this.owned(kind, id, userId)
     await this.checkReferences(this.db, kind, current.workspace_id, values)
-    return this.present(kind, await store.updateRecord(this.db, kind, id, values))
+    return this.written(kind, await store.updateRecord(this.db, kind, id, values))
   }
 
   async setEnabled(kind: RecordKind, userId: number, id: number, enabled: boolean) {
     const row = await store.updateRecordForUser(this.db, kind, id, userId, { enabled })
     if (!row) throw AppError.notFound()
-    return this.present(kind, row)
+    return this.written(kind, row)
   }
 
   async delete(kind: RecordKind, userId: number, id: number): Promise<void> {

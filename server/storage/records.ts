@@ -34,6 +34,8 @@ export const RECORD_TABLES = {
 
 export type RecordKind = keyof typeof RECORD_TABLES
 export type RecordRow = { id: number; workspace_id: number } & Record<string, unknown>
+/** A row as a write returns it: with the version of its workspace's list it made (migrations.ts). */
+export type WrittenRow = RecordRow & { row_version?: string }
 
 function selectList(kind: RecordKind, alias = ''): string {
   const prefix = alias ? `${alias}.` : ''
@@ -136,7 +138,7 @@ export async function insertRecord(
   const placeholders = columns.map((_, i) => `$${i + 2}`)
   const { rows } = await db.query<RecordRow>(
     `INSERT INTO ${RECORD_TABLES[kind].table} (workspace_id${columns.map((c) => `, ${c}`).join('')})
-     VALUES ($1${placeholders.map((p) => `, ${p}`).join('')}) RETURNING ${selectList(kind)}`,
+     VALUES ($1${placeholders.map((p) => `, ${p}`).join('')}) RETURNING ${selectList(kind)}, row_version::text AS row_version`,
     [workspaceId, ...params],
   )
   return rows[0]!
@@ -156,7 +158,7 @@ export async function insertRecordForMember(
     `INSERT INTO ${RECORD_TABLES[kind].table} (workspace_id${columns.map((c) => `, ${c}`).join('')})
      SELECT $1${placeholders.map((p) => `, ${p}`).join('')}
      WHERE EXISTS (SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2)
-     RETURNING ${selectList(kind)}`,
+     RETURNING ${selectList(kind)}, row_version::text AS row_version`,
     [workspaceId, userId, ...params],
   )
   return rows[0] ?? null
@@ -180,7 +182,7 @@ export async function updateRecordForUser(
     `UPDATE ${RECORD_TABLES[kind].table} r SET ${sets}
      FROM workspace_members m
      WHERE r.id = $1 AND m.workspace_id = r.workspace_id AND m.user_id = $2
-     RETURNING ${selectList(kind, 'r')}`,
+     RETURNING ${selectList(kind, 'r')}, r.row_version::text AS row_version`,
     [id, userId, ...params],
   )
   return rows[0] ?? null
@@ -202,7 +204,7 @@ export async function updateRecord(
   }
   const sets = columns.map((c, i) => `${c} = $${i + 2}`).join(', ')
   const { rows } = await db.query<RecordRow>(
-    `UPDATE ${RECORD_TABLES[kind].table} SET ${sets} WHERE id = $1 RETURNING ${selectList(kind)}`,
+    `UPDATE ${RECORD_TABLES[kind].table} SET ${sets} WHERE id = $1 RETURNING ${selectList(kind)}, row_version::text AS row_version`,
     [id, ...params],
   )
   return rows[0]!

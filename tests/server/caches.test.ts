@@ -178,6 +178,33 @@ describe('a list kept in memory', () => {
     expect((await list('this', 'specialist'))[0]!.name).toBe('Петрова')
   })
 
+  it('follows its own writes, and never skips what another instance wrote in between', async () => {
+    const add = (name: string) =>
+      s.call('POST', '/api/department/add', {
+        token: user.token,
+        body: { workspace_id: user.workspaceId, name, description: '' },
+      })
+    const before = (await list('this')).length
+    const mine = await json<{ id: number }>(await add('Неврология'))
+    expect((await list('this')).map((d) => d.name).slice(before)).toEqual(['Неврология'])
+    // Another instance writes, then this one: the list kept here is two versions behind.
+    await onOther('POST', '/api/department/add', user.token, {
+      workspace_id: user.workspaceId,
+      name: 'Офтальмология',
+      description: '',
+    })
+    await s.call('POST', '/api/department/update', {
+      token: user.token,
+      body: { id: mine.id, name: 'Неврология и сон' },
+    })
+    expect((await list('this')).map((d) => d.name).slice(before)).toEqual([
+      'Неврология и сон',
+      'Офтальмология',
+    ])
+    await add('Урология')
+    expect(await list('this')).toEqual(await list('other'))
+  })
+
   it('is not shown to someone who is not a member of the workspace', async () => {
     const stranger = await s.signUp()
     await list('this')
