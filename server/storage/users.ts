@@ -57,16 +57,6 @@ export async function insertSession(
   ])
 }
 
-/** The user of a session that has not expired. */
-export async function findSessionUser(db: Queryable, tokenHash: string): Promise<User | null> {
-  const { rows } = await db.query<User>(
-    `SELECT u.id, u.name, u.email, u.role FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.token_hash = $1 AND s.expires_at > now()`,
-    [tokenHash],
-  )
-  return rows[0] ?? null
-}
-
 /** The user of a session that has not expired, and when it expires (ms since the epoch). */
 export async function findSession(
   db: Queryable,
