@@ -72,6 +72,12 @@ export interface AppOptions {
    */
   idempotencyWaitMs?: number
   /**
+   * How long a token's user is kept in memory between requests (default 60 s; 0: the database is
+   * asked on every request). Sign-out, password reset and profile changes drop it at once, on
+   * every instance (server/services/session-cache.ts).
+   */
+  sessionCacheMs?: number
+  /**
    * Proxies of our own in front (true = 1): the client address for the limits is the
    * X-Forwarded-For entry that many places from the right. Default none.
    */
@@ -150,7 +156,9 @@ export function createApp(options: AppOptions = {}): ApiApp {
         userQuotaBytes: options.uploadQuotaBytes ?? DEFAULT_UPLOAD_QUOTA_BYTES,
       },
       idempotencyWaitMs: options.idempotencyWaitMs,
+      sessionCacheMs: options.sessionCacheMs,
     })
+    await services.auth.start()
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
     const sweepEvery = options.uploadSweepEveryMs ?? 6 * 3_600_000

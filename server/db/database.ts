@@ -24,6 +24,16 @@ export interface Database extends Queryable {
   /** Runs `fn` in one transaction; rolls back when it throws. Use only `tx` inside. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
   readonly engine: 'pglite' | 'postgres'
+  /**
+   * PostgreSQL only: calls `onMessage` with each notification on `channel` (of this schema) from
+   * any process, and `onLost` when that can no longer be promised (the listening connection
+   * failed). Resolves once listening. Null on PGlite, which only one process can open.
+   */
+  listen:
+    | ((channel: string, onMessage: (payload: string) => void, onLost: () => void) => Promise<void>)
+    | null
+  /** Sends `payload` to every listener of `channel` (of this schema) once the statement commits. */
+  notify(channel: string, payload: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -54,13 +64,38 @@ function pgliteAdapter(db: PGlite): Database {
     query: base.query,
     exec: base.exec,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    listen: null,
+    notify: () => Promise.resolve(),
     close: () => db.close(),
   }
 }
 
-function postgresAdapter(pool: pg.Pool): Database {
+function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string): Database {
+  const listeners: pg.Client[] = []
+  // Channels are per database: the schema's name keeps instances of other schemas out.
+  const channelName = (channel: string) => `${channel}__${schema}`.slice(0, 63)
   return {
     engine: 'postgres',
+    async listen(channel, onMessage, onLost) {
+      const client = new pg.Client({ connectionString })
+      let lost = false
+      const lose = () => {
+        if (lost) return
+        lost = true
+        onLost()
+      }
+      client.on('error', lose)
+      client.on('end', lose)
+      client.on('notification', (message) => {
+        if (message.channel === channelName(channel)) onMessage(message.payload ?? '')
+      })
+      await client.connect()
+      await client.query(`LISTEN ${channelName(channel)}`)
+      listeners.push(client)
+    },
+    async notify(channel, payload) {
+      await pool.query('SELECT pg_notify($1, $2)', [channelName(channel), payload])
+    },
     async query<T>(text: string, params?: readonly unknown[]) {
       const result = await pool.query(text, params ? [...params] : undefined)
       return { rows: result.rows as T[] }
@@ -90,7 +125,13 @@ function postgresAdapter(pool: pg.Pool): Database {
     exec: async (sql) => {
       await pool.query(sql)
     },
-    close: () => pool.end(),
+    async close() {
+      for (const client of listeners.splice(0)) {
+        client.removeAllListeners('end')
+        await client.end().catch(() => undefined)
+      }
+      await pool.end()
+    },
   }
 }
 
@@ -117,7 +158,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     })
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => undefined)
-    const db = postgresAdapter(pool)
+    const db = postgresAdapter(pool, options.databaseUrl, schema ?? 'public')
     await migrate(db)
     return db
   }

@@ -144,6 +144,55 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX uploads_user_idx ON uploads(user_id);
   `,
+  // A counter per workspace and kind of record, raised in the same transaction by every row
+  // written, cascades included: a list kept in memory is still right while its counter has not
+  // moved, whichever instance wrote (server/services/list-cache.ts). No foreign key: the rows of a
+  // workspace being deleted bump it while it goes.
+  `
+  CREATE TABLE record_versions (
+    workspace_id integer NOT NULL,
+    kind text NOT NULL,
+    version bigint NOT NULL,
+    PRIMARY KEY (workspace_id, kind)
+  );
+  ALTER TABLE amo_integrations ADD COLUMN row_version bigint;
+  ALTER TABLE bitrix_integrations ADD COLUMN row_version bigint;
+  ALTER TABLE departments ADD COLUMN row_version bigint;
+  ALTER TABLE locations ADD COLUMN row_version bigint;
+  ALTER TABLE specialists ADD COLUMN row_version bigint;
+  CREATE FUNCTION bump_record_version() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    raised bigint;
+  BEGIN
+    IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND NEW.workspace_id <> OLD.workspace_id) THEN
+      INSERT INTO record_versions AS v (workspace_id, kind, version)
+      VALUES (OLD.workspace_id, TG_ARGV[0], 1)
+      ON CONFLICT (workspace_id, kind) DO UPDATE SET version = v.version + 1;
+    END IF;
+    IF TG_OP = 'DELETE' THEN
+      RETURN OLD;
+    END IF;
+    INSERT INTO record_versions AS v (workspace_id, kind, version)
+    VALUES (NEW.workspace_id, TG_ARGV[0], 1)
+    ON CONFLICT (workspace_id, kind) DO UPDATE SET version = v.version + 1
+    RETURNING version INTO raised;
+    -- The version this write brought the list to: the writer can tell whether its kept list was
+    -- the one just before (server/services/records.ts).
+    NEW.row_version := raised;
+    RETURN NEW;
+  END
+  $$;
+  CREATE TRIGGER amo_integrations_version BEFORE INSERT OR UPDATE OR DELETE ON amo_integrations
+    FOR EACH ROW EXECUTE FUNCTION bump_record_version('amo');
+  CREATE TRIGGER bitrix_integrations_version BEFORE INSERT OR UPDATE OR DELETE ON bitrix_integrations
+    FOR EACH ROW EXECUTE FUNCTION bump_record_version('bitrix');
+  CREATE TRIGGER departments_version BEFORE INSERT OR UPDATE OR DELETE ON departments
+    FOR EACH ROW EXECUTE FUNCTION bump_record_version('department');
+  CREATE TRIGGER locations_version BEFORE INSERT OR UPDATE OR DELETE ON locations
+    FOR EACH ROW EXECUTE FUNCTION bump_record_version('location');
+  CREATE TRIGGER specialists_version BEFORE INSERT OR UPDATE OR DELETE ON specialists
+    FOR EACH ROW EXECUTE FUNCTION bump_record_version('specialist');
+  `,
 ]
 
 /** Applies the migrations not applied yet. Safe when several instances start at once (PostgreSQL). */

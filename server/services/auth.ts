@@ -4,6 +4,7 @@ import type { AuthResponse, User } from '../../src/domain/user.ts'
 import * as users from '../storage/users.ts'
 import { insertWorkspace } from '../storage/workspaces.ts'
 import { AppError } from './errors.ts'
+import type { SessionCache } from './session-cache.ts'
 import type { WorkQueue } from './work-queue.ts'
 
 export const DEFAULT_WORKSPACE_NAME = 'Моё пространство'
@@ -57,6 +58,8 @@ export interface AuthSettings {
   tokenTtlDays: number
   /** Where password hashing runs: a few at a time (server/services/work-queue.ts). */
   hashing: WorkQueue
+  /** Token → user kept in memory (server/services/session-cache.ts). */
+  sessions: SessionCache
 }
 
 // Compared against when the email is unknown, so both paths take the same time.
@@ -105,8 +108,21 @@ export class AuthService {
   }
 
   /** The user behind a bearer token, or null when it is unknown or expired. */
-  authenticate(token: string): Promise<User | null> {
-    return users.findSessionUser(this.db, hashToken(token))
+  async authenticate(token: string): Promise<User | null> {
+    const tokenHash = hashToken(token)
+    const cache = this.settings.sessions
+    const known = cache.get(tokenHash)
+    if (known) return known
+    const stamp = cache.stamp
+    const session = await users.findSession(this.db, tokenHash)
+    if (!session) return null
+    cache.set(tokenHash, session.user, session.expiresAt, stamp)
+    return session.user
+  }
+
+  /** Listens for sessions ended on other instances (server/services/session-cache.ts). */
+  start(): Promise<void> {
+    return this.settings.sessions.start()
   }
 
   /** Creates a reset token for a known email; returns it (null for an unknown email). */
@@ -134,7 +150,7 @@ export class AuthService {
       throw AppError.validation({ token: { code: 'reset_invalid' } })
     }
     const passwordHash = await this.hash(password)
-    await this.db.transaction(async (tx) => {
+    const userId = await this.db.transaction(async (tx) => {
       const userId = await users.consumePasswordReset(tx, tokenHash)
       if (userId === null) {
         throw AppError.validation({ token: { code: 'reset_invalid' } })
@@ -142,15 +158,21 @@ export class AuthService {
       await users.expirePasswordResets(tx, userId)
       await users.updatePassword(tx, userId, passwordHash)
       await users.deleteUserSessions(tx, userId)
+      return userId
     })
+    await this.settings.sessions.forgetUser(userId)
   }
 
   /** Ends the session of this token; an unknown or already ended one is no error (docs/API.md). */
   async logout(token: string): Promise<void> {
-    await users.deleteSession(this.db, hashToken(token))
+    const tokenHash = hashToken(token)
+    await users.deleteSession(this.db, tokenHash)
+    await this.settings.sessions.endSession(tokenHash)
   }
 
-  updateProfile(userId: number, name: string): Promise<User> {
-    return users.updateUserName(this.db, userId, name)
+  async updateProfile(userId: number, name: string): Promise<User> {
+    const user = await users.updateUserName(this.db, userId, name)
+    await this.settings.sessions.forgetUser(userId)
+    return user
   }
 }

@@ -3,6 +3,7 @@ import type { UploadStorage } from '../uploads/storage.ts'
 import { AuthService } from './auth.ts'
 import { BackgroundTasks } from './background.ts'
 import { BlockService } from './blocks.ts'
+import { sessionCacheFor } from './session-cache.ts'
 import { ProjectService } from './projects.ts'
 import { RecordService } from './records.ts'
 import { DEFAULT_THROTTLE, Throttle, type ThrottleSettings } from './throttle.ts'
@@ -21,6 +22,8 @@ export interface ServiceSettings {
   uploadLimits: UploadLimits
   /** Default 15 s. */
   idempotencyWaitMs?: number
+  /** How long a token's user is kept in memory (default 60 s; 0: asked every time). */
+  sessionCacheMs?: number
 }
 
 /** Every service of one app instance, wired to one database and one upload storage. */
@@ -52,6 +55,7 @@ export function createServices(
     auth: new AuthService(db, {
       tokenTtlDays: settings.tokenTtlDays,
       hashing: new WorkQueue(settings.hashConcurrency ?? 2, 64),
+      sessions: sessionCacheFor(db, settings.sessionCacheMs ?? 60_000),
     }),
     workspaces: new WorkspaceService(db),
     records: new RecordService(db),

@@ -1,5 +1,4 @@
 import type { Queryable } from '../db/database.ts'
-import { selectJsonRows } from './json-rows.ts'
 
 /**
  * Workspace records kept in plain tables of their own: integrations (amo, bitrix) and the
@@ -35,6 +34,8 @@ export const RECORD_TABLES = {
 
 export type RecordKind = keyof typeof RECORD_TABLES
 export type RecordRow = { id: number; workspace_id: number } & Record<string, unknown>
+/** A row as a write returns it: with the version of its workspace's list it made (migrations.ts). */
+export type WrittenRow = RecordRow & { row_version?: string }
 
 function selectList(kind: RecordKind, alias = ''): string {
   const prefix = alias ? `${alias}.` : ''
@@ -52,16 +53,49 @@ function writable(kind: RecordKind, values: Record<string, unknown>): [string[],
   return [columns, params]
 }
 
-export async function listRecords(
+const VERSION_OF = (kind: RecordKind) =>
+  `COALESCE((SELECT version FROM record_versions WHERE workspace_id = $1 AND kind = '${kind}'), 0)::text`
+
+/**
+ * The version of a workspace's records of one kind (raised by every write, migrations.ts), in one
+ * round trip with the check that the user is a member of the workspace: null when not.
+ */
+export async function recordListVersion(
   db: Queryable,
   kind: RecordKind,
   workspaceId: number,
-): Promise<RecordRow[]> {
-  return selectJsonRows<RecordRow>(
-    db,
-    `SELECT ${selectList(kind)} FROM ${RECORD_TABLES[kind].table} WHERE workspace_id = $1 ORDER BY id`,
-    [workspaceId],
+  userId: number,
+): Promise<string | null> {
+  const { rows } = await db.query<{ member: boolean | null; version: string }>(
+    `SELECT (SELECT true FROM workspace_members WHERE workspace_id = $1 AND user_id = $2) AS member,
+       ${VERSION_OF(kind)} AS version`,
+    [workspaceId, userId],
   )
+  const row = rows[0]!
+  return row.member ? row.version : null
+}
+
+/**
+ * The records of a workspace as one JSON array text and the version they are at (one snapshot),
+ * in one round trip with the check that the user is a member of it: null when not
+ * (docs/API.md, "Tenancy").
+ */
+export async function listRecordsJsonForMember(
+  db: Queryable,
+  kind: RecordKind,
+  workspaceId: number,
+  userId: number,
+): Promise<{ json: string; version: string } | null> {
+  const { rows } = await db.query<{ member: boolean | null; version: string; j: string }>(
+    `SELECT (SELECT true FROM workspace_members WHERE workspace_id = $1 AND user_id = $2) AS member,
+       ${VERSION_OF(kind)} AS version,
+       (SELECT COALESCE(json_agg(t), '[]')::text FROM (
+         SELECT ${selectList(kind)} FROM ${RECORD_TABLES[kind].table} WHERE workspace_id = $1 ORDER BY id
+       ) t) AS j`,
+    [workspaceId, userId],
+  )
+  const row = rows[0]!
+  return row.member ? { json: row.j, version: row.version } : null
 }
 
 /** The record when it lies in one of the user's workspaces; otherwise null. */
@@ -104,10 +138,54 @@ export async function insertRecord(
   const placeholders = columns.map((_, i) => `$${i + 2}`)
   const { rows } = await db.query<RecordRow>(
     `INSERT INTO ${RECORD_TABLES[kind].table} (workspace_id${columns.map((c) => `, ${c}`).join('')})
-     VALUES ($1${placeholders.map((p) => `, ${p}`).join('')}) RETURNING ${selectList(kind)}`,
+     VALUES ($1${placeholders.map((p) => `, ${p}`).join('')}) RETURNING ${selectList(kind)}, row_version::text AS row_version`,
     [workspaceId, ...params],
   )
   return rows[0]!
+}
+
+/** insertRecord in one round trip with the membership check: null when the user is not a member. */
+export async function insertRecordForMember(
+  db: Queryable,
+  kind: RecordKind,
+  workspaceId: number,
+  userId: number,
+  values: Record<string, unknown>,
+): Promise<RecordRow | null> {
+  const [columns, params] = writable(kind, values)
+  const placeholders = columns.map((_, i) => `$${i + 3}`)
+  const { rows } = await db.query<RecordRow>(
+    `INSERT INTO ${RECORD_TABLES[kind].table} (workspace_id${columns.map((c) => `, ${c}`).join('')})
+     SELECT $1${placeholders.map((p) => `, ${p}`).join('')}
+     WHERE EXISTS (SELECT 1 FROM workspace_members WHERE workspace_id = $1 AND user_id = $2)
+     RETURNING ${selectList(kind)}, row_version::text AS row_version`,
+    [workspaceId, userId, ...params],
+  )
+  return rows[0] ?? null
+}
+
+/**
+ * updateRecord in one round trip with the check that the record lies in one of the user's
+ * workspaces: null when it does not (or does not exist).
+ */
+export async function updateRecordForUser(
+  db: Queryable,
+  kind: RecordKind,
+  id: number,
+  userId: number,
+  values: Record<string, unknown>,
+): Promise<RecordRow | null> {
+  const [columns, params] = writable(kind, values)
+  if (columns.length === 0) return findRecordForUser(db, kind, id, userId)
+  const sets = columns.map((c, i) => `${c} = $${i + 3}`).join(', ')
+  const { rows } = await db.query<RecordRow>(
+    `UPDATE ${RECORD_TABLES[kind].table} r SET ${sets}
+     FROM workspace_members m
+     WHERE r.id = $1 AND m.workspace_id = r.workspace_id AND m.user_id = $2
+     RETURNING ${selectList(kind, 'r')}, r.row_version::text AS row_version`,
+    [id, userId, ...params],
+  )
+  return rows[0] ?? null
 }
 
 export async function updateRecord(
@@ -126,7 +204,7 @@ export async function updateRecord(
   }
   const sets = columns.map((c, i) => `${c} = $${i + 2}`).join(', ')
   const { rows } = await db.query<RecordRow>(
-    `UPDATE ${RECORD_TABLES[kind].table} SET ${sets} WHERE id = $1 RETURNING ${selectList(kind)}`,
+    `UPDATE ${RECORD_TABLES[kind].table} SET ${sets} WHERE id = $1 RETURNING ${selectList(kind)}, row_version::text AS row_version`,
     [id, ...params],
   )
   return rows[0]!

@@ -57,14 +57,22 @@ export async function insertSession(
   ])
 }
 
-/** The user of a session that has not expired. */
-export async function findSessionUser(db: Queryable, tokenHash: string): Promise<User | null> {
-  const { rows } = await db.query<User>(
-    `SELECT u.id, u.name, u.email, u.role FROM sessions s JOIN users u ON u.id = s.user_id
+/** The user of a session that has not expired, and when it expires (ms since the epoch). */
+export async function findSession(
+  db: Queryable,
+  tokenHash: string,
+): Promise<{ user: User; expiresAt: number } | null> {
+  const { rows } = await db.query<User & { expires_ms: number }>(
+    `SELECT u.id, u.name, u.email, u.role,
+       (extract(epoch FROM s.expires_at) * 1000)::float8 AS expires_ms
+     FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = $1 AND s.expires_at > now()`,
     [tokenHash],
   )
-  return rows[0] ?? null
+  const row = rows[0]
+  if (!row) return null
+  const { expires_ms, ...user } = row
+  return { user, expiresAt: Number(expires_ms) }
 }
 
 export async function deleteUserSessions(db: Queryable, userId: number): Promise<void> {

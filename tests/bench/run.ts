@@ -17,6 +17,7 @@ const benches: Bench[] = [
   { name: 'outbox', load: async () => (await import('./outbox-bench.ts')).runOutboxBench },
   { name: 'list', load: async () => (await import('./list-bench.ts')).runListBench },
   { name: 'refresh', load: async () => (await import('./refresh-bench.ts')).runRefreshBench },
+  { name: 'server', load: async () => (await import('./server-bench.ts')).runServerLoadFigures },
   { name: 'canvas', load: async () => (await import('./canvas-bench.ts')).runCanvasBench },
 ]
 

@@ -73,13 +73,16 @@ function send(agent: http.Agent, base: URL, token: string, req: Req): Promise<nu
 }
 
 async function load(
-  server: RunningServer,
+  server: RunningServer | readonly string[],
   token: string,
   make: (i: number) => Req,
   options: Required<Pick<ServerBenchOptions, 'concurrency' | 'maxRequests' | 'maxSeconds'>>,
 ) {
-  const base = new URL(server.url)
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency })
+  // Several servers (instances over one database): request i goes to server i mod n.
+  const bases = ('url' in server ? [server.url] : server).map((url) => new URL(url))
+  const agents = bases.map(
+    () => new http.Agent({ keepAlive: true, maxSockets: options.concurrency }),
+  )
   const latencies: number[] = []
   let errors = 0
   let issued = 0
@@ -91,7 +94,7 @@ async function load(
       const t = performance.now()
       try {
         const req = make(i)
-        const status = await send(agent, base, token, req)
+        const status = await send(agents[i % bases.length]!, bases[i % bases.length]!, token, req)
         if (status !== (req.ok ?? 200)) errors++
       } catch {
         errors++
@@ -101,7 +104,7 @@ async function load(
   }
   await Promise.all(Array.from({ length: options.concurrency }, worker))
   const seconds = (performance.now() - started) / 1000
-  agent.destroy()
+  for (const agent of agents) agent.destroy()
   latencies.sort((a, b) => a - b)
   const pct = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0
@@ -110,8 +113,8 @@ async function load(
     errors,
     seconds: Math.round(seconds * 100) / 100,
     requestsPerSecond: Math.round(latencies.length / seconds),
-    p50Ms: Math.round(pct(0.5) * 10) / 10,
-    p99Ms: Math.round(pct(0.99) * 10) / 10,
+    p50Ms: Math.round(pct(0.5) * 100) / 100,
+    p99Ms: Math.round(pct(0.99) * 100) / 100,
   }
 }
 
@@ -240,6 +243,249 @@ async function benchEngine(
   }
 }
 
+/** One cell of the load matrix: a setup at a number of connections, beside the bare handler. */
+export interface LoadCell {
+  setup: LoadSetup
+  connections: number
+  server: Measured
+  bare: Measured
+}
+type Measured = Awaited<ReturnType<typeof load>>
+export type LoadSetup = 'pglite' | 'postgres_1_instance' | 'postgres_2_instances'
+
+export interface LoadBenchOptions {
+  /** Connection counts (default 1, 10, 50). */
+  connections?: readonly number[]
+  /** Per cell: at most this many requests (default 4,000)… */
+  maxRequests?: number
+  /** …or this many seconds (default 3). */
+  maxSeconds?: number
+  /** PostgreSQL for the postgres setups; without it only PGlite runs. */
+  databaseUrl?: string
+  setups?: readonly LoadSetup[]
+  print?: boolean
+}
+
+/** A `new Hono()` answering a small JSON: what the machine, Node and the client cost alone. */
+async function startBare(): Promise<{ url: string; close: () => Promise<void> }> {
+  const { Hono } = await import('hono')
+  const { serve } = await import('@hono/node-server')
+  const bare = new Hono()
+  bare.get('/bare', (c) => c.json({ id: 1, name: 'Отделение', ok: true }))
+  return new Promise((resolve) => {
+    const server = serve(
+      { fetch: bare.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false },
+      (info) =>
+        resolve({
+          url: `http://127.0.0.1:${info.port}`,
+          close: () =>
+            new Promise<void>((done) => {
+              server.close(() => done())
+              if ('closeAllConnections' in server) server.closeAllConnections()
+            }),
+        }),
+    )
+  })
+}
+
+/** A fixed pseudo-random sequence, so every run sends the same requests. */
+function mulberry32(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * The mix a team's clients send the directory: 70 % list, 10 % get, 10 % add, 10 % update of
+ * departments in a workspace seeded with 1,000 of them (docs/API.md, "department").
+ */
+function departmentMix(workspaceId: number, ids: readonly number[]): (i: number) => Req {
+  const random = mulberry32(7)
+  return (i) => {
+    const roll = random()
+    const id = ids[Math.floor(random() * ids.length)]!
+    if (roll < 0.7)
+      return { method: 'GET', path: `/api/department/list?workspace_id=${workspaceId}` }
+    if (roll < 0.8) return { method: 'GET', path: `/api/department/get?id=${id}` }
+    if (roll < 0.9)
+      return {
+        method: 'POST',
+        path: '/api/department/add',
+        body: JSON.stringify({ workspace_id: workspaceId, name: `Новое ${i}`, description: '' }),
+      }
+    return {
+      method: 'POST',
+      path: '/api/department/update',
+      body: JSON.stringify({ id, name: `Отделение ${id} (${i})` }),
+    }
+  }
+}
+
+async function startSetup(setup: LoadSetup, databaseUrl: string | undefined) {
+  const schema = setup === 'pglite' ? undefined : `bench_${randomBytes(4).toString('hex')}`
+  const common = { port: 0, dataDir: 'memory', uploadSweepEveryMs: 0 } as const
+  const first = await startServer(setup === 'pglite' ? common : { ...common, databaseUrl, schema })
+  const servers = [first]
+  if (setup === 'postgres_2_instances') {
+    servers.push(await startServer({ ...common, databaseUrl, schema }))
+  }
+  return {
+    servers,
+    async close() {
+      for (const server of servers) await server.close()
+      if (schema && databaseUrl) {
+        const { default: pg } = await import('pg')
+        const client = new pg.Client({ connectionString: databaseUrl })
+        await client.connect()
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+        await client.end()
+      }
+    },
+  }
+}
+
+/**
+ * The load matrix: the department mix at each number of kept-alive connections, against PGlite and
+ * against PostgreSQL with one and with two instances (two servers on one database, the requests
+ * spread round-robin), each cell next to the bare handler measured right before it with the same
+ * client. Every cell stops at its request count or its time limit; everything is on 127.0.0.1.
+ */
+export async function runServerLoadBench(options: LoadBenchOptions = {}): Promise<LoadCell[]> {
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL
+  const connections = options.connections ?? [1, 10, 50]
+  const limits = { maxRequests: options.maxRequests ?? 4000, maxSeconds: options.maxSeconds ?? 3 }
+  const setups = (
+    options.setups ?? ['pglite', 'postgres_1_instance', 'postgres_2_instances']
+  ).filter((setup) => setup === 'pglite' || databaseUrl)
+  const bare = await startBare()
+  const cells: LoadCell[] = []
+  try {
+    for (const setup of setups) {
+      const running = await startSetup(setup, databaseUrl)
+      try {
+        const url = running.servers[0]!.url
+        const auth = await json<{ access_token: string }>(
+          await fetch(`${url}/api/register`, {
+            method: 'POST',
+            body: JSON.stringify({
+              name: 'Бенч',
+              email: 'load@example.ru',
+              password: 'password123',
+            }),
+          }),
+        )
+        const token = auth.access_token
+        const [ws] = await json<{ id: number }[]>(
+          await fetch(`${url}/api/workspace/list`, {
+            headers: { Authorization: `Bearer ${token}` },
+          }),
+        )
+        const { rows } = await running.servers[0]!.ready.services.db.query<{ id: number }>(
+          `INSERT INTO departments (workspace_id, name, description)
+           SELECT $1, 'Отделение ' || n, 'Описание отделения номер ' || n
+           FROM generate_series(1, 1000) n RETURNING id`,
+          [ws!.id],
+        )
+        const mix = departmentMix(
+          ws!.id,
+          rows.map((r) => r.id),
+        )
+        const urls = running.servers.map((s) => s.url)
+        const bareReq = () => ({ method: 'GET', path: '/bare' }) as const
+        // Warm-up: JIT, the database's caches, the first connections.
+        await load(urls, token, mix, { concurrency: 10, maxRequests: 300, maxSeconds: 3 })
+        await load([bare.url], '', bareReq, { concurrency: 10, maxRequests: 1000, maxSeconds: 2 })
+        for (const concurrency of connections) {
+          const bareRun = await load([bare.url], '', bareReq, { ...limits, concurrency })
+          const serverRun = await load(urls, token, mix, { ...limits, concurrency })
+          cells.push({ setup, connections: concurrency, server: serverRun, bare: bareRun })
+        }
+      } finally {
+        await running.close()
+      }
+    }
+  } finally {
+    await bare.close()
+  }
+  if (options.print ?? true) {
+    console.log(
+      `\nLoad: 70 % department/list (1,000 rows), 10 % get, 10 % add, 10 % update; ` +
+        `at most ${limits.maxRequests} requests or ${limits.maxSeconds} s per cell\n`,
+    )
+    console.log(formatLoadTable(cells))
+  }
+  return cells
+}
+
+const round = (n: number, digits = 3) => Number(n.toFixed(digits))
+
+/** The figures bench-results.json keeps (tests/bench/run.ts). */
+export function loadFigures(cells: readonly LoadCell[]): Record<string, number> {
+  const figures: Record<string, number> = {}
+  for (const { setup, connections: n, server, bare } of cells) {
+    figures[`server_rps_${n}_${setup}`] = server.requestsPerSecond
+    figures[`server_rps_ratio_vs_bare_${n}_${setup}`] = round(
+      server.requestsPerSecond / bare.requestsPerSecond,
+    )
+    figures[`server_p50_ms_${n}_${setup}`] = server.p50Ms
+    figures[`server_p99_ms_${n}_${setup}`] = server.p99Ms
+    figures[`server_p50_ratio_vs_bare_${n}_${setup}`] = round(server.p50Ms / bare.p50Ms, 1)
+    figures[`server_p99_ratio_vs_bare_${n}_${setup}`] = round(server.p99Ms / bare.p99Ms, 1)
+    figures[`server_errors_${n}_${setup}`] = server.errors
+  }
+  for (const setup of new Set(cells.map((c) => c.setup))) {
+    const at = (n: number) => cells.find((c) => c.setup === setup && c.connections === n)
+    const one = at(1)
+    const fifty = at(50)
+    if (one && fifty) {
+      figures[`server_p99_50_over_p50_1_${setup}`] = round(fifty.server.p99Ms / one.server.p50Ms, 2)
+    }
+  }
+  return figures
+}
+
+export function formatLoadTable(cells: readonly LoadCell[]): string {
+  const header = [
+    'setup',
+    'conns',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'bare req/s',
+    'bare p50',
+    'bare p99',
+    'req/s ×bare',
+    'p50 ×bare',
+    'p99 ×bare',
+  ]
+  const rows = cells.map(({ setup, connections, server, bare }) => [
+    setup,
+    String(connections),
+    String(server.requestsPerSecond),
+    String(server.p50Ms),
+    String(server.p99Ms),
+    String(server.errors),
+    String(bare.requestsPerSecond),
+    String(bare.p50Ms),
+    String(bare.p99Ms),
+    (server.requestsPerSecond / bare.requestsPerSecond).toFixed(3),
+    (server.p50Ms / bare.p50Ms).toFixed(1),
+    (server.p99Ms / bare.p99Ms).toFixed(1),
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ')
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
+}
+
+/** `npm run bench server`: the load matrix, as figures. */
+export async function runServerLoadFigures(): Promise<Record<string, number>> {
+  return loadFigures(await runServerLoadBench())
+}
+
 export function formatTable(results: readonly ServerBenchResult[]): string {
   const header = [
     'engine',
@@ -290,8 +536,10 @@ export async function runServerBench(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runServerBench().catch((error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  })
+  runServerBench()
+    .then(() => runServerLoadBench())
+    .catch((error: unknown) => {
+      console.error(error)
+      process.exit(1)
+    })
 }

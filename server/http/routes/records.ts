@@ -14,7 +14,8 @@ export function recordRoutes(api: Hono<AppEnv>): void {
     const rules = RECORD_RULES[kind]
     query(`/${kind}/list`, async (c) => {
       const { workspace_id } = parseInput(WorkspaceQuery, c.req.query())
-      return c.json(await c.get('services').records.list(kind, c.get('user').id, workspace_id))
+      const json = await c.get('services').records.listJson(kind, c.get('user').id, workspace_id)
+      return c.body(json, 200, { 'Content-Type': 'application/json' })
     })
     query(`/${kind}/get`, async (c) => {
       const { id } = parseInput(IdQuery, c.req.query())

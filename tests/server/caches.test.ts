@@ -1,0 +1,217 @@
+import { once } from 'node:events'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp, type ApiApp } from '../../server/app.ts'
+import { sessionCacheFor } from '../../server/services/session-cache.ts'
+import { json, testServer, type TestServer, type TestUser } from './helpers.ts'
+
+/**
+ * What the server keeps in memory between requests — a token's user, a workspace's lists — is never
+ * served once the database says otherwise, whichever instance changed it (server/README.md,
+ * "What each instance keeps in memory"). A second app instance runs over the same database: on PGlite it is handed the same
+ * database object (one process), on PostgreSQL it opens its own pool on the same schema.
+ */
+let s: TestServer
+let other: ApiApp
+const postgres = Boolean(process.env.DATABASE_URL)
+
+beforeAll(async () => {
+  s = await testServer()
+  const { services } = await s.app.ready()
+  if (postgres) {
+    const { rows } = await services.db.query<{ schema: string }>(
+      'SELECT current_schema() AS schema',
+    )
+    other = createApp({
+      dataDir: 'memory',
+      databaseUrl: process.env.DATABASE_URL,
+      schema: rows[0]!.schema,
+    })
+  } else {
+    other = createApp({ dataDir: 'memory', db: services.db })
+  }
+  await other.ready()
+})
+
+afterAll(async () => {
+  await other.close()
+  await s.close()
+})
+
+const onOther = (method: string, path: string, token: string, body?: unknown) =>
+  Promise.resolve(
+    other.request(path, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  )
+
+/** Resolves once the other instance has applied a session change it heard of (PostgreSQL). */
+async function otherHeard(): Promise<() => Promise<unknown>> {
+  if (!postgres) return () => Promise.resolve()
+  const cache = sessionCacheFor((await other.ready()).services.db, 0)
+  const heard = once(cache, 'heard')
+  return () => heard
+}
+
+describe('a signed-in user kept in memory', () => {
+  it('is forgotten on every instance when the token signs out', async () => {
+    const user = await s.signUp()
+    // Both instances have answered for the token, so both keep its user.
+    expect((await s.call('GET', '/api/check_auth', { token: user.token })).status).toBe(200)
+    expect((await onOther('GET', '/api/check_auth', user.token)).status).toBe(200)
+    const heard = await otherHeard()
+    expect((await s.call('POST', '/api/logout', { token: user.token })).status).toBe(200)
+    await heard()
+    expect((await onOther('GET', '/api/check_auth', user.token)).status).toBe(401)
+    expect((await s.call('GET', '/api/check_auth', { token: user.token })).status).toBe(401)
+  })
+
+  it('shows the new name on every instance after a profile update', async () => {
+    const user = await s.signUp('Старое имя')
+    expect((await onOther('GET', '/api/check_auth', user.token)).status).toBe(200)
+    const heard = await otherHeard()
+    const res = await s.call('POST', '/api/profile/update', {
+      token: user.token,
+      body: { name: 'Новое имя' },
+    })
+    expect(res.status).toBe(200)
+    await heard()
+    const check = await json<{ user: { name: string } }>(
+      await onOther('GET', '/api/check_auth', user.token),
+    )
+    expect(check.user.name).toBe('Новое имя')
+  })
+
+  it('is forgotten on every instance when a password reset signs the user out', async () => {
+    let link = ''
+    const app = createApp({
+      dataDir: 'memory',
+      db: (await s.app.ready()).services.db,
+      onResetLink: (l) => {
+        link = l
+      },
+    })
+    try {
+      const user = await s.signUp()
+      expect((await onOther('GET', '/api/check_auth', user.token)).status).toBe(200)
+      await app.request('/api/forgot_password', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: user.email }),
+      })
+      await (await app.ready()).services.background.idle()
+      const token = new URL(link, 'http://x').searchParams.get('token')!
+      const heard = await otherHeard()
+      const reset = await app.request('/api/reset_password', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token, password: 'new-password-123' }),
+      })
+      expect(reset.status).toBe(200)
+      await heard()
+      expect((await onOther('GET', '/api/check_auth', user.token)).status).toBe(401)
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('a list kept in memory', () => {
+  let user: TestUser
+  const list = async (via: 'this' | 'other', kind = 'department') => {
+    const res =
+      via === 'this'
+        ? await s.call('GET', `/api/${kind}/list`, {
+            token: user.token,
+            query: { workspace_id: user.workspaceId },
+          })
+        : await onOther('GET', `/api/${kind}/list?workspace_id=${user.workspaceId}`, user.token)
+    expect(res.status).toBe(200)
+    return json<Record<string, unknown>[]>(res)
+  }
+
+  beforeAll(async () => {
+    user = await s.signUp()
+  })
+
+  it('shows what another instance added, changed and deleted', async () => {
+    const added = await json<{ id: number }>(
+      await onOther('POST', '/api/department/add', user.token, {
+        workspace_id: user.workspaceId,
+        name: 'Хирургия',
+        description: '',
+      }),
+    )
+    expect((await list('this')).map((d) => d.name)).toEqual(['Хирургия'])
+    await onOther('POST', '/api/department/update', user.token, { id: added.id, name: 'Терапия' })
+    expect((await list('this')).map((d) => d.name)).toEqual(['Терапия'])
+    await onOther('POST', '/api/department/delete', user.token, { id: added.id })
+    expect(await list('this')).toEqual([])
+  })
+
+  it('shows rows written by the database itself (a cascade, plain SQL)', async () => {
+    const dep = await json<{ id: number }>(
+      await s.call('POST', '/api/department/add', {
+        token: user.token,
+        body: { workspace_id: user.workspaceId, name: 'Кардиология', description: '' },
+      }),
+    )
+    const spec = await json<{ id: number }>(
+      await s.call('POST', '/api/specialist/add', {
+        token: user.token,
+        body: { workspace_id: user.workspaceId, name: 'Иванова', department_id: dep.id },
+      }),
+    )
+    expect((await list('this', 'specialist'))[0]!.department_id).toBe(dep.id)
+    // Deleting the department sets the specialist's department_id to null in the database.
+    await onOther('POST', '/api/department/delete', user.token, { id: dep.id })
+    expect((await list('this', 'specialist'))[0]).toMatchObject({
+      id: spec.id,
+      department_id: null,
+    })
+    const { db } = (await s.app.ready()).services
+    await db.query('UPDATE specialists SET name = $2 WHERE id = $1', [spec.id, 'Петрова'])
+    expect((await list('this', 'specialist'))[0]!.name).toBe('Петрова')
+  })
+
+  it('follows its own writes, and never skips what another instance wrote in between', async () => {
+    const add = (name: string) =>
+      s.call('POST', '/api/department/add', {
+        token: user.token,
+        body: { workspace_id: user.workspaceId, name, description: '' },
+      })
+    const before = (await list('this')).length
+    const mine = await json<{ id: number }>(await add('Неврология'))
+    expect((await list('this')).map((d) => d.name).slice(before)).toEqual(['Неврология'])
+    // Another instance writes, then this one: the list kept here is two versions behind.
+    await onOther('POST', '/api/department/add', user.token, {
+      workspace_id: user.workspaceId,
+      name: 'Офтальмология',
+      description: '',
+    })
+    await s.call('POST', '/api/department/update', {
+      token: user.token,
+      body: { id: mine.id, name: 'Неврология и сон' },
+    })
+    expect((await list('this')).map((d) => d.name).slice(before)).toEqual([
+      'Неврология и сон',
+      'Офтальмология',
+    ])
+    await add('Урология')
+    expect(await list('this')).toEqual(await list('other'))
+  })
+
+  it('is not shown to someone who is not a member of the workspace', async () => {
+    const stranger = await s.signUp()
+    await list('this')
+    const res = await s.call('GET', '/api/department/list', {
+      token: stranger.token,
+      query: { workspace_id: user.workspaceId },
+    })
+    expect(res.status).toBe(404)
+  })
+})
