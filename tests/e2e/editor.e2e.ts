@@ -364,6 +364,36 @@ describe('landing editor (type 1)', () => {
   }, 120_000)
 })
 
+describe('a project made offline', () => {
+  it('keeps its editor open, undo history and all, while the project gets its server id', async () => {
+    await page.goto(appUrl('/projects'))
+    await expectShell(page, 'Проекты')
+    await goOffline(browser.context)
+    try {
+      await page.getByRole('button', { name: 'Новый проект' }).first().click()
+      await page.getByLabel('Название нового проекта').fill('Сделан без сети')
+      await page.getByRole('button', { name: 'Создать', exact: true }).click()
+      await page.waitForURL((url) => /^\/project\/-\d+\/type$/.test(url.pathname))
+      await page.locator('[data-testid="type-1"]').click()
+      await page.waitForURL((url) => /^\/projects\/-\d+\/edit\/type-1$/.test(url.pathname))
+      await uploadBackground(page, makePng(BG.width, BG.height))
+      await addBlockButton(page, 'Текст').click()
+      await addBlockButton(page, 'Кнопка').click()
+      await expect.poll(() => layerItems(page).count()).toBe(2)
+    } finally {
+      await goOnline(browser.context)
+    }
+    await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
+    // The project's create replays: the address follows it to the server id…
+    await page.waitForURL((url) => /^\/projects\/\d+\/edit\/type-1$/.test(url.pathname), {
+      timeout: 30_000,
+    })
+    // …and it is the same editor: its history still holds the blocks it added.
+    await page.getByRole('button', { name: 'Отменить', exact: true }).click()
+    await expect.poll(() => layerItems(page).count()).toBe(1)
+  }, 60_000)
+})
+
 describe('a subscribe block («Запись»)', () => {
   it('draws its specialist by name on the canvas after a reload, as the server, the inspector and the preview hold it', async () => {
     const [workspace] = await apiGet<{ id: number }[]>(user, '/api/workspace/list')

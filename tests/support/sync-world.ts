@@ -10,6 +10,7 @@ import { createSyncEngine, type SyncApi, type SyncEngine } from '../../src/sync/
 import type { LockManagerLike } from '../../src/sync/lock.ts'
 import { startServer, type RunningServer } from '../../server/start.ts'
 import { startFaultProxy, type FaultProxy } from './fault-proxy.ts'
+import { sessionCacheFor } from '../../server/services/session-cache.ts'
 
 /**
  * The reference server in-process, the fault proxy in front of it, a fresh mirror database and
@@ -325,11 +326,15 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
       return null
     },
     async expireSessions() {
-      await server.ready.services.db.query(
+      const { db } = server.ready.services
+      const rows = await db.query<{ id: number }>(
         `UPDATE sessions SET expires_at = now() - interval '1 second'
-          WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+          WHERE user_id = (SELECT id FROM users WHERE email = $1) RETURNING user_id AS id`,
         [email],
       )
+      // The server keeps a signed-in token for a while without asking the database, never past
+      // its expiry: the sessions' time has come, as if the clock had passed it.
+      for (const { id } of rows.rows) await sessionCacheFor(db, 0).forgetUser(id)
     },
     restartServer: restartable ? () => restartable.restart() : null,
     async close() {
