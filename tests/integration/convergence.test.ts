@@ -28,7 +28,7 @@ import {
 } from '../support/sync-world.ts'
 
 /**
- * Convergence under faults (issue 7): seeded random scenarios through the fault proxy, then drain
+ * Convergence under faults: seeded random scenarios through the fault proxy, then drain
  * and compare the server with the mirror. CI runs the fixed seeds below; `SEED=1234` runs one seed,
  * `SOAK_SEEDS=200` (npm run soak) runs that many seeds starting at `SOAK_FROM` (default 1).
  */
