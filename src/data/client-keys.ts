@@ -15,15 +15,22 @@ export function keyFromId(id: number): ClientKey {
   return String(id)
 }
 
-/** Server rows of `table` with the client keys the mirror holds for their ids. */
+/**
+ * Server rows of `table` with the client keys the mirror holds for their ids. `known`: mirror rows
+ * the caller has read already (a scope being reconciled); only ids not among them are looked up.
+ */
 export async function withClientKeys<R extends Row>(
   db: MirrorDb,
   table: MirrorTable,
   rows: readonly R[],
+  known: readonly Row[] = [],
 ): Promise<R[]> {
   if (rows.length === 0) return []
-  const stored = await db.mirror(table).bulkGet(rows.map((row) => row.id))
-  return rows.map((row, i) => ({ ...row, ck: stored[i]?.ck ?? row.ck ?? keyFromId(row.id) }))
+  const keys = new Map<number, unknown>(known.map((row) => [row.id, row.ck]))
+  const missing = rows.filter((row) => !keys.has(row.id)).map((row) => row.id)
+  const stored = missing.length > 0 ? await db.mirror(table).bulkGet(missing) : []
+  stored.forEach((row, i) => keys.set(missing[i]!, row?.ck))
+  return rows.map((row) => ({ ...row, ck: keys.get(row.id) ?? row.ck ?? keyFromId(row.id) }))
 }
 
 /** The server's copy of a row that had `local` as its mirror row: it keeps the local row's key. */

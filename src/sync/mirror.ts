@@ -34,7 +34,7 @@ export async function reconcile(
     .filter((row) => row.id > 0 && !serverIds.has(row.id) && !pending.has(row.id))
     .map((row) => row.id)
   const fresh = serverRows.filter((row) => !pending.has(row.id))
-  await t.bulkPut(await withClientKeys(db, table, fresh))
+  await t.bulkPut(await withClientKeys(db, table, fresh, local))
   await t.bulkDelete(vanished)
   return vanished
 }

@@ -65,8 +65,11 @@ export async function applyCreated(
     // deleted locally meanwhile is not brought back (its delete, if any, follows remapped). Either
     // way the row keeps its client key.
     if (local) {
-      const server = keepingKey(local, await withoutDeletedRefs(db, table, row))
-      await t.put(stillEdited ? { ...local, id: to } : server)
+      await t.put(
+        stillEdited
+          ? { ...local, id: to }
+          : keepingKey(local, await withoutDeletedRefs(db, table, row)),
+      )
     }
     if (from !== to) await t.delete(from)
     for (const ref of refsTo(table)) {

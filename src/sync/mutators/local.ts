@@ -18,9 +18,7 @@ export function write<T>(fn: (db: MirrorDb) => Promise<T>): Promise<T> {
  * The id a record has now. A screen may still hold a local id whose add replayed a moment ago (the
  * row was re-keyed to the server id): writing under the old id would create a second record.
  */
-export function currentId(db: MirrorDb, table: MirrorTable, id: number): Promise<number> {
-  return currentIdOf(db, table, id)
-}
+export { currentIdOf as currentId }
 
 /** The row with every reference to a since-replayed local id moved to the server id. */
 export async function withCurrentRefs<T extends object>(
@@ -32,7 +30,7 @@ export async function withCurrentRefs<T extends object>(
   for (const ref of refsFrom(table)) {
     const value: unknown = (next as Record<string, unknown>)[ref.field]
     if (typeof value !== 'number' || !isLocalId(value)) continue
-    const id = await currentId(db, ref.target, value)
+    const id = await currentIdOf(db, ref.target, value)
     if (id !== value) next = { ...next, [ref.field]: id }
   }
   return next
