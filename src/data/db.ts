@@ -85,6 +85,17 @@ async function keyExistingRows(tx: import('dexie').Transaction): Promise<void> {
         row.ck ??= String(row.id)
       })
   }
+  // Before version 4 a row re-keyed to its server id was followed from its local id through
+  // `redirect:<table>:<local id>` entries in meta: the row takes that local id as its key (a link
+  // or a form holding it still finds the row), and the entry goes.
+  const meta = tx.table<{ key: string; value: unknown }, string>('meta')
+  const redirects = meta.where('key').startsWith('redirect:')
+  for (const { key, value } of await redirects.toArray()) {
+    const [, table, local] = key.split(':')
+    if (table && table in SCHEMA_V4 && typeof value === 'number')
+      await tx.table(table).update(value, { ck: local })
+  }
+  await redirects.delete()
 }
 
 export const SCHEMA_VERSIONS: readonly {

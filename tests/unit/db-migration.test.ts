@@ -51,10 +51,21 @@ const UNKEYED: Sample[] = [
   },
 ]
 
+/** A specialist made here as -9 and re-keyed to 44 before version 4, followed by a redirect. */
+const REKEYED: Sample[] = [
+  { table: 'specialist', row: { id: 44, workspace_id: 2, name: 'Ольга' } },
+  { table: 'meta', row: { key: 'redirect:specialist:-9', value: 44 } },
+]
+
 const SAMPLES: Record<number, Sample[]> = {
-  1: [...COMMON, ...UNKEYED, { table: 'meta', row: { key: 'localIdCounter', value: -1 } }],
-  2: [...COMMON, ...UNKEYED],
-  3: [...COMMON, ...UNKEYED],
+  1: [
+    ...COMMON,
+    ...UNKEYED,
+    ...REKEYED,
+    { table: 'meta', row: { key: 'localIdCounter', value: -1 } },
+  ],
+  2: [...COMMON, ...UNKEYED, ...REKEYED],
+  3: [...COMMON, ...UNKEYED, ...REKEYED],
   4: COMMON.map((s) => (s.table === 'blocks' ? { ...s, row: { ...s.row, ck: 'c-1' } } : s)),
 }
 
@@ -103,6 +114,9 @@ describe('mirror schema migrations', () => {
         expect(await db.blocks.where('ck').equals('-5').primaryKeys()).toEqual([-5])
         expect(await db.backgrounds.where('ck').equals('-4').primaryKeys()).toEqual([-4])
         expect(await db.outbox.where('[table+recordId]').equals(['blocks', -5]).count()).toBe(1)
+        // A row re-keyed before: its old local id is its key, and the redirect entry is gone.
+        expect(await db.specialist.where('ck').equals('-9').primaryKeys()).toEqual([44])
+        expect(await db.meta.get('redirect:specialist:-9')).toBeUndefined()
       } else {
         expect(await db.blocks.where('ck').equals('c-1').primaryKeys()).toEqual([3])
       }
