@@ -20,9 +20,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Pure logic: no DOM.
           name: 'unit',
+          environment: 'node',
+          include: ['tests/unit/**/*.test.ts'],
+          setupFiles: ['tests/setup/pure.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Screens and hooks: rendered into jsdom.
+          name: 'screens',
           environment: 'jsdom',
-          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          include: ['tests/unit/**/*.test.tsx'],
           setupFiles: ['tests/setup/unit.ts'],
         },
       },

@@ -110,7 +110,8 @@ export function startSync(): void {
     if (seq > lastSeen && lastSeen !== -1) scheduleSync(300)
     lastSeen = seq
   })
-  requestSync()
+  // A page (re)opened is a fresh chance: retries an earlier page left waiting out a backoff are due.
+  requestSync({ resetBackoff: true })
   refreshActiveScopes()
 }
 

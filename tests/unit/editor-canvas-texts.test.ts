@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest'
 import type { BlockOf } from '../../src/domain/block.ts'
 import { cardTexts, type BlockViewProps } from '../../src/features/editor/canvas/block-view.tsx'

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { configureApi } from '../../src/api/client.ts'
 import { flushRevocations, tokensToRevoke } from '../../src/features/auth/revoke.ts'
