@@ -22,7 +22,11 @@ export function getItems(bgId: number): Promise<SavedBlock[]> {
  * has one (update); gift/price/subscribe `/add` without id, `/update` with id. Returns the saved
  * block, which always has its id.
  */
-export function saveBlock(block: Block, idempotencyKey: string): Promise<SavedBlock> {
+export function saveBlock(
+  block: Block,
+  idempotencyKey: string,
+  ifMatch?: number,
+): Promise<SavedBlock> {
   const path =
     isWidgetType(block.type) && block.id !== undefined
       ? `/api/${block.type}/update`
@@ -32,6 +36,7 @@ export function saveBlock(block: Block, idempotencyKey: string): Promise<SavedBl
     body: block,
     schema: SavedBlockSchema,
     idempotencyKey,
+    ifMatch,
   }) as Promise<SavedBlock>
 }
 

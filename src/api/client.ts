@@ -45,10 +45,15 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields: Record<string, string> = {},
+    /** A `409 conflict` after a stale `If-Match` carries the row as the server has it now. */
+    readonly current?: ServerRow,
   ) {
     super(message)
   }
 }
+
+/** A row as the server returns it (a conflict's current state). */
+export type ServerRow = { id: number; version?: number | undefined } & Record<string, unknown>
 
 /** The request never got an HTTP answer (offline, DNS, reset, timeout). */
 export class NetworkError extends Error {
@@ -83,6 +88,8 @@ export interface RequestOptions<S extends v.GenericSchema> {
   timeoutMs?: number
   /** Sent instead of the configured token (revoking a token no longer in the session). */
   token?: string
+  /** The version the change started from: sent as `If-Match`, refused with 409 when stale. */
+  ifMatch?: number | undefined
 }
 
 export async function request<S extends v.GenericSchema>(
@@ -108,6 +115,7 @@ async function send<S extends v.GenericSchema>(
   const token = options.token ?? (await config.getToken())
   if (token) headers.Authorization = `Bearer ${token}`
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey
+  if (options.ifMatch !== undefined) headers['If-Match'] = String(options.ifMatch)
   let body: BodyInit | undefined
   if (options.body instanceof FormData) body = options.body
   else if (options.body !== undefined) {
@@ -160,8 +168,8 @@ export async function readResponse<S extends v.GenericSchema>(
   if (!response.ok) {
     const parsed = v.safeParse(ApiErrorBody, json)
     if (parsed.success) {
-      const { code, message, fields } = parsed.output.error
-      throw new ApiError(response.status, code, message, fields)
+      const { code, message, fields, current } = parsed.output.error
+      throw new ApiError(response.status, code, message, fields, current)
     }
     throw new ApiError(response.status, `http_${response.status}`, '')
   }

@@ -41,21 +41,28 @@ export function addProject(workspaceId: number, name: string, idempotencyKey: st
   })
 }
 
-export function renameProject(id: number, name: string, idempotencyKey: string) {
+export function renameProject(id: number, name: string, idempotencyKey: string, ifMatch?: number) {
   return request('/api/project/rename', {
     method: 'POST',
     body: { id, name },
     schema: Project,
     idempotencyKey,
+    ifMatch,
   })
 }
 
-export function setProjectType(projectId: number, type: ProjectTypeId, idempotencyKey: string) {
+export function setProjectType(
+  projectId: number,
+  type: ProjectTypeId,
+  idempotencyKey: string,
+  ifMatch?: number,
+) {
   return request('/api/project/set_type', {
     method: 'POST',
     body: { project_id: projectId, type },
     schema: Project,
     idempotencyKey,
+    ifMatch,
   })
 }
 
@@ -69,12 +76,13 @@ export function copyProject(id: number, idempotencyKey: string) {
   })
 }
 
-export function deleteProject(id: number, idempotencyKey: string) {
+export function deleteProject(id: number, idempotencyKey: string, ifMatch?: number) {
   return request('/api/project/delete', {
     method: 'GET',
     query: { id },
     schema: Deleted,
     idempotencyKey,
+    ifMatch,
   })
 }
 

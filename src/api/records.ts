@@ -48,21 +48,29 @@ export function updateRecord<K extends ApiRecordKind>(
   id: number,
   fields: Record<string, unknown>,
   idempotencyKey: string,
+  ifMatch?: number,
 ) {
   return request(`/api/${kind}/update`, {
     method: 'POST',
     body: { ...fields, id },
     schema: RECORD_SCHEMAS[kind],
     idempotencyKey,
+    ifMatch,
   }) as Promise<ApiRecord<K>>
 }
 
-export function deleteRecord(kind: ApiRecordKind, id: number, idempotencyKey: string) {
+export function deleteRecord(
+  kind: ApiRecordKind,
+  id: number,
+  idempotencyKey: string,
+  ifMatch?: number,
+) {
   return request(`/api/${kind}/delete`, {
     method: 'POST',
     body: { id },
     schema: Deleted,
     idempotencyKey,
+    ifMatch,
   })
 }
 
@@ -72,11 +80,13 @@ export function setRecordEnabled<K extends 'amo' | 'bitrix' | 'specialist'>(
   id: number,
   enabled: boolean,
   idempotencyKey: string,
+  ifMatch?: number,
 ) {
   return request(`/api/${kind}/${enabled ? 'able' : 'disable'}`, {
     method: 'POST',
     body: { id },
     schema: RECORD_SCHEMAS[kind],
     idempotencyKey,
+    ifMatch,
   }) as Promise<ApiRecord<K>>
 }

@@ -16,20 +16,27 @@ export function addWorkspace(name: string, idempotencyKey: string) {
   })
 }
 
-export function updateWorkspace(id: number, name: string, idempotencyKey: string) {
+export function updateWorkspace(
+  id: number,
+  name: string,
+  idempotencyKey: string,
+  ifMatch?: number,
+) {
   return request('/api/workspace/update', {
     method: 'POST',
     body: { id, name },
     schema: Workspace,
     idempotencyKey,
+    ifMatch,
   })
 }
 
-export function deleteWorkspace(id: number, idempotencyKey: string) {
+export function deleteWorkspace(id: number, idempotencyKey: string, ifMatch?: number) {
   return request('/api/workspace/delete', {
     method: 'POST',
     body: { id },
     schema: Deleted,
     idempotencyKey,
+    ifMatch,
   })
 }

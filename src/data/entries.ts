@@ -38,6 +38,33 @@ export interface EntryState {
   /** A human name of the record (for the list of rejected changes). */
   label: string
   createdAt: number
+  /**
+   * The server version of the record this change started from, sent as `If-Match`: a write made
+   * meanwhile by someone else is refused instead of overwritten (docs/SYNC.md, "Conflicts").
+   * Absent while the record exists only here (its create sets it) and for changes sent without.
+   */
+  baseVersion?: number
+  /** The values the changed fields had when the change was made (a block save: the whole block). */
+  base?: Record<string, unknown>
+  /** A change refused because someone else changed the same fields: parked until the person chooses. */
+  conflict?: EntryConflict
+}
+
+/** One field changed here and, differently, on the server. */
+export interface FieldClash {
+  field: string
+  mine: unknown
+  theirs: unknown
+}
+
+/**
+ * What a `409 conflict` left for the person to decide (docs/SYNC.md, "Conflicts"): the fields both
+ * sides changed (none for a delete of a record changed on the server) and the server's row.
+ */
+export interface EntryConflict {
+  version: number
+  fields: FieldClash[]
+  current: Record<string, unknown>
 }
 
 type Op<T extends string, O extends string, P> = { table: T; op: O; payload: P }
@@ -96,7 +123,12 @@ export type EntryOf<T extends OutboxTable, O extends OutboxOp = OutboxOp> = Extr
 >
 
 /** What a command queues: the operation, its record and the label for the panel. */
-export type NewEntry = EntryOp & { recordId: number; label?: string | undefined }
+export type NewEntry = EntryOp & {
+  recordId: number
+  label?: string | undefined
+  baseVersion?: number | undefined
+  base?: Record<string, unknown> | undefined
+}
 
 /** A payload read as a plain map (references, urls): every payload is a plain object. */
 export function payloadFields(entry: EntryOp): Readonly<Record<string, unknown>> {
@@ -129,5 +161,27 @@ export function withMergedFields<E extends FieldsEntry>(
   older: FieldsEntry,
   newer: FieldsEntry,
 ): E {
-  return { ...entry, payload: { ...older.payload, ...newer.payload } }
+  // The change started where the older entry started: its base wins for the fields both touch.
+  return {
+    ...entry,
+    payload: { ...older.payload, ...newer.payload },
+    ...startOf(older, newer),
+  }
+}
+
+/**
+ * Where a merged change starts: the older entry's version and base values, completed by the
+ * newer's base for fields only it changed. A create has no base (nothing to compare with).
+ */
+export function startOf(
+  older: OutboxEntry,
+  newer: OutboxEntry,
+): Pick<EntryState, 'baseVersion' | 'base'> {
+  if (older.op === 'create') return {}
+  if (!older.base && older.baseVersion === undefined)
+    return { baseVersion: newer.baseVersion, base: newer.base }
+  return {
+    baseVersion: older.baseVersion ?? newer.baseVersion,
+    base: { ...newer.base, ...older.base },
+  }
 }

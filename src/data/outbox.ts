@@ -12,6 +12,7 @@ export function newKey(): string {
 }
 
 export async function enqueue(db: MirrorDb, entry: NewEntry): Promise<number> {
+  await supersedeConflicts(db, entry)
   const row: OutboxEntry = {
     ...entry,
     key: newKey(),
@@ -74,4 +75,50 @@ export async function unsentEntries(
   match: (entry: OutboxEntry) => boolean,
 ): Promise<OutboxEntry[]> {
   return db.outbox.filter((entry) => !entry.sent && match(entry)).toArray()
+}
+
+/**
+ * A new change of a record supersedes what waits in its conflicts (docs/SYNC.md, "Conflicts"): the
+ * fields it sets are no longer in question, a block saved again carries its whole state, a delete
+ * ends them all. A conflict left with no field is dropped.
+ */
+async function supersedeConflicts(db: MirrorDb, entry: NewEntry): Promise<void> {
+  if (
+    entry.op !== 'update' &&
+    entry.op !== 'toggle' &&
+    entry.op !== 'save' &&
+    entry.op !== 'delete'
+  )
+    return
+  const waiting = await db.outbox
+    .where('[table+recordId]')
+    .equals([entry.table, entry.recordId])
+    .filter((e) => e.code === 'conflict' && e.conflict !== undefined)
+    .toArray()
+  for (const conflict of waiting) {
+    if (entry.op === 'delete' || entry.op === 'save' || conflict.op === 'delete') {
+      await db.outbox.delete(conflict.seq!)
+      continue
+    }
+    const taken = new Set(Object.keys(entry.payload))
+    const fields = conflict.conflict!.fields.filter((c) => !taken.has(c.field))
+    if (fields.length === 0) {
+      await db.outbox.delete(conflict.seq!)
+      continue
+    }
+    const keep = fields.map((c) => c.field)
+    await db.outbox.put({
+      ...conflict,
+      payload: pick(conflict.payload as Record<string, unknown>, keep),
+      base: pick(conflict.base ?? {}, keep),
+      conflict: { ...conflict.conflict!, fields },
+    } as OutboxEntry)
+  }
+}
+
+/** The named fields of a row. */
+export function pick(row: Readonly<Record<string, unknown>>, fields: Iterable<string>) {
+  const out: Record<string, unknown> = {}
+  for (const field of fields) out[field] = row[field]
+  return out
 }

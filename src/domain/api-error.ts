@@ -6,6 +6,8 @@ export const ApiErrorBody = v.object({
     code: v.string(),
     message: v.string(),
     fields: v.optional(v.record(v.string(), v.string())),
+    /** With `conflict` after a stale `If-Match`: the row as it is on the server now. */
+    current: v.optional(v.looseObject({ id: v.number(), version: v.optional(v.number()) })),
   }),
 })
 export type ApiErrorBody = v.InferOutput<typeof ApiErrorBody>

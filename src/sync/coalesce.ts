@@ -2,6 +2,7 @@ import { isLocalId } from '../data/ids.ts'
 import { refsFrom } from '../data/refs.ts'
 import {
   payloadFields,
+  startOf,
   withMergedFields,
   type FieldsEntry,
   type OutboxEntry,
@@ -101,6 +102,14 @@ function coalesceSegment(
     dropped.add(e.seq!)
     changed.delete(e.seq!)
   }
+  /** `e`, which replaces `older`, starting where `older` started; written back when that moves. */
+  const started = <E extends OutboxEntry>(e: E, older: OutboxEntry): E => {
+    const start = startOf(older, e)
+    if (start.baseVersion === e.baseVersion && start.base === e.base) return e
+    const next = { ...e, ...start }
+    changed.set(e.seq!, next)
+    return next
+  }
   /** `e` with the fields of `older` overlaid by `newer`'s, to be written back. */
   const merge = (e: FieldsEntry, older: FieldsEntry, newer: FieldsEntry): OutboxEntry => {
     const next = withMergedFields(e, older, newer)
@@ -142,12 +151,15 @@ function coalesceSegment(
         s.toggle = null
         continue
       }
+      let toggle = e
       if (s.toggle) {
         drop(s.toggle)
         s.droppable = s.droppable.filter((x) => x !== s.toggle)
+        // The change starts where the dropped one started (its version, its value before).
+        toggle = started(e, s.toggle)
       }
-      s.toggle = e
-      s.droppable.push(e)
+      s.toggle = toggle
+      s.droppable.push(toggle)
       continue
     }
 
@@ -197,16 +209,18 @@ function coalesceSegment(
     }
     if (e.op === 'save') {
       // Blocks are saved whole: the latest state wins, sent at the place of the last save.
+      let save = e
       if (anchor && anchor.op === 'save') {
         drop(anchor)
         s.droppable = s.droppable.filter((x) => x !== anchor)
+        save = started(e, anchor)
       }
       const key = `${e.table}:${e.recordId}`
       const createdElsewhere = createdBefore.has(key) || sentCreate.has(key)
       if (isLocalId(e.recordId) && !createdElsewhere && (s.create === null || s.create === anchor))
-        s.create = e
-      s.anchor = e
-      s.droppable.push(e)
+        s.create = save
+      s.anchor = save
+      s.droppable.push(save)
       continue
     }
     // update

@@ -6,6 +6,7 @@ import { createsRecord, localDependencies } from '../data/refs.ts'
 import { readAuthToken, readStoredAuth, readSyncMeta, writeSyncMeta } from '../data/sync-state.ts'
 import { backoffDelay } from './backoff.ts'
 import { coalesce } from './coalesce.ts'
+import { settleConflict, settles } from './conflicts.ts'
 import { defaultLocks, withLock, type LockManagerLike } from './lock.ts'
 import { inAll } from './mutators/apply.ts'
 import { ParkError, send, type SendContext, type SyncApi } from './mutators/index.ts'
@@ -53,6 +54,7 @@ export interface SyncEngine {
 }
 
 const MAX_PASSES = 20
+const MAX_RESENDS = 10
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { db } = options
@@ -151,7 +153,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     // project (or the copy would take it along).
     const held: OutboxEntry[] = []
     const heldCopies = new Set<number>()
-    for (const queued of queue) {
+    // A change settled after a conflict goes again at once, a few times at most per pass (a row
+    // someone keeps changing waits for the next pass).
+    let resends = 0
+    for (let i = 0; i < queue.length; i += 1) {
+      const queued = queue[i]!
       const entry = await db.outbox.get(queued.seq!)
       if (!entry) continue
       const waits =
@@ -181,6 +187,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       } catch (error) {
         // step 7: 401 pauses; network/5xx/429 back off and end the pass (order is kept); any other
         // refusal parks the entry with the server's message and the pass goes on.
+        // A write refused because the row changed on the server meanwhile: merge or park.
+        if (error instanceof ApiError && error.current && error.status === 409 && settles(entry)) {
+          const settled = await settleConflict(db, entry.seq!, error.current, error.message)
+          if (settled === 'resend' && resends < MAX_RESENDS) {
+            resends += 1
+            i -= 1
+          } else if (settled === 'resend') scheduleRetry(now() + backoffDelay(1, random))
+          continue
+        }
         if (error instanceof ApiError && error.status === 401) {
           await writeSyncMeta({ needsSignIn: true }, db)
           return 'signin'

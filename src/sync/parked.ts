@@ -42,12 +42,28 @@ export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
       message: undefined,
       code: undefined,
       fields: undefined,
+      conflict: undefined,
     })
   }
 
   async function discardEntry(seq: number): Promise<void> {
     const entry = await db.outbox.get(seq)
     if (!entry) return
+    if (entry.conflict && entry.op !== 'delete' && entry.table !== 'files') {
+      // «Взять с сервера»: the fields in question take the server's values; the rest of the
+      // row (edits still waiting included) stays as it is.
+      const { fields, version } = entry.conflict
+      const table = entry.table
+      await inAll(db, async () => {
+        await db.outbox.delete(seq)
+        const row = await db.mirror(table).get(entry.recordId)
+        if (!row) return
+        const theirs = Object.fromEntries(fields.map((c) => [c.field, c.theirs]))
+        const known = typeof row.version === 'number' ? row.version : 0
+        await db.mirror(table).put({ ...row, ...theirs, version: Math.max(known, version) })
+      })
+      return
+    }
     // The record's last change gone: the server's copy comes back (after the transaction).
     const restore = await inAll(db, async () => {
       await db.outbox.delete(seq)

@@ -5,6 +5,7 @@ import type { OutboxEntry } from '../../data/entries.ts'
 import { refsFrom, refsTo, remapEntry, remapRow } from '../../data/refs.ts'
 import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
 import type { MirrorTable } from '../../data/types.ts'
+import { versionOf } from './local.ts'
 
 /**
  * Step 6 of the replay protocol (docs/SYNC.md): applying the server's answer to the mirror, in one
@@ -83,7 +84,10 @@ export async function applyCreated(
       await db.mirror(ref.table).bulkPut(moved)
     }
     const entries = await db.outbox.toArray()
-    const remapped = entries.map((e) => remapEntry(e, table, from, to)).filter((e) => e !== null)
+    const remapped = entries
+      .map((e) => remapEntry(e, table, from, to))
+      .filter((e) => e !== null)
+      .map((e) => startingAtCreate(e, table, to, row))
     await db.outbox.bulkPut(remapped)
     if (table === 'workspaces') {
       const current = await db.meta.get(CURRENT_WORKSPACE)
@@ -92,7 +96,22 @@ export async function applyCreated(
   })
 }
 
-/** An update or toggle came back: the server copy replaces the local one unless more edits wait. */
+/**
+ * Edits made on a record before its create was answered start from the version the create made
+ * (docs/SYNC.md, "Conflicts"): nobody else could have changed it before.
+ */
+function startingAtCreate(e: OutboxEntry, table: MirrorTable, id: number, row: Row): OutboxEntry {
+  const version = versionOf(row)
+  if (e.table !== table || e.recordId !== id || e.baseVersion !== undefined) return e
+  if (version === undefined || e.op === 'create' || e.op === 'complete') return e
+  return { ...e, baseVersion: version }
+}
+
+/**
+ * An update or toggle came back: the server copy replaces the local one unless more edits wait;
+ * then only its version is taken, and the waiting edits that started where this one did now start
+ * from the version it made (they were made on top of it).
+ */
 export async function applyUpdated(
   db: MirrorDb,
   entry: OutboxEntry,
@@ -101,10 +120,20 @@ export async function applyUpdated(
 ): Promise<void> {
   await inAll(db, async () => {
     await db.outbox.delete(entry.seq!)
-    const waiting = await editsOf(db, table, row.id)
+    const version = versionOf(row)
+    const later = await db.outbox.where('[table+recordId]').equals([table, row.id]).toArray()
+    const waiting = later.filter((e) => e.op !== 'complete')
+    if (version !== undefined && entry.baseVersion !== undefined) {
+      const rebased = waiting
+        .filter((e) => e.baseVersion === entry.baseVersion && e.state === 'pending')
+        .map((e) => ({ ...e, baseVersion: version }))
+      await db.outbox.bulkPut(rebased)
+    }
     const local = await db.mirror(table).get(row.id)
-    if (waiting === 0 && local)
+    if (!local) return
+    if (waiting.length === 0)
       await db.mirror(table).put(keepingKey(local, await withoutDeletedRefs(db, table, row)))
+    else if (version !== undefined) await db.mirror(table).put({ ...local, version })
   })
 }
 

@@ -6,7 +6,7 @@ import { keyFromId } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
-import { currentId, withCurrentRefs, write } from './local.ts'
+import { currentId, startFrom, withCurrentRefs, write } from './local.ts'
 
 /**
  * Blocks: the stage save (spec §4 "saving the stage is a chain") — each changed block saved one
@@ -79,6 +79,8 @@ export function saveBlocks(blocks: LocalBlock[]): Promise<number[]> {
       const row: BlockRow = { ...block, id, ck: ck ?? stored?.ck ?? keyFromId(id) }
       ids.push(id)
       if (stored && sameBlock(stored, row)) continue
+      // A block is saved whole: the change starts from the whole block as it was.
+      const start = stored ? startFrom(stored, Object.keys(fieldsOf(stored))) : {}
       await db.blocks.put(row)
       await enqueue(db, {
         table: 'blocks',
@@ -86,6 +88,7 @@ export function saveBlocks(blocks: LocalBlock[]): Promise<number[]> {
         op: 'save',
         payload: fieldsOf(row),
         label: blockLabel(row),
+        ...start,
       })
       touched.add(row.bg_id)
     }
@@ -123,7 +126,8 @@ export async function sendBlock(entry: EntryOf<'blocks'>, ctx: SendContext): Pro
       // its id.
       if (isLocalId(id))
         return applyCreated(db, entry, 'blocks', await api.saveBlock(entry.payload, key))
-      return applyUpdated(db, entry, 'blocks', await api.saveBlock({ ...entry.payload, id }, key))
+      const saved = await api.saveBlock({ ...entry.payload, id }, key, entry.baseVersion)
+      return applyUpdated(db, entry, 'blocks', saved)
     }
     case 'delete':
       return applyDeleted(db, entry, () => api.deleteBlock(entry.payload.type, id, key))

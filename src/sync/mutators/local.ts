@@ -35,3 +35,26 @@ export async function withCurrentRefs<T extends object>(
   }
   return next
 }
+
+/** The server version a mirror row was last known at (absent while it exists only here). */
+export function versionOf(row: object | undefined): number | undefined {
+  const version = (row as { version?: unknown } | undefined)?.version
+  return typeof version === 'number' ? version : undefined
+}
+
+/**
+ * Where a change of `fields` on `row` starts (docs/SYNC.md, "Conflicts"): the row's version, sent
+ * as `If-Match`, and the values the fields have before the change, which a refused write compares
+ * with the server's to tell a merge from a conflict. Read before the row is written.
+ */
+export function startFrom(
+  row: object | undefined,
+  fields: Iterable<string>,
+): { baseVersion?: number; base?: Record<string, unknown> } {
+  if (!row) return {}
+  const values = row as Record<string, unknown>
+  const base: Record<string, unknown> = {}
+  for (const field of fields) base[field] = values[field]
+  const baseVersion = versionOf(row)
+  return baseVersion === undefined ? { base } : { baseVersion, base }
+}

@@ -8,7 +8,7 @@ import { enqueue, nextLocalId } from '../../data/outbox.ts'
 import { createsRecord } from '../../data/refs.ts'
 import { applyCreated, applyDeleted, applyDone, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
-import { currentId, write } from './local.ts'
+import { currentId, startFrom, versionOf, write } from './local.ts'
 
 /** Projects (spec §4): the local writes, and the requests their entries become. */
 
@@ -37,6 +37,7 @@ export function createProject(workspaceId: number, name: string): Promise<number
 export function renameProject(id: number, name: string): Promise<void> {
   return write(async (db) => {
     id = await currentId(db, 'projects', id)
+    const start = startFrom(await db.projects.get(id), ['name'])
     await db.projects.update(id, { name, updated_at: new Date().toISOString() })
     await enqueue(db, {
       table: 'projects',
@@ -44,6 +45,7 @@ export function renameProject(id: number, name: string): Promise<void> {
       op: 'update',
       payload: { name },
       label: name,
+      ...start,
     })
   })
 }
@@ -59,6 +61,7 @@ export function setProjectType(id: number, type: ProjectTypeId): Promise<void> {
       op: 'update',
       payload: { type },
       label: row?.name,
+      ...startFrom(row, ['type']),
     })
   })
 }
@@ -127,6 +130,7 @@ export function deleteProject(id: number): Promise<void> {
       op: 'delete',
       payload: {},
       label: row?.name,
+      ...startFrom(row, []),
     })
   })
 }
@@ -151,12 +155,17 @@ export async function sendProject(entry: EntryOf<'projects'>, ctx: SendContext):
     case 'update': {
       // Two calls for one entry: each gets its own key derived from the entry's key.
       const { name, type } = entry.payload
+      // The second call starts from the version the first one made.
       let row = null
-      if (name !== undefined) row = await api.renameProject(id, name, `${key}:rename`)
-      if (type) row = await api.setProjectType(id, type, `${key}:type`)
+      let version = entry.baseVersion
+      if (name !== undefined) {
+        row = await api.renameProject(id, name, `${key}:rename`, version)
+        if (version !== undefined) version = versionOf(row)
+      }
+      if (type) row = await api.setProjectType(id, type, `${key}:type`, version)
       return row ? applyUpdated(db, entry, 'projects', row) : applyDone(db, entry)
     }
     case 'delete':
-      return applyDeleted(db, entry, () => api.deleteProject(id, key))
+      return applyDeleted(db, entry, () => api.deleteProject(id, key, entry.baseVersion))
   }
 }

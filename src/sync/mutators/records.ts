@@ -13,7 +13,7 @@ import {
 } from '../../data/types.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
-import { currentId, withCurrentRefs, write } from './local.ts'
+import { currentId, startFrom, withCurrentRefs, write } from './local.ts'
 
 /**
  * Integrations (amo, bitrix) and the directory (department, location, specialist): the seven calls
@@ -92,6 +92,7 @@ export function updateRecord<K extends RecordKind>(
     if (!row) return
     const label = String(fields.name ?? row.name)
     if (Object.keys(fields).length > 0) {
+      const start = startFrom(row, Object.keys(fields))
       await table.update(id, fields)
       await enqueue(db, {
         table: kind,
@@ -99,11 +100,20 @@ export function updateRecord<K extends RecordKind>(
         op: 'update',
         payload: fields,
         label,
+        ...start,
       } as EntryOf<K, 'update'>)
     }
     if (enabled !== undefined && hasEnabled(kind)) {
+      const start = startFrom(row, ['enabled'])
       await table.update(id, { enabled })
-      await enqueue(db, { table: kind, recordId: id, op: 'toggle', payload: { enabled }, label })
+      await enqueue(db, {
+        table: kind,
+        recordId: id,
+        op: 'toggle',
+        payload: { enabled },
+        label,
+        ...start,
+      })
     }
   })
 }
@@ -114,7 +124,14 @@ export function deleteRecord(kind: RecordKind, id: number): Promise<void> {
     const row = await db.recordTable(kind).get(id)
     await db.recordTable(kind).delete(id)
     await clearReferences(db, kind, [id])
-    await enqueue(db, { table: kind, recordId: id, op: 'delete', payload: {}, label: row?.name })
+    await enqueue(db, {
+      table: kind,
+      recordId: id,
+      op: 'delete',
+      payload: {},
+      label: row?.name,
+      ...startFrom(row, []),
+    })
   })
 }
 
@@ -131,6 +148,7 @@ export function setRecordEnabled(kind: ToggleKind, id: number, enabled: boolean)
       op: 'toggle',
       payload: { enabled },
       label: row.name,
+      ...startFrom(row, ['enabled']),
     })
   })
 }
@@ -141,13 +159,16 @@ export async function sendRecord(entry: EntryOf<RecordKind>, ctx: SendContext): 
   switch (entry.op) {
     case 'create':
       return applyCreated(db, entry, kind, await api.addRecord(kind, entry.payload, key))
-    case 'update':
-      return applyUpdated(db, entry, kind, await api.updateRecord(kind, id, entry.payload, key))
+    case 'update': {
+      const row = await api.updateRecord(kind, id, entry.payload, key, entry.baseVersion)
+      return applyUpdated(db, entry, kind, row)
+    }
     case 'toggle': {
-      const row = await api.setRecordEnabled(entry.table, id, entry.payload.enabled, key)
+      const { enabled } = entry.payload
+      const row = await api.setRecordEnabled(entry.table, id, enabled, key, entry.baseVersion)
       return applyUpdated(db, entry, kind, row)
     }
     case 'delete':
-      return applyDeleted(db, entry, () => api.deleteRecord(kind, id, key))
+      return applyDeleted(db, entry, () => api.deleteRecord(kind, id, key, entry.baseVersion))
   }
 }

@@ -6,7 +6,7 @@ import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
 import { getDb } from '../../data/db.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
-import { currentId, write } from './local.ts'
+import { currentId, startFrom, write } from './local.ts'
 
 /** Workspaces: the local writes, and the requests their entries become (spec §3). */
 
@@ -32,6 +32,7 @@ export function createWorkspace(name: string): Promise<number> {
 export function renameWorkspace(id: number, name: string): Promise<void> {
   return write(async (db) => {
     id = await currentId(db, 'workspaces', id)
+    const start = startFrom(await db.workspaces.get(id), ['name'])
     await db.workspaces.update(id, { name })
     await enqueue(db, {
       table: 'workspaces',
@@ -39,6 +40,7 @@ export function renameWorkspace(id: number, name: string): Promise<void> {
       op: 'update',
       payload: { name },
       label: name,
+      ...start,
     })
   })
 }
@@ -58,6 +60,7 @@ export function deleteWorkspace(id: number): Promise<void> {
       op: 'delete',
       payload: {},
       label: row?.name,
+      ...startFrom(row, []),
     })
   })
 }
@@ -73,10 +76,13 @@ export async function sendWorkspace(entry: EntryOf<'workspaces'>, ctx: SendConte
         await api.addWorkspace(entry.payload.name, entry.key),
       )
     case 'update': {
-      const row = await api.updateWorkspace(entry.recordId, entry.payload.name, entry.key)
+      const { recordId: id, payload, key, baseVersion } = entry
+      const row = await api.updateWorkspace(id, payload.name, key, baseVersion)
       return applyUpdated(db, entry, 'workspaces', row)
     }
     case 'delete':
-      return applyDeleted(db, entry, () => api.deleteWorkspace(entry.recordId, entry.key))
+      return applyDeleted(db, entry, () =>
+        api.deleteWorkspace(entry.recordId, entry.key, entry.baseVersion),
+      )
   }
 }

@@ -1,0 +1,137 @@
+import type { ServerRow } from '../api/client.ts'
+import type { MirrorDb } from '../data/db.ts'
+import type { EntryConflict, FieldClash, OutboxEntry } from '../data/entries.ts'
+import { newKey, pick } from '../data/outbox.ts'
+import { applyUpdated, inAll } from './mutators/apply.ts'
+
+/**
+ * A write refused with `409 conflict` because the row changed on the server since the change was
+ * made (docs/SYNC.md, "Conflicts"). Fields changed here that the other write left alone merge on
+ * their own: the change is sent again from the server's version. A field both sides changed to
+ * different values is a conflict the person decides: that part of the change is parked with both
+ * values, and nothing is overwritten or dropped meanwhile.
+ */
+
+/** Two field values are the same (fields hold strings, numbers, booleans and null). */
+export function same(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+export interface Split {
+  /** Fields changed here that the server's write did not touch: they go as they are. */
+  send: Record<string, unknown>
+  /** Fields both sides changed, to different values. */
+  clashes: FieldClash[]
+}
+
+/**
+ * Splits a change (`mine`, made from `base`) against the server's row now (`current`). With
+ * `whole`, `mine` is a whole row (a block save) and only the fields that differ from `base` are
+ * the change; otherwise every field of `mine` is. A field whose value before the change is not
+ * known counts as changed by both when the values differ.
+ */
+export function splitChange(
+  base: Readonly<Record<string, unknown>> | undefined,
+  mine: Readonly<Record<string, unknown>>,
+  current: Readonly<Record<string, unknown>>,
+  whole: boolean,
+): Split {
+  const send: Record<string, unknown> = {}
+  const clashes: FieldClash[] = []
+  for (const [field, value] of Object.entries(mine)) {
+    const known = base !== undefined && field in base
+    if (whole && known && same(value, base[field])) continue
+    if (same(current[field], value)) continue
+    if (known && same(current[field], base[field])) send[field] = value
+    else clashes.push({ field, mine: value, theirs: current[field] })
+  }
+  return { send, clashes }
+}
+
+/** The row's own fields: what a block save sends (no id, version or key). */
+function ownFields(row: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { id: _id, version: _version, ck: _ck, ...fields } = row
+  return fields
+}
+
+/** Whether a refused entry can be settled here (creates, copies and uploads cannot conflict). */
+export function settles(entry: OutboxEntry): boolean {
+  return (
+    entry.baseVersion !== undefined &&
+    (entry.op === 'update' || entry.op === 'toggle' || entry.op === 'save' || entry.op === 'delete')
+  )
+}
+
+export type Settled = 'resend' | 'done' | 'parked'
+
+/**
+ * Settles entry `seq` refused with `current`, in one transaction: sent again from the server's
+ * version (`resend`), nothing left to send (`done`), or parked as a conflict (`parked`; a part
+ * that merges on its own is still sent, and the outcome is then `resend`).
+ */
+export async function settleConflict(
+  db: MirrorDb,
+  seq: number,
+  current: ServerRow,
+  message: string,
+): Promise<Settled> {
+  return inAll(db, async () => {
+    const entry = await db.outbox.get(seq)
+    if (!entry) return 'done'
+    const version = current.version ?? entry.baseVersion ?? 0
+    const conflictOf = (fields: FieldClash[]): EntryConflict => ({ version, fields, current })
+    const park = {
+      state: 'parked' as const,
+      code: 'conflict',
+      message,
+      key: newKey(),
+      sent: false,
+      attempts: 0,
+      nextAttemptAt: 0,
+      baseVersion: version,
+    }
+    if (entry.table === 'files') return 'done'
+    if (entry.op === 'delete') {
+      await db.outbox.put({ ...entry, ...park, conflict: conflictOf([]) })
+      return 'parked'
+    }
+    const whole = entry.op === 'save'
+    const mine = entry.payload as Record<string, unknown>
+    const { send, clashes } = splitChange(entry.base, mine, current, whole)
+    const fresh = { key: newKey(), sent: false, baseVersion: version }
+    // What goes now: for a block the whole block (the server's, with the fields that merge).
+    const sendable = Object.keys(send).length > 0
+    const payloadNow = whole ? { ...ownFields(current), ...send } : send
+    const baseNow = whole ? ownFields(current) : pick(current, Object.keys(send))
+    if (clashes.length === 0) {
+      if (!sendable) {
+        // The server already holds what this change meant.
+        await applyUpdated(db, entry, entry.table, current)
+        return 'done'
+      }
+      await db.outbox.put({ ...entry, ...fresh, payload: payloadNow, base: baseNow } as OutboxEntry)
+      return 'resend'
+    }
+    const clashed = clashes.map((c) => c.field)
+    const parkedPayload = whole ? { ...payloadNow, ...pick(mine, clashed) } : pick(mine, clashed)
+    const parkedBase = whole ? ownFields(current) : pick(current, clashed)
+    const parked = {
+      ...entry,
+      ...park,
+      payload: parkedPayload,
+      base: parkedBase,
+      conflict: conflictOf(clashes),
+    } as OutboxEntry
+    if (!sendable) {
+      await db.outbox.put(parked)
+      return 'parked'
+    }
+    // The part that merges keeps the entry's place in the queue; the conflict waits after it.
+    await db.outbox.put({ ...entry, ...fresh, payload: payloadNow, base: baseNow } as OutboxEntry)
+    const { seq: _seq, ...rest } = parked
+    await db.outbox.add({ ...rest, createdAt: entry.createdAt } as OutboxEntry)
+    return 'resend'
+  })
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { splitChange } from '../../src/sync/conflicts.ts'
+
+describe('splitChange (a write refused because the row changed on the server)', () => {
+  it('sends a field the other write left alone', () => {
+    const split = splitChange({ name: 'A' }, { name: 'B' }, { name: 'A', phone: '+7 900' }, false)
+    expect(split).toEqual({ send: { name: 'B' }, clashes: [] })
+  })
+
+  it('makes a conflict of a field both sides changed to different values', () => {
+    const split = splitChange({ name: 'A' }, { name: 'Mine' }, { name: 'Theirs' }, false)
+    expect(split).toEqual({
+      send: {},
+      clashes: [{ field: 'name', mine: 'Mine', theirs: 'Theirs' }],
+    })
+  })
+
+  it('has nothing to send when the server already holds the value', () => {
+    const split = splitChange({ name: 'A' }, { name: 'B' }, { name: 'B' }, false)
+    expect(split).toEqual({ send: {}, clashes: [] })
+  })
+
+  it('splits a change of several fields into what merges and what conflicts', () => {
+    const split = splitChange(
+      { name: 'A', address: 'x', phone: '1' },
+      { name: 'Mine', address: 'y', phone: '2' },
+      { name: 'Theirs', address: 'x', phone: '2' },
+      false,
+    )
+    expect(split.send).toEqual({ address: 'y' })
+    expect(split.clashes).toEqual([{ field: 'name', mine: 'Mine', theirs: 'Theirs' }])
+  })
+
+  it('counts a field whose earlier value is unknown as a conflict when the values differ', () => {
+    expect(
+      splitChange(undefined, { name: 'Mine' }, { name: 'Theirs' }, false).clashes,
+    ).toHaveLength(1)
+    expect(splitChange({}, { name: 'Mine' }, { name: 'Mine' }, false)).toEqual({
+      send: {},
+      clashes: [],
+    })
+  })
+
+  it('compares a whole block with the block it was edited from, field by field', () => {
+    const base = { x: 10, y: 20, text: 'Hi', color: '#000' }
+    // Moved here; recoloured and retexted there.
+    const mine = { x: 50, y: 20, text: 'Hi', color: '#000' }
+    const current = { id: 7, version: 3, x: 10, y: 20, text: 'Hello', color: '#f00' }
+    expect(splitChange(base, mine, current, true)).toEqual({ send: { x: 50 }, clashes: [] })
+    // Both moved it: a conflict on x only; y changed only here goes.
+    const both = splitChange(base, { ...mine, y: 30 }, { ...current, x: 70 }, true)
+    expect(both.send).toEqual({ y: 30 })
+    expect(both.clashes).toEqual([{ field: 'x', mine: 50, theirs: 70 }])
+  })
+})
