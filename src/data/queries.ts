@@ -185,6 +185,9 @@ export const QUERIES = {
       message: entry.message ?? '',
       code: entry.code ?? '',
       fields: entry.fields ?? {},
+      conflict: entry.conflict
+        ? { fields: entry.conflict.fields, current: entry.conflict.current }
+        : undefined,
     }))
   },
 }

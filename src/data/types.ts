@@ -95,4 +95,13 @@ export interface ParkedEntry {
   message: string
   code: string
   fields: Record<string, string>
+  /** Someone else changed the record meanwhile (docs/SYNC.md, "Conflicts"): both values per field. */
+  conflict?: ParkedConflict | undefined
+}
+
+export interface ParkedConflict {
+  /** The fields both sides changed (none when this device deleted a record changed there). */
+  fields: { field: string; mine: unknown; theirs: unknown }[]
+  /** The server's row as the conflict found it. */
+  current: Record<string, unknown>
 }

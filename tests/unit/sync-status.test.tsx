@@ -74,6 +74,34 @@ describe('sync status in the top bar', () => {
     expect(discardEntry).toHaveBeenCalledWith(seq)
   })
 
+  it('shows a conflict with both values and lets the person keep theirs or take the server’s', async () => {
+    const seq = await db.outbox.add(
+      entry({
+        state: 'parked',
+        code: 'conflict',
+        message: 'Запись изменена',
+        baseVersion: 4,
+        conflict: {
+          version: 4,
+          fields: [{ field: 'name', mine: 'Кардиология (новая)', theirs: 'Кардиоцентр' }],
+          current: { id: 5, version: 4, name: 'Кардиоцентр' },
+        },
+      }),
+    )
+    await renderInApp(() => <SyncStatus />)
+    await userEvent.click(await screen.findByRole('button', { name: /Отклонено: 1/ }))
+    const row = await screen.findByTestId('conflict-entry')
+    expect(
+      screen.getByText('Изменено и здесь, и на сервере: 1. Выберите, что оставить.'),
+    ).toBeInTheDocument()
+    expect(row).toHaveTextContent('Ваше: «Кардиология (новая)»')
+    expect(row).toHaveTextContent('На сервере: «Кардиоцентр»')
+    await userEvent.click(screen.getByRole('button', { name: 'Оставить моё', hidden: true }))
+    expect(retryEntry).toHaveBeenCalledWith(seq)
+    await userEvent.click(screen.getByRole('button', { name: 'Взять с сервера', hidden: true }))
+    expect(discardEntry).toHaveBeenCalledWith(seq)
+  })
+
   it('shows the rejected count when nothing else waits', async () => {
     await db.outbox.add(entry({ state: 'parked', sent: true, message: 'Не найдено' }))
     await renderInApp(() => <SyncStatus />)

@@ -4,6 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react'
 import type { MirrorTable } from '../../data/types.ts'
 import { discardEntry, retryEntry, useParkedEntries, type ParkedEntry } from '../../sync/client.ts'
 import { fieldErrorText } from '../../ui/field-error.ts'
+import { ConflictActions, ConflictFields } from '../sync-status/conflict-view.tsx'
 
 /** The rejected changes of one record. */
 export function useParkedOf(table: MirrorTable, id: number): ParkedEntry[] {
@@ -21,7 +22,38 @@ export function parkedFieldErrors(entries: readonly ParkedEntry[]): Record<strin
 }
 
 /** The server refused a change of this record: its message, and a way to retry or discard it. */
-export function ParkedNotice({ entries }: { entries: readonly ParkedEntry[] }) {
+export function ParkedNotice({ entries: all }: { entries: readonly ParkedEntry[] }) {
+  const { t } = useLingui()
+  const conflicts = all.filter((entry) => entry.conflict)
+  const entries = all.filter((entry) => !entry.conflict)
+  return (
+    <>
+      {conflicts.length > 0 ? (
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertTriangle size={20} />}
+          title={t`Запись изменили на сервере, пока вы её правили`}
+          data-testid="conflict-notice"
+        >
+          <Stack gap="sm">
+            {conflicts.map((entry) =>
+              entry.conflict ? (
+                <div key={entry.seq}>
+                  <ConflictFields conflict={entry.conflict} />
+                  <ConflictActions entry={entry} />
+                </div>
+              ) : null,
+            )}
+          </Stack>
+        </Alert>
+      ) : null}
+      <RefusedNotice entries={entries} />
+    </>
+  )
+}
+
+function RefusedNotice({ entries }: { entries: readonly ParkedEntry[] }) {
   const { t } = useLingui()
   if (entries.length === 0) return null
   return (

@@ -7,6 +7,7 @@ import type { OutboxTable } from '../../data/types.ts'
 import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts'
 import { notifyError } from '../../ui/notify.tsx'
 import { nestQuotes } from '../../domain/quotes.ts'
+import { ConflictActions, ConflictFields } from './conflict-view.tsx'
 
 const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
   amo: msg`Интеграция amoCRM`,
@@ -29,20 +30,47 @@ const FALLBACK_MESSAGES: Record<string, MessageDescriptor> = {
 /** Rejected changes with the server's message: «Повторить» sends again, «Отменить изменение» drops it. */
 export function ParkedList({ entries }: { entries: ParkedEntry[] }) {
   const { t } = useLingui()
-  const count = entries.length
+  const conflicts = entries.filter((entry) => entry.conflict).length
+  const refused = entries.length - conflicts
   return (
     <Stack gap="xs">
-      <Text size="sm" fw={600} c="red.7">
-        <Trans>Сервер отклонил изменения: {count}</Trans>
-      </Text>
+      {conflicts > 0 ? (
+        <Text size="sm" fw={600} c="orange.9">
+          <Trans>Изменено и здесь, и на сервере: {conflicts}. Выберите, что оставить.</Trans>
+        </Text>
+      ) : null}
+      {refused > 0 ? (
+        <Text size="sm" fw={600} c="red.7">
+          <Trans>Сервер отклонил изменения: {refused}</Trans>
+        </Text>
+      ) : null}
       <ScrollArea.Autosize mah={320} type="auto">
         <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
-          {entries.map((entry) => (
-            <ParkedRow key={entry.seq} entry={entry} title={t(KIND_NAMES[entry.table])} />
-          ))}
+          {entries.map((entry) =>
+            entry.conflict ? (
+              <ConflictRow key={entry.seq} entry={entry} title={t(KIND_NAMES[entry.table])} />
+            ) : (
+              <ParkedRow key={entry.seq} entry={entry} title={t(KIND_NAMES[entry.table])} />
+            ),
+          )}
         </Stack>
       </ScrollArea.Autosize>
     </Stack>
+  )
+}
+
+/** A change someone else's made conflicts with: both values and the person's choice. */
+function ConflictRow({ entry, title }: { entry: ParkedEntry; title: string }) {
+  const { t } = useLingui()
+  const label = entry.label ? nestQuotes(entry.label) : entry.label
+  return (
+    <Paper component="li" withBorder p="xs" radius="md" data-testid="conflict-entry">
+      <Text size="sm" fw={600} truncate>
+        {entry.label ? t`${title} «${label}»` : title}
+      </Text>
+      {entry.conflict ? <ConflictFields conflict={entry.conflict} /> : null}
+      <ConflictActions entry={entry} />
+    </Paper>
   )
 }
 
