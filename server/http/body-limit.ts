@@ -8,7 +8,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 export const DRAIN_MAX_BYTES = 8 * 1024 * 1024
 
 /** Reads and discards the rest of a stream, at most `budget` bytes; true when it ended. */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number) {
+export async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number) {
   let left = budget
   for (;;) {
     const { done, value } = await reader.read()
@@ -65,6 +65,11 @@ export function bodyLimit(options: {
    * while it needs more bytes. Called as the body arrives, until it answers; `maxSize` caps it.
    */
   limitFor?: (head: Uint8Array, complete: boolean) => number | null
+  /**
+   * The route reads the body itself as it streams, holding it to its limits (an upload,
+   * server/http/upload-body.ts): only a declared length over `maxSize` is refused here.
+   */
+  streamed?: boolean
 }): MiddlewareHandler {
   const refuse = async (c: Context, drained: boolean) => {
     const response = await options.onError(c)
@@ -93,7 +98,7 @@ export function bodyLimit(options: {
       return refuse(c, drained)
     }
     // A plain body of a known, allowed length goes to the handler as it is.
-    if (declared !== null && !options.limitFor) return next()
+    if (options.streamed || (declared !== null && !options.limitFor)) return next()
     let limit = options.limitFor ? null : options.maxSize
     const chunks: Uint8Array[] = []
     let size = 0
