@@ -28,6 +28,11 @@ export interface UploadStorage {
   list(): Promise<{ name: string; writtenAt: number }[]>
   /** Deletes a stored upload; nothing when there is none. */
   remove(name: string): Promise<void>
+  /**
+   * Deletes the partial uploads last written before `before` (ms since the epoch): what a process
+   * killed mid-upload left behind. An upload still arriving is written to all the time.
+   */
+  removePartials?(before: number): Promise<number>
 }
 
 /** An upload being received: bytes appended in order, then kept under a name or discarded. */
@@ -44,6 +49,9 @@ export interface PartialUpload {
 
 /** Names the server generates: random hex, an optional `seed-` prefix, one known extension. */
 export const UPLOAD_NAME = /^(seed-)?[a-z0-9-]{8,80}\.(png|jpg|gif|webp|svg|mp4|webm)$/
+
+/** Temporary files of uploads being received (`begin`) or saved (`save`). */
+const PARTIAL_NAME = /^\..+\.\d+\.tmp$/
 
 /** Content types the /uploads route serves, by the extension the server itself gave the file. */
 export const UPLOAD_CONTENT_TYPES: Record<string, string> = {
@@ -153,6 +161,24 @@ export class DiskUploadStorage implements UploadStorage {
   async remove(name: string): Promise<void> {
     if (!UPLOAD_NAME.test(name)) return
     await rm(join(this.dir, name), { force: true })
+  }
+
+  async removePartials(before: number): Promise<number> {
+    let names: string[]
+    try {
+      names = await readdir(this.dir)
+    } catch {
+      return 0
+    }
+    let removed = 0
+    for (const name of names) {
+      if (!PARTIAL_NAME.test(name)) continue
+      const info = await stat(join(this.dir, name)).catch(() => null)
+      if (!info?.isFile() || info.mtimeMs >= before) continue
+      await rm(join(this.dir, name), { force: true })
+      removed += 1
+    }
+    return removed
   }
 }
 
