@@ -60,12 +60,6 @@ export function bodyLimit(options: {
   maxSize: number
   onError: (c: Context) => Response | Promise<Response>
   /**
-   * The limit for this body, judged from its first bytes (the start of an upload's file says
-   * whether it is an image or a video, each with its own limit): a number once it can tell, null
-   * while it needs more bytes. Called as the body arrives, until it answers; `maxSize` caps it.
-   */
-  limitFor?: (head: Uint8Array, complete: boolean) => number | null
-  /**
    * The route reads the body itself as it streams, holding it to its limits (an upload,
    * server/http/upload-body.ts): only a declared length over `maxSize` is refused here.
    */
@@ -98,8 +92,7 @@ export function bodyLimit(options: {
       return refuse(c, drained)
     }
     // A plain body of a known, allowed length goes to the handler as it is.
-    if (options.streamed || (declared !== null && !options.limitFor)) return next()
-    let limit = options.limitFor ? null : options.maxSize
+    if (options.streamed || declared !== null) return next()
     const chunks: Uint8Array[] = []
     let size = 0
     const reader = raw.body.getReader()
@@ -109,20 +102,7 @@ export function bodyLimit(options: {
         size += value.byteLength
         chunks.push(value)
       }
-      if (limit === null && options.limitFor) {
-        const judged = options.limitFor(join(chunks, size), done)
-        if (judged !== null) {
-          limit = Math.min(judged, options.maxSize)
-          // The length it declared is already too much for what it turned out to be.
-          if (declared !== null && declared > limit) {
-            const left = declared - size
-            const drained =
-              left <= DRAIN_MAX_BYTES && (await drain(reader, left).catch(() => false))
-            return refuse(c, drained)
-          }
-        }
-      }
-      if (size > (limit ?? options.maxSize)) {
+      if (size > options.maxSize) {
         return refuse(c, await drain(reader, DRAIN_MAX_BYTES).catch(() => false))
       }
       if (done) break
