@@ -31,6 +31,8 @@ function mp4OfSize(size: number): Buffer {
 /** Upload storage on disk that tells when a partial upload has had bytes written to it. */
 class WatchedUploads extends DiskUploadStorage {
   private waiting: ((bytes: number) => void) | null = null
+  /** The most bytes written to any one partial upload since the last `reset`. */
+  largest = 0
   /** Resolves once an upload being received has `bytes` written. */
   written(bytes: number): Promise<void> {
     return new Promise((resolve) => {
@@ -49,6 +51,7 @@ class WatchedUploads extends DiskUploadStorage {
       write: async (chunk) => {
         await partial.write(chunk)
         total += chunk.byteLength
+        this.largest = Math.max(this.largest, total)
         this.waiting?.(total)
       },
     }
@@ -203,6 +206,7 @@ describe('uploads received as they stream', () => {
     const before = await files()
     const image = Buffer.concat([pngImage(4, 4), Buffer.alloc(IMAGE_MAX * 4)])
     for (const chunked of [false, true]) {
+      storage.largest = 0
       const reply = await send(
         '/api/image/upload',
         multipart('b0undary', [{ name: 'file', value: image, filename: 'big.png' }]),
@@ -211,6 +215,8 @@ describe('uploads received as they stream', () => {
       expect(reply.status).toBe(413)
       expect(errorCode(reply)).toBe('too_large')
       expect(reply.close).toBe(false)
+      // Refused as it passed the image limit: never written on to the end.
+      expect(storage.largest).toBeLessThanOrEqual(IMAGE_MAX)
       const next = await checkAuth()
       expect(next.status).toBe(401)
       expect(next.reusedSocket).toBe(true)
