@@ -27,7 +27,7 @@ import { pruneKeys } from './storage/idempotency.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
 import { sweepUploads } from './uploads/sweep.ts'
 import { bodyLimit, drainUnreadBody } from './http/body-limit.ts'
-import { mediaLimitFor } from './http/upload-head.ts'
+import { FRAMING_BYTES } from './http/upload-body.ts'
 
 export interface AppOptions {
   /** PGlite directory (default ./data), or 'memory' for a throwaway database. */
@@ -228,20 +228,17 @@ export function createApp(options: AppOptions = {}): ApiApp {
     c.set('services', (await init).services)
     await next()
   })
-  // Uploads get their own (larger) limits; every other body is JSON of at most 1 MB. The exact
-  // limit of each kind of file is checked once its bytes say what it is.
-  const uploadLimit = (
-    maxBytes: number,
-    limitFor?: (head: Uint8Array, done: boolean) => number | null,
-  ) =>
+  // Uploads are read by their routes as they stream (server/http/upload-body.ts), held there to
+  // the limit of the kind their first bytes show and to the quota; here only a declared length
+  // beyond any upload is refused. Every other body is JSON of at most 1 MB.
+  const uploadLimit = (maxBytes: number) =>
     bodyLimit({
-      maxSize: maxBytes + 64 * 1024,
+      maxSize: maxBytes + FRAMING_BYTES,
       onError: () => errorResponse(tooLarge('upload_too_large')),
-      limitFor,
+      streamed: true,
     })
   const imageLimit = uploadLimit(uploadMaxBytes)
-  // image/upload: the limit of the kind the file's first bytes show, enforced as it is read.
-  const mediaLimit = uploadLimit(mediaMaxBytes, mediaLimitFor(uploadMaxBytes, videoUploadMaxBytes))
+  const mediaLimit = uploadLimit(mediaMaxBytes)
   const jsonLimit = bodyLimit({
     maxSize: JSON_MAX_BYTES,
     onError: () => errorResponse(tooLarge()),
@@ -262,7 +259,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
   })
   workspaceRoutes(api)
   recordRoutes(api)
-  projectRoutes(api, { image: uploadMaxBytes, media: mediaMaxBytes })
+  projectRoutes(api)
   app.route('/api', api)
   app.all('/api/*', () => {
     throw routeNotFound()

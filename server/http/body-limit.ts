@@ -8,7 +8,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 export const DRAIN_MAX_BYTES = 8 * 1024 * 1024
 
 /** Reads and discards the rest of a stream, at most `budget` bytes; true when it ended. */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number) {
+export async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number) {
   let left = budget
   for (;;) {
     const { done, value } = await reader.read()
@@ -60,11 +60,10 @@ export function bodyLimit(options: {
   maxSize: number
   onError: (c: Context) => Response | Promise<Response>
   /**
-   * The limit for this body, judged from its first bytes (the start of an upload's file says
-   * whether it is an image or a video, each with its own limit): a number once it can tell, null
-   * while it needs more bytes. Called as the body arrives, until it answers; `maxSize` caps it.
+   * The route reads the body itself as it streams, holding it to its limits (an upload,
+   * server/http/upload-body.ts): only a declared length over `maxSize` is refused here.
    */
-  limitFor?: (head: Uint8Array, complete: boolean) => number | null
+  streamed?: boolean
 }): MiddlewareHandler {
   const refuse = async (c: Context, drained: boolean) => {
     const response = await options.onError(c)
@@ -93,8 +92,7 @@ export function bodyLimit(options: {
       return refuse(c, drained)
     }
     // A plain body of a known, allowed length goes to the handler as it is.
-    if (declared !== null && !options.limitFor) return next()
-    let limit = options.limitFor ? null : options.maxSize
+    if (options.streamed || declared !== null) return next()
     const chunks: Uint8Array[] = []
     let size = 0
     const reader = raw.body.getReader()
@@ -104,20 +102,7 @@ export function bodyLimit(options: {
         size += value.byteLength
         chunks.push(value)
       }
-      if (limit === null && options.limitFor) {
-        const judged = options.limitFor(join(chunks, size), done)
-        if (judged !== null) {
-          limit = Math.min(judged, options.maxSize)
-          // The length it declared is already too much for what it turned out to be.
-          if (declared !== null && declared > limit) {
-            const left = declared - size
-            const drained =
-              left <= DRAIN_MAX_BYTES && (await drain(reader, left).catch(() => false))
-            return refuse(c, drained)
-          }
-        }
-      }
-      if (size > (limit ?? options.maxSize)) {
+      if (size > options.maxSize) {
         return refuse(c, await drain(reader, DRAIN_MAX_BYTES).catch(() => false))
       }
       if (done) break

@@ -1,8 +1,10 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { User } from '../../src/domain/user.ts'
 import type { Services } from '../services/services.ts'
+import type { ReceivedUpload } from './upload-body.ts'
 
 export interface AppEnv {
   Bindings: Partial<HttpBindings>
-  Variables: { user: User; services: Services }
+  /** `upload`: the body of an upload route, received as it streamed (server/http/upload-body.ts). */
+  Variables: { user: User; services: Services; upload: ReceivedUpload }
 }

@@ -86,7 +86,8 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const method = c.req.method
   const path = c.req.path
   const deadline = Date.now() + c.get('services').idempotencyWaitMs
-  const hash = await requestHash(c)
+  // An upload's body was hashed as it streamed (server/http/upload-body.ts): it is not read again.
+  const hash = c.get('upload')?.fingerprint ?? (await requestHash(c))
   // 1. Claim the key, or find the request that claimed it first.
   for (;;) {
     const prior = await claimKey(db, userId, key, method, path, hash)

@@ -9,6 +9,7 @@ import {
 } from '../../src/domain/project.ts'
 import * as store from '../storage/projects.ts'
 import { isMember } from '../storage/workspaces.ts'
+import type { ReceivedUpload } from '../http/upload-body.ts'
 import { AppError } from './errors.ts'
 import { copyName } from '../../src/domain/project.ts'
 import { MAX_IMAGE_SIDE, type UploadService } from './uploads.ts'
@@ -87,12 +88,12 @@ export class ProjectService {
   async addBackground(
     userId: number,
     projectId: number,
-    bytes: Uint8Array,
+    upload: ReceivedUpload,
     size: { width?: number; height?: number },
   ): Promise<Background> {
     await this.owned(userId, projectId)
     // Every check first: a refused background stores no file.
-    const image = this.uploads.checkImage(bytes)
+    const image = this.uploads.checkImage(upload)
     const width = size.width ?? image.width
     const height = size.height ?? image.height
     if (!width || !height) {
@@ -103,7 +104,7 @@ export class ProjectService {
         [width > MAX_IMAGE_SIDE ? 'width' : 'height']: { code: 'image_side' },
       })
     }
-    const url = await this.uploads.keep(userId, bytes, image.extension)
+    const url = await this.uploads.keep(userId, upload, image.extension)
     return this.db.transaction(async (tx) => {
       const bg = await store.insertBackground(tx, {
         project_id: projectId,

@@ -49,7 +49,7 @@ export function createServices(
   uploadStorage: UploadStorage,
   settings: ServiceSettings,
 ): Services {
-  const uploads = new UploadService(db, uploadStorage, settings.uploadLimits)
+  const uploads = new UploadService(db, settings.uploadLimits)
   return {
     db,
     auth: new AuthService(db, {

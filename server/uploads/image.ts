@@ -36,23 +36,57 @@ function gifSize(b: Uint8Array) {
   return size(u16le(b, 6), u16le(b, 8))
 }
 
+/**
+ * One step of the walk over a JPEG's segments from byte `i` (needs bytes i..i+9): the frame's
+ * size, where the next segment starts, or null when the bytes are no JPEG segment.
+ */
+function jpegStep(b: Uint8Array, i: number): { size: ReturnType<typeof size> } | number | null {
+  if (b[i] !== 0xff) return null
+  const marker = b[i + 1]!
+  if (marker === 0xff) return i + 1
+  if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) return i + 2
+  const length = u16be(b, i + 2)
+  const isFrame = marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)
+  if (isFrame) return { size: size(u16be(b, i + 7), u16be(b, i + 5)) }
+  return i + 2 + length
+}
+
 function jpegSize(b: Uint8Array) {
   let i = 2
   while (i + 9 < b.length) {
-    if (b[i] !== 0xff) return size(0, 0)
-    const marker = b[i + 1]!
-    if (marker === 0xff) {
-      i += 1
-      continue
+    const next = jpegStep(b, i)
+    if (next === null) return size(0, 0)
+    if (typeof next !== 'number') return next.size
+    i = next
+  }
+  return size(0, 0)
+}
+
+/** Bytes of a stored file read at once while its JPEG segments are walked. */
+const JPEG_WINDOW = 64 * 1024
+
+/**
+ * The pixel size of a JPEG of `total` bytes that is read in windows (an upload on disk, whose
+ * frame header may come after more metadata than the bytes kept in memory): the same walk as
+ * for bytes in memory, at most one read per window.
+ */
+export async function jpegSizeOf(
+  read: (start: number, length: number) => Promise<Uint8Array>,
+  total: number,
+): Promise<Pick<ImageInfo, 'width' | 'height'>> {
+  let base = 0
+  let window: Uint8Array = new Uint8Array(0)
+  let i = 2
+  while (i + 9 < total) {
+    if (i < base || i + 10 > base + window.length) {
+      base = i
+      window = await read(i, JPEG_WINDOW)
+      if (window.length < 10) break
     }
-    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      i += 2
-      continue
-    }
-    const length = u16be(b, i + 2)
-    const isFrame = marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)
-    if (isFrame) return size(u16be(b, i + 7), u16be(b, i + 5))
-    i += 2 + length
+    const next = jpegStep(window, i - base)
+    if (next === null) return size(0, 0)
+    if (typeof next !== 'number') return next.size
+    i = base + next
   }
   return size(0, 0)
 }

@@ -4,6 +4,9 @@ import type { UploadStorage } from './storage.ts'
 /** Uploads younger than this are kept even when nothing refers to them yet (docs/API.md). */
 export const SWEEP_GRACE_MS = 7 * 24 * 3_600_000
 
+/** A partial upload not written to for this long was left by a process that died mid-upload. */
+export const PARTIAL_MAX_AGE_MS = 24 * 3_600_000
+
 /**
  * Every `/uploads/<name>` a row refers to: backgrounds, image and video blocks, specialists'
  * photos. (A block's `image_url` or `video_src`, and a photo, may also be an outside URL.)
@@ -26,7 +29,8 @@ async function referencedNames(db: Queryable): Promise<Set<string>> {
 /**
  * Deletes the uploads no row refers to that are older than `graceMs`: an upload is sent before
  * the block or photo that names it, which may reach the server much later from an offline device.
- * The demo seed's own files (`seed-…`) stay. Returns the names deleted.
+ * The demo seed's own files (`seed-…`) stay, and so do partial uploads younger than a day (older
+ * ones were left by a process that died mid-upload and go too). Returns the uploads' names deleted.
  */
 export async function sweepUploads(
   db: Queryable,
@@ -46,5 +50,6 @@ export async function sweepUploads(
   if (removed.length > 0) {
     await db.query('DELETE FROM uploads WHERE name = ANY($1)', [removed])
   }
+  await storage.removePartials?.(now - PARTIAL_MAX_AGE_MS)
   return removed
 }

@@ -18,6 +18,7 @@ const benches: Bench[] = [
   { name: 'list', load: async () => (await import('./list-bench.ts')).runListBench },
   { name: 'refresh', load: async () => (await import('./refresh-bench.ts')).runRefreshBench },
   { name: 'server', load: async () => (await import('./server-bench.ts')).runServerLoadFigures },
+  { name: 'uploads', load: async () => (await import('./upload-bench.ts')).runUploadBench },
   { name: 'canvas', load: async () => (await import('./canvas-bench.ts')).runCanvasBench },
 ]
 

@@ -54,11 +54,20 @@ describe('a 413 keeps the connection usable', () => {
   })
 
   it('fetch: the next request after a 413 upload succeeds', async () => {
+    // Signed in: an upload is read only after sign-in (a bad token is a 401 before it).
+    const signUp = await fetch(`${server.url}/api/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Отказ', email: 'refused@example.ru', password: 'password123' }),
+    })
+    const { access_token } = (await signUp.json()) as { access_token: string }
     const form = new FormData()
-    form.append('file', new Blob([new Uint8Array(512 * 1024)], { type: 'image/png' }), 'a.png')
+    const image = new Uint8Array(512 * 1024)
+    image.set(pngImage(4, 4))
+    form.append('file', new Blob([image], { type: 'image/png' }), 'a.png')
     const refused = await fetch(`${server.url}/api/image/upload`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer x' },
+      headers: { Authorization: `Bearer ${access_token}` },
       body: form,
     })
     expect(refused.status).toBe(413)

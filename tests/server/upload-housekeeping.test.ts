@@ -1,6 +1,9 @@
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Services } from '../../server/services/services.ts'
-import { MemoryUploadStorage } from '../../server/uploads/storage.ts'
+import { DiskUploadStorage, MemoryUploadStorage } from '../../server/uploads/storage.ts'
 import { sweepUploads } from '../../server/uploads/sweep.ts'
 import {
   json,
@@ -129,5 +132,31 @@ describe('the sweep of unreferenced uploads', () => {
     const next = await sweepUploads(services.db, storage, { now: clock + 8 * DAY })
     expect(next.sort()).toEqual([name(bg.image_url), name(picture)].sort())
     expect(await stored()).toContain(name(photo))
+  })
+})
+
+describe('partial uploads left by a process that died mid-upload', () => {
+  it('are swept once a day old; one still being written is left alone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'promo-partials-'))
+    try {
+      const disk = new DiskUploadStorage(dir)
+      const now = Date.now()
+      // One left behind two days ago, one of an upload arriving now, one kept file.
+      await writeFile(join(dir, '.upload-0123abcd.4242.tmp'), 'half')
+      const twoDaysAgo = new Date(now - 2 * DAY)
+      await utimes(join(dir, '.upload-0123abcd.4242.tmp'), twoDaysAgo, twoDaysAgo)
+      const arriving = await disk.begin()
+      await arriving.write(new Uint8Array([1, 2, 3]))
+      await disk.save('0123456789abcdef.png', png)
+      await sweepUploads(services.db, disk, { now })
+      const left = await readdir(dir)
+      expect(left).not.toContain('.upload-0123abcd.4242.tmp')
+      expect(left.filter((name) => name.endsWith('.tmp'))).toHaveLength(1)
+      expect(left).toContain('0123456789abcdef.png')
+      await arriving.discard()
+      expect(await readdir(dir)).toEqual(['0123456789abcdef.png'])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -1,6 +1,5 @@
-import type { Context, Hono } from 'hono'
+import type { Hono } from 'hono'
 import { ITEM_BLOCK_TYPES, WIDGET_BLOCK_TYPES } from '../../../src/domain/block.ts'
-import { ERROR_CODES } from '../../../src/domain/api-error.ts'
 import { ProjectInput, ProjectRename, ProjectSetType } from '../../../src/domain/project.ts'
 import {
   BackgroundQuery,
@@ -10,39 +9,15 @@ import {
   ProjectQuery,
   WorkspaceQuery,
 } from '../../../src/domain/requests.ts'
-import { AppError } from '../../services/errors.ts'
 import { PROJECT_TYPES } from '../../services/projects.ts'
 import { parseInput } from '../../services/validate.ts'
 import type { AppEnv } from '../env.ts'
-import { readJson, tooLarge } from '../errors.ts'
+import { readJson } from '../errors.ts'
 import { productRoutes } from './define.ts'
 
-/** Reads a multipart upload: the `file` field (within the size limit) and the other fields. */
-async function readUpload(
-  c: Context<AppEnv>,
-  maxBytes: number,
-): Promise<{ bytes: Uint8Array; fields: Record<string, string> }> {
-  let form: Record<string, string | File | (string | File)[]>
-  try {
-    form = await c.req.parseBody({ all: false })
-  } catch (error) {
-    if (error instanceof AppError) throw error
-    throw new AppError(400, ERROR_CODES.validation, 'validation', {
-      file: { code: 'required' },
-    })
-  }
-  const file = form.file
-  if (!(file instanceof File)) throw AppError.validation({ file: { code: 'required' } })
-  if (file.size > maxBytes) throw tooLarge('upload_too_large')
-  const fields: Record<string, string> = {}
-  for (const [key, value] of Object.entries(form))
-    if (typeof value === 'string') fields[key] = value
-  return { bytes: new Uint8Array(await file.arrayBuffer()), fields }
-}
-
-/** Upload size limits: `image` for backgrounds, `media` for image/upload (images or videos). */
-export function projectRoutes(api: Hono<AppEnv>, maxBytes: { image: number; media: number }): void {
-  const { query, mutation } = productRoutes(api)
+/** Uploads are received as they stream, held to their limits (server/http/upload-body.ts). */
+export function projectRoutes(api: Hono<AppEnv>): void {
+  const { query, mutation, upload } = productRoutes(api)
 
   query('/project_types/list', async (c) => c.json(PROJECT_TYPES))
   query('/project/list', async (c) => {
@@ -88,12 +63,12 @@ export function projectRoutes(api: Hono<AppEnv>, maxBytes: { image: number; medi
     },
     'GET',
   )
-  mutation('/project/add_bg', async (c) => {
-    const { bytes, fields } = await readUpload(c, maxBytes.image)
-    const size = parseInput(BackgroundSizeFields, fields)
+  upload('/project/add_bg', false, async (c) => {
+    const received = c.get('upload')
+    const size = parseInput(BackgroundSizeFields, received.fields)
     const services = c.get('services')
     return c.json(
-      await services.projects.addBackground(c.get('user').id, size.project_id, bytes, size),
+      await services.projects.addBackground(c.get('user').id, size.project_id, received, size),
     )
   })
   mutation('/project/delete_bg', async (c) => {
@@ -102,9 +77,8 @@ export function projectRoutes(api: Hono<AppEnv>, maxBytes: { image: number; medi
     return c.json({ id, deleted: true })
   })
   // Image blocks and photos send images; video blocks send MP4 or WebM (their own, larger limit).
-  mutation('/image/upload', async (c) => {
-    const { bytes } = await readUpload(c, maxBytes.media)
-    const { url } = await c.get('services').uploads.storeMedia(c.get('user').id, bytes)
+  upload('/image/upload', true, async (c) => {
+    const { url } = await c.get('services').uploads.storeMedia(c.get('user').id, c.get('upload'))
     return c.json({ url })
   })
 
