@@ -196,3 +196,22 @@ export function isRetryable(error: unknown): boolean {
     )
   return false
 }
+
+/**
+ * Opens a `text/event-stream` (live changes): the raw response, whose body the caller reads as it
+ * arrives. The token goes in the header as on every call; `lastEventId` resumes after that event.
+ */
+export async function openEventStream(
+  path: string,
+  options: { query?: Query; lastEventId?: string | null; signal: AbortSignal },
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'text/event-stream' }
+  const token = await config.getToken()
+  if (token) headers.Authorization = `Bearer ${token}`
+  if (options.lastEventId) headers['Last-Event-ID'] = options.lastEventId
+  return fetch(config.baseUrl + path + buildQuery(options.query), {
+    headers,
+    signal: options.signal,
+    cache: 'no-store',
+  })
+}

@@ -113,6 +113,67 @@ export function startSync(): void {
   // A page (re)opened is a fresh chance: retries an earlier page left waiting out a backoff are due.
   requestSync({ resetBackoff: true })
   refreshActiveScopes()
+  followLiveChanges()
+}
+
+// ---- live changes of the current workspace (docs/SYNC.md, "Live changes") ----------------------
+
+let liveWorkspace: number | null = null
+let stopLive: (() => void) | null = null
+const liveRefreshes = new Map<string, ReturnType<typeof setTimeout>>()
+
+/** Refreshes a scope a change touched if a screen shows it (a burst of changes is one refresh). */
+function refreshIfShown(scope: RefreshScope) {
+  const key = scopeKey(scope)
+  if (!activeScopes.has(key) || liveRefreshes.has(key)) return
+  liveRefreshes.set(
+    key,
+    setTimeout(() => {
+      liveRefreshes.delete(key)
+      void refresh(scope)
+    }, 150),
+  )
+}
+
+/** (Re)starts the stream for the current workspace while online and signed in; stops it else. */
+function updateLiveStream() {
+  const want = isOnline() && syncToken ? liveWorkspace : null
+  if (want === null) {
+    stopLive?.()
+    stopLive = null
+    return
+  }
+  if (stopLive) return
+  let stop: (() => void) | null = null
+  let cancelled = false
+  stopLive = () => {
+    cancelled = true
+    stop?.()
+  }
+  // Loaded when first needed: the stream is not part of the first screen.
+  void import('./live-events.ts').then(({ listenToWorkspace, scopesOf }) => {
+    if (cancelled) return
+    stop = listenToWorkspace({
+      workspaceId: want,
+      onChange: (event) => {
+        for (const scope of scopesOf(event, want)) refreshIfShown(scope)
+      },
+      onReset: refreshActiveScopes,
+    })
+  })
+}
+
+function followLiveChanges() {
+  watchMirror('currentWorkspaceId', [], (id) => {
+    if (id === liveWorkspace) return
+    liveWorkspace = id
+    stopLive?.()
+    stopLive = null
+    updateLiveStream()
+  })
+  if (typeof window === 'undefined') return
+  window.addEventListener('online', updateLiveStream)
+  window.addEventListener('offline', updateLiveStream)
 }
 
 let pendingTimer: ReturnType<typeof setTimeout> | null = null
@@ -283,6 +344,12 @@ export async function setSyncToken(auth: StoredAuth): Promise<void> {
   const changed = auth.token !== syncToken
   await storeAuthToken(auth)
   syncToken = auth.token
+  if (changed) {
+    // Another person's session: the stream restarts under their token (or stops).
+    stopLive?.()
+    stopLive = null
+    updateLiveStream()
+  }
   if (!auth.token) return
   requestSync()
   if (changed) refreshActiveScopes()

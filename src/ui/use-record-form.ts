@@ -24,6 +24,12 @@ export interface RecordForm<Values extends object> {
   submitting: boolean
   set: <K extends keyof Values>(field: K, value: Values[K]) => void
   onSubmit: (event?: FormEvent) => void
+  /**
+   * The record changed elsewhere (another person, another tab) while this form had unsaved edits:
+   * the edits stay; `reload` takes the record as it is now. Without edits the form just follows.
+   */
+  outdated: boolean
+  reload: () => void
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -66,6 +72,30 @@ export function useRecordForm<Values extends object, S extends v.GenericSchema>(
     setSeenServerKey(serverKey)
     setEdited(new Set())
   }
+
+  // The record changed under the form (a live change, a refresh): follow it when nothing was
+  // edited, else keep the person's values and say so.
+  const initialKey = JSON.stringify(options.initial)
+  const [startKey, setStartKey] = useState(initialKey)
+  const [outdated, setOutdated] = useState(false)
+  if (initialKey !== startKey) {
+    setStartKey(initialKey)
+    const edited = (Object.keys(values) as (keyof Values)[]).some(
+      (key) => !same(values[key], baseline[key]),
+    )
+    const matches = (Object.keys(values) as (keyof Values)[]).every((key) =>
+      same(values[key], options.initial[key]),
+    )
+    setBaseline(options.initial)
+    if (!edited) setValues(options.initial)
+    setOutdated(edited && !matches)
+  }
+  const { initial } = options
+  const reload = useCallback(() => {
+    setValues(initial)
+    setBaseline(initial)
+    setOutdated(false)
+  }, [initial])
 
   const dirty = useMemo(
     () =>
@@ -119,5 +149,5 @@ export function useRecordForm<Values extends object, S extends v.GenericSchema>(
       .finally(() => setSubmitting(false))
   }
 
-  return { values, errors, dirty, isDirty, submitting, set, onSubmit }
+  return { values, errors, dirty, isDirty, submitting, set, onSubmit, outdated, reload }
 }

@@ -3,6 +3,7 @@ import type * as v from 'valibot'
 import { FormFrame } from '../../ui/form-frame.tsx'
 import { useRecordForm, type RecordForm } from '../../ui/use-record-form.ts'
 import { commandErrorMessage } from './command-error.ts'
+import { OutdatedNotice } from './outdated-notice.tsx'
 import type { RecordFormProps } from './form-props.ts'
 
 /**
@@ -39,9 +40,17 @@ export function RecordFormFrame({
   children,
 }: {
   props: FrameProps
-  form: Pick<RecordForm<object>, 'onSubmit' | 'isDirty' | 'submitting'>
+  form: Pick<RecordForm<object>, 'onSubmit' | 'isDirty' | 'submitting' | 'outdated' | 'reload'>
   children: ReactNode
 }) {
+  const notice = form.outdated ? (
+    <>
+      <OutdatedNotice onReload={form.reload} />
+      {props.notice}
+    </>
+  ) : (
+    props.notice
+  )
   return (
     <FormFrame
       title={props.title}
@@ -51,7 +60,7 @@ export function RecordFormFrame({
       submitting={form.submitting}
       submitLabel={props.submitLabel}
       extraActions={props.extraActions}
-      notice={props.notice}
+      notice={notice}
     >
       {children}
     </FormFrame>

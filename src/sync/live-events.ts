@@ -1,0 +1,155 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import { openEventStream } from '../api/client.ts'
+import type { RefreshScope } from './protocol.ts'
+import { RECORD_KINDS, type RecordKind } from '../data/types.ts'
+
+/**
+ * Live changes of the current workspace (docs/SYNC.md, "Live changes"): the page reads
+ * `GET /api/events?workspace_id=N` as a stream (fetch, so the token goes in a header) and refreshes
+ * the scopes a change touches. It reconnects with backoff and `Last-Event-ID`, so nothing is
+ * missed; a `reset` (the server no longer has the events since then) refreshes everything. While
+ * the stream is down the periodic refresh goes on as before.
+ */
+
+/** One change as the server announces it. */
+export interface ChangeEvent {
+  table: string
+  id: number
+  version?: number
+  op: string
+  project_id?: number
+  bg_id?: number
+}
+
+export interface LiveOptions {
+  workspaceId: number
+  onChange(event: ChangeEvent): void
+  /** The server cannot replay what was missed: refresh everything on screen. */
+  onReset(): void
+  /** Opens the stream (default: the API client's, with the session's token). */
+  open?: (lastEventId: string | null, signal: AbortSignal) => Promise<Response>
+  random?: () => number
+  /** No byte for this long (the server pings every 15 s) means the link is dead: reconnect. */
+  idleMs?: number
+}
+
+const RECORD_SET = new Set<string>(RECORD_KINDS)
+
+/** The scopes a change touches, for a workspace (only those on screen are refreshed). */
+export function scopesOf(event: ChangeEvent, workspaceId: number): RefreshScope[] {
+  if (event.table === 'workspace') return [{ kind: 'workspaces' }]
+  if (RECORD_SET.has(event.table)) return [{ kind: event.table as RecordKind, workspaceId }]
+  if (event.table === 'project')
+    return [
+      { kind: 'projects', workspaceId },
+      { kind: 'project', projectId: event.id },
+    ]
+  if ((event.table === 'background' || event.table === 'block') && event.project_id)
+    return [
+      { kind: 'project', projectId: event.project_id },
+      // A project's cover and «changed» time follow its backgrounds and blocks.
+      { kind: 'projects', workspaceId },
+    ]
+  return []
+}
+
+/** Backoff between reconnects: 1 s doubling to 30 s, half fixed and half random. */
+export function reconnectDelay(failures: number, random: () => number): number {
+  const ceiling = Math.min(30_000, 1_000 * 2 ** Math.min(failures, 5))
+  return ceiling / 2 + (ceiling / 2) * random()
+}
+
+function parseChange(data: string): ChangeEvent | null {
+  try {
+    const value = JSON.parse(data) as Partial<ChangeEvent>
+    if (typeof value.table !== 'string' || typeof value.id !== 'number') return null
+    return value as ChangeEvent
+  } catch {
+    return null
+  }
+}
+
+/** Listens until the returned function is called. */
+export function listenToWorkspace(options: LiveOptions): () => void {
+  const open =
+    options.open ??
+    ((lastEventId: string | null, signal: AbortSignal) =>
+      openEventStream('/api/events', {
+        query: { workspace_id: options.workspaceId },
+        lastEventId,
+        signal,
+      }))
+  const random = options.random ?? Math.random
+  const idleMs = options.idleMs ?? 45_000
+  let stopped = false
+  let controller: AbortController | null = null
+  let lastEventId: string | null = null
+  let failures = 0
+  let wake: (() => void) | null = null
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      wake = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+
+  async function connect(): Promise<void> {
+    controller = new AbortController()
+    const response = await open(lastEventId, controller.signal)
+    if (!response.ok || !response.body) {
+      await response.body?.cancel().catch(() => undefined)
+      throw new Error(`events: ${response.status}`)
+    }
+    const parser = createParser({
+      onEvent(message: EventSourceMessage) {
+        if (message.id) lastEventId = message.id
+        if (message.event === 'reset') {
+          options.onReset()
+          return
+        }
+        const change = parseChange(message.data)
+        if (change) options.onChange(change)
+      },
+    })
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let idle: ReturnType<typeof setTimeout> | null = null
+    const arm = () => {
+      if (idle) clearTimeout(idle)
+      idle = setTimeout(() => controller?.abort(), idleMs)
+    }
+    arm()
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) return
+        failures = 0
+        arm()
+        parser.feed(value)
+      }
+    } finally {
+      if (idle) clearTimeout(idle)
+    }
+  }
+
+  void (async () => {
+    while (!stopped) {
+      try {
+        await connect()
+      } catch {
+        // Refused, cut off or gone quiet: try again after a while.
+      }
+      if (stopped) break
+      failures += 1
+      await pause(reconnectDelay(failures, random))
+    }
+  })()
+
+  return () => {
+    stopped = true
+    controller?.abort()
+    wake?.()
+  }
+}

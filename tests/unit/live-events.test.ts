@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { listenToWorkspace, scopesOf, type ChangeEvent } from '../../src/sync/live-events.ts'
+
+/** A response streaming `chunks`, then ending (or staying open with `hold`). */
+function stream(chunks: string[], hold = false): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk))
+      if (!hold) controller.close()
+    },
+  })
+  return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } })
+}
+
+function waitFor(check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const poll = () => (check() ? resolve() : setTimeout(poll, 5))
+    poll()
+  })
+}
+
+describe('live changes of a workspace', () => {
+  it('maps each change to the scopes that show it', () => {
+    expect(scopesOf({ table: 'department', id: 3, op: 'update' }, 7)).toEqual([
+      { kind: 'department', workspaceId: 7 },
+    ])
+    expect(scopesOf({ table: 'block', id: 9, op: 'update', project_id: 4, bg_id: 2 }, 7)).toEqual([
+      { kind: 'project', projectId: 4 },
+      { kind: 'projects', workspaceId: 7 },
+    ])
+    expect(scopesOf({ table: 'workspace', id: 7, op: 'update' }, 7)).toEqual([
+      { kind: 'workspaces' },
+    ])
+  })
+
+  it('delivers changes, reconnects with Last-Event-ID and refreshes everything on reset', async () => {
+    const requests: (string | null)[] = []
+    const answers = [
+      stream(['id: 5\ndata: {"table":"department","id":1,"version":2,"op":"update"}\n\n']),
+      stream(
+        ['event: reset\ndata: {}\n\n', 'id: 9\ndata: {"table":"location","id":2,"op":"add"}\n\n'],
+        true,
+      ),
+    ]
+    const changes: ChangeEvent[] = []
+    let resets = 0
+    const stop = listenToWorkspace({
+      workspaceId: 7,
+      onChange: (event) => changes.push(event),
+      onReset: () => (resets += 1),
+      random: () => 0,
+      open: (lastEventId) => {
+        requests.push(lastEventId)
+        return Promise.resolve(answers.shift() ?? stream([], true))
+      },
+    })
+    await waitFor(() => changes.length === 2)
+    stop()
+    expect(changes.map((c) => c.table)).toEqual(['department', 'location'])
+    expect(resets).toBe(1)
+    // The second connection resumes after the last event the first one delivered.
+    expect(requests.slice(0, 2)).toEqual([null, '5'])
+  })
+})
