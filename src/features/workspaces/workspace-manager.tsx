@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
-import { IconPencil, IconTrash } from '@tabler/icons-react'
+import { IconPencil, IconTrash, IconUsers } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
 import { createWorkspace, deleteWorkspace, renameWorkspace } from '../../mirror/commands.ts'
@@ -20,6 +20,7 @@ import { SyncMark } from '../../ui/sync-mark.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { deleteWorkspaceMessage, type WorkspaceContents } from './workspace-contents.ts'
+import { WorkspaceMembers } from './workspace-members.tsx'
 import { nestQuotes } from '../../domain/quotes.ts'
 
 /** A validated workspace name, or the field's message. */
@@ -122,6 +123,7 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
   const contents = useContents(workspace.id)
   const currentId = useCurrentWorkspaceId()
   const [editing, setEditing] = useState(false)
+  const [showMembers, setShowMembers] = useState(false)
   const current = workspace.id === currentId
   const oldName = nestQuotes(workspace.name)
 
@@ -137,61 +139,74 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
   }
 
   return (
-    <Group
-      justify="space-between"
-      wrap="nowrap"
-      py="sm"
-      mih={64}
-      style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
-      data-testid={`workspace-${workspace.id}`}
-    >
-      {editing ? (
-        <InlineRename
-          label={t`Название пространства`}
-          name={workspace.name}
-          check={checkName}
-          save={(next) =>
-            runCommand(() => renameWorkspace(workspace.id, next), t`Пространство переименовано`)
-          }
-          onDone={() => setEditing(false)}
-        />
-      ) : (
-        <>
-          <Stack gap={2} miw={0}>
-            <Group gap="xs">
-              <Text fw={600} truncate="end">
-                {workspace.name}
-              </Text>
-              {current ? (
-                <Text size="xs" c="blue">
-                  <Trans>текущее</Trans>
+    <div style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+      <Group
+        justify="space-between"
+        wrap="nowrap"
+        py="sm"
+        mih={64}
+        data-testid={`workspace-${workspace.id}`}
+      >
+        {editing ? (
+          <InlineRename
+            label={t`Название пространства`}
+            name={workspace.name}
+            check={checkName}
+            save={(next) =>
+              runCommand(() => renameWorkspace(workspace.id, next), t`Пространство переименовано`)
+            }
+            onDone={() => setEditing(false)}
+          />
+        ) : (
+          <>
+            <Stack gap={2} miw={0}>
+              <Group gap="xs">
+                <Text fw={600} truncate="end">
+                  {workspace.name}
                 </Text>
+                {current ? (
+                  <Text size="xs" c="blue">
+                    <Trans>текущее</Trans>
+                  </Text>
+                ) : null}
+                <SyncMark state={mark} />
+              </Group>
+            </Stack>
+            <Group gap="xs" wrap="nowrap">
+              {workspace.id > 0 ? (
+                <ActionIcon
+                  size={44}
+                  variant={showMembers ? 'light' : 'subtle'}
+                  onClick={() => setShowMembers((shown) => !shown)}
+                  aria-label={t`Участники ${oldName}`}
+                  aria-expanded={showMembers}
+                >
+                  <IconUsers size={20} />
+                </ActionIcon>
               ) : null}
-              <SyncMark state={mark} />
+              <ActionIcon
+                size={44}
+                variant="subtle"
+                onClick={() => setEditing(true)}
+                aria-label={t`Переименовать ${oldName}`}
+              >
+                <IconPencil size={20} />
+              </ActionIcon>
+              <ActionIcon
+                size={44}
+                variant="subtle"
+                color="red"
+                onClick={() => void remove()}
+                disabled={!contents}
+                aria-label={t`Удалить ${oldName}`}
+              >
+                <IconTrash size={20} />
+              </ActionIcon>
             </Group>
-          </Stack>
-          <Group gap="xs" wrap="nowrap">
-            <ActionIcon
-              size={44}
-              variant="subtle"
-              onClick={() => setEditing(true)}
-              aria-label={t`Переименовать ${oldName}`}
-            >
-              <IconPencil size={20} />
-            </ActionIcon>
-            <ActionIcon
-              size={44}
-              variant="subtle"
-              color="red"
-              onClick={() => void remove()}
-              disabled={!contents}
-              aria-label={t`Удалить ${oldName}`}
-            >
-              <IconTrash size={20} />
-            </ActionIcon>
-          </Group>
-        </>
-      )}
-    </Group>
+          </>
+        )}
+      </Group>
+      {showMembers ? <WorkspaceMembers workspaceId={workspace.id} /> : null}
+    </div>
   )
 }
