@@ -12,9 +12,10 @@ export function newKey(): string {
 }
 
 export async function enqueue(db: MirrorDb, entry: NewEntry): Promise<number> {
-  await supersedeConflicts(db, entry)
+  const known = await supersedeConflicts(db, entry)
   const row: OutboxEntry = {
     ...entry,
+    ...(Object.keys(known).length > 0 ? { base: { ...entry.base, ...known } } : {}),
     key: newKey(),
     state: 'pending',
     attempts: 0,
@@ -82,25 +83,30 @@ export async function unsentEntries(
  * fields it sets are no longer in question, a block saved again carries its whole state, a delete
  * ends them all. A conflict left with no field is dropped.
  */
-async function supersedeConflicts(db: MirrorDb, entry: NewEntry): Promise<void> {
+async function supersedeConflicts(db: MirrorDb, entry: NewEntry): Promise<Record<string, unknown>> {
+  // The server's values of the fields a conflict showed: the new change starts from them (it
+  // was made knowing them), so it is not taken for a second conflict with the same write.
+  const known: Record<string, unknown> = {}
   if (
     entry.op !== 'update' &&
     entry.op !== 'toggle' &&
     entry.op !== 'save' &&
     entry.op !== 'delete'
   )
-    return
+    return known
   const waiting = await db.outbox
     .where('[table+recordId]')
     .equals([entry.table, entry.recordId])
     .filter((e) => e.code === 'conflict' && e.conflict !== undefined)
     .toArray()
   for (const conflict of waiting) {
+    const taken = new Set(Object.keys(entry.payload))
+    for (const clash of conflict.conflict!.fields)
+      if (taken.has(clash.field)) known[clash.field] = clash.theirs
     if (entry.op === 'delete' || entry.op === 'save' || conflict.op === 'delete') {
       await db.outbox.delete(conflict.seq!)
       continue
     }
-    const taken = new Set(Object.keys(entry.payload))
     const fields = conflict.conflict!.fields.filter((c) => !taken.has(c.field))
     if (fields.length === 0) {
       await db.outbox.delete(conflict.seq!)
@@ -114,6 +120,7 @@ async function supersedeConflicts(db: MirrorDb, entry: NewEntry): Promise<void> 
       conflict: { ...conflict.conflict!, fields },
     } as OutboxEntry)
   }
+  return known
 }
 
 /** The named fields of a row. */
