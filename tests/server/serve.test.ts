@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { get, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/index.ts'
 import { json } from './helpers.ts'
@@ -16,7 +18,7 @@ beforeAll(async () => {
   await mkdir(join(dir, 'assets'))
   await writeFile(
     join(dir, 'index.html'),
-    `<!doctype html><html><head><script>${inline}</script><script type="module" src="/assets/index-AbC123.js"></script></head><body></body></html>`,
+    `<!doctype html><html><head><script>${inline}</script><script type="module" src="/assets/index-AbC123.js"></script></head><body>${'<p>Промо</p>'.repeat(100)}</body></html>`,
   )
   await writeFile(
     join(dir, 'assets', 'index-AbC123.js'),
@@ -97,6 +99,35 @@ describe('static app', () => {
     const manifest = await fetch(`${server.url}/manifest.webmanifest`)
     expect(manifest.headers.get('Cache-Control')).toBe('no-cache')
     expect(manifest.headers.get('Content-Type')).toContain('application/manifest+json')
+  })
+
+  it('sends the app brotli-encoded when the browser accepts it, gzip otherwise, raw to others', async () => {
+    const original = await readFile(join(dir, 'assets', 'index-AbC123.js'))
+    const raw = (path: string, acceptEncoding?: string) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((done, fail) => {
+        const headers = acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}
+        get(server.url + path, { headers }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () => done({ headers: res.headers, body: Buffer.concat(chunks) }))
+        }).on('error', fail)
+      })
+    const br = await raw('/assets/index-AbC123.js', 'gzip, deflate, br, zstd')
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toContain('Accept-Encoding')
+    expect(Number(br.headers['content-length'])).toBe(br.body.length)
+    expect(br.body.length).toBeLessThan(original.length / 10)
+    expect(brotliDecompressSync(br.body).equals(original)).toBe(true)
+    const gz = await raw('/assets/index-AbC123.js', 'gzip, deflate, br;q=0')
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gz.body).equals(original)).toBe(true)
+    const plain = await raw('/assets/index-AbC123.js')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body.equals(original)).toBe(true)
+    // A client route gets index.html encoded as well.
+    const page = await raw('/projects', 'br')
+    expect(page.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(page.body).toString()).toContain('__boot')
   })
 })
 
