@@ -2,7 +2,11 @@ import { lingui } from '@lingui/vite-plugin'
 import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
+import { defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
 // Runs Babel only on files that use the Lingui macros; everything else stays on Rolldown's fast path.
@@ -10,6 +14,40 @@ const linguiMacro = defineRolldownBabelPreset({
   preset: () => ({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
   rolldown: { filter: { code: /@lingui\/(core|react)\/macro/ } },
 })
+
+/**
+ * Writes a brotli (highest quality) and a gzip (level 9) copy beside every text file of the build
+ * (`x.js.br`, `x.js.gz`): the server sends them as they are instead of compressing on each request
+ * (server/http/static.ts, docs/performance.md). The precache's patterns do not match them.
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress)
+  const gzipAsync = promisify(gzip)
+  return {
+    name: 'precompress',
+    apply: 'build',
+    enforce: 'post',
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist'
+      await Promise.all(
+        Object.values(bundle).map(async (output) => {
+          if (!/\.(js|mjs|css|html|svg|webmanifest|json)$/.test(output.fileName)) return
+          const data = Buffer.from(output.type === 'chunk' ? output.code : output.source)
+          if (data.length < 1024) return
+          const path = join(dir, output.fileName)
+          const br = await brotli(data, {
+            params: {
+              [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+              [zlib.BROTLI_PARAM_SIZE_HINT]: data.length,
+            },
+          })
+          await writeFile(`${path}.br`, br)
+          await writeFile(`${path}.gz`, await gzipAsync(data, { level: 9 }))
+        }),
+      )
+    },
+  }
+}
 
 const apiTarget = process.env.VITE_DEV_API ?? 'http://localhost:8080'
 
@@ -51,6 +89,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   worker: { format: 'es' },
   server: {

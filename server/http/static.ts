@@ -48,6 +48,7 @@ export async function inlineScriptHashes(staticDir: string): Promise<string[]> {
 
 interface StaticFile {
   data: Buffer
+  mtimeMs: number
   /** Changes when the file does (a new build): the key of its encoded copies. */
   stamp: string
 }
@@ -56,7 +57,8 @@ async function fileAt(path: string): Promise<StaticFile | null> {
   try {
     const info = await stat(path)
     if (!info.isFile()) return null
-    return { data: await readFile(path), stamp: `${info.mtimeMs}:${info.size}` }
+    const data = await readFile(path)
+    return { data, mtimeMs: info.mtimeMs, stamp: `${info.mtimeMs}:${info.size}` }
   } catch {
     return null
   }
@@ -88,27 +90,35 @@ export function acceptedEncoding(header: string | undefined): Encoding | null {
 }
 
 /**
- * Encoded copies of the files served, made once per file and version off the main thread (zlib's
- * thread pool) and kept in memory: the built app is a few MB, its encoded copies well under one.
+ * Encoded copies of the files served, kept in memory (the built app is a few MB, its encoded
+ * copies well under one): the build's own (`x.js.br`, `x.js.gz` beside `x.js`, written by
+ * vite.config.ts) when it is not older than the file, otherwise made once per file version off the
+ * main thread (zlib's thread pool).
  */
 const encodedCopies = new Map<string, { stamp: string; data: Promise<Buffer> }>()
+const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' }
 
 function encodedCopy(path: string, file: StaticFile, encoding: Encoding): Promise<Buffer> {
   const key = `${encoding}:${path}`
   const kept = encodedCopies.get(key)
   if (kept && kept.stamp === file.stamp) return kept.data
-  const data =
-    encoding === 'br'
-      ? brotli(file.data, {
-          params: {
-            [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-            [zlib.BROTLI_PARAM_SIZE_HINT]: file.data.length,
-          },
-        })
-      : gzipAsync(file.data, { level: 9 })
+  const data = fileAt(path + SUFFIX[encoding]).then((built) =>
+    built && built.mtimeMs >= file.mtimeMs ? built.data : encode(file.data, encoding),
+  )
   encodedCopies.set(key, { stamp: file.stamp, data })
   data.catch(() => encodedCopies.delete(key))
   return data
+}
+
+function encode(data: Buffer, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotli(data, {
+        params: {
+          [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+          [zlib.BROTLI_PARAM_SIZE_HINT]: data.length,
+        },
+      })
+    : gzipAsync(data, { level: 9 })
 }
 
 /**

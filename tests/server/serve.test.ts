@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { get, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/index.ts'
 import { json } from './helpers.ts'
@@ -23,6 +23,11 @@ beforeAll(async () => {
   await writeFile(
     join(dir, 'assets', 'index-AbC123.js'),
     `console.log(${JSON.stringify('x'.repeat(5000))})`,
+  )
+  await writeFile(join(dir, 'assets', 'prebuilt-Zz9.js'), `// ${'y'.repeat(2000)}`)
+  await writeFile(
+    join(dir, 'assets', 'prebuilt-Zz9.js.br'),
+    brotliCompressSync('// the build encoded this one'),
   )
   await writeFile(join(dir, 'sw.js'), 'self.addEventListener("install", () => {})')
   await writeFile(join(dir, 'manifest.webmanifest'), '{"name":"Промо"}')
@@ -124,6 +129,10 @@ describe('static app', () => {
     const plain = await raw('/assets/index-AbC123.js')
     expect(plain.headers['content-encoding']).toBeUndefined()
     expect(plain.body.equals(original)).toBe(true)
+    // The build's own encoded copy, written beside the file, is the one sent.
+    const built = await raw('/assets/prebuilt-Zz9.js', 'br')
+    expect(built.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(built.body).toString()).toBe('// the build encoded this one')
     // A client route gets index.html encoded as well.
     const page = await raw('/projects', 'br')
     expect(page.headers['content-encoding']).toBe('br')
