@@ -105,6 +105,8 @@ export default defineConfig({
     rolldownOptions: {
       // React and the router as two long-lived chunks: the first load compresses better as a few
       // files than as dozens of slivers (-2.4 KiB gzip), and an app update leaves them cached.
+      // Everything else is split where the module graph says (dynamic imports), never by lists of
+      // file names kept by hand (docs/performance.md).
       output: {
         advancedChunks: {
           groups: [
@@ -112,30 +114,6 @@ export default defineConfig({
               name: 'react',
               test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
               priority: 3,
-            },
-            {
-              // The icons every list page shows (add, delete, clear, pending, no workspace) as one
-              // file instead of a sliver each: a list page's first load stays within its budget
-              // (scripts/check-bundle.mjs). Only the icons themselves: their helper is the shell's.
-              name: 'list-icons',
-              test: /@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(Plus|Trash|X|CloudUpload|Folders|AlertTriangle)\.mjs$/,
-              includeDependenciesRecursively: false,
-              priority: 1,
-            },
-            {
-              // Likewise the small pieces every list page shares (row controls, header, sorts,
-              // the command runner).
-              name: 'list-controls',
-              test: /src[\\/](domain[\\/]quotes|ui[\\/]initials|ui[\\/](links|row-delete-button|switch|sync-mark|page-header|confirm-delete|badge)|features[\\/]records[\\/](no-workspace|sorts|record-routes|remove-record|run-command|command-error)|data[\\/]errors|features[\\/]auth[\\/]use-session-user)\.tsx?$/,
-              includeDependenciesRecursively: false,
-              priority: 1,
-            },
-            {
-              // The sidebar's section icons, which the shell always loads, in one file too.
-              name: 'nav-icons',
-              test: /@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(LayoutGrid|BuildingHospital|MapPin|Users|PlugConnected)\.mjs$/,
-              includeDependenciesRecursively: false,
-              priority: 1,
             },
             {
               name: 'router',
