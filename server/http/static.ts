@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { extname, resolve, sep } from 'node:path'
 import { promisify } from 'node:util'
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
+import { brotliCompress, brotliDecompress, constants as zlib, gunzip, gzip } from 'node:zlib'
 import type { Context } from 'hono'
 import type { AppEnv } from './env.ts'
 
@@ -48,7 +48,6 @@ export async function inlineScriptHashes(staticDir: string): Promise<string[]> {
 
 interface StaticFile {
   data: Buffer
-  mtimeMs: number
   /** Changes when the file does (a new build): the key of its encoded copies. */
   stamp: string
 }
@@ -58,7 +57,7 @@ async function fileAt(path: string): Promise<StaticFile | null> {
     const info = await stat(path)
     if (!info.isFile()) return null
     const data = await readFile(path)
-    return { data, mtimeMs: info.mtimeMs, stamp: `${info.mtimeMs}:${info.size}` }
+    return { data, stamp: `${info.mtimeMs}:${info.size}` }
   } catch {
     return null
   }
@@ -72,6 +71,8 @@ const MIN_COMPRESS_BYTES = 1024
 type Encoding = 'br' | 'gzip'
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
+const unbrotli = promisify(brotliDecompress)
+const gunzipAsync = promisify(gunzip)
 
 /**
  * The encodings the request accepts, best first: brotli (at its highest quality, ~13% smaller than
@@ -92,8 +93,8 @@ export function acceptedEncoding(header: string | undefined): Encoding | null {
 /**
  * Encoded copies of the files served, kept in memory (the built app is a few MB, its encoded
  * copies well under one): the build's own (`x.js.br`, `x.js.gz` beside `x.js`, written by
- * vite.config.ts) when it is not older than the file, otherwise made once per file version off the
- * main thread (zlib's thread pool).
+ * vite.config.ts) when it decodes to the file as it is now, otherwise made once per file version
+ * off the main thread (zlib's thread pool).
  */
 const encodedCopies = new Map<string, { stamp: string; data: Promise<Buffer> }>()
 const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' }
@@ -102,12 +103,24 @@ function encodedCopy(path: string, file: StaticFile, encoding: Encoding): Promis
   const key = `${encoding}:${path}`
   const kept = encodedCopies.get(key)
   if (kept && kept.stamp === file.stamp) return kept.data
-  const data = fileAt(path + SUFFIX[encoding]).then((built) =>
-    built && built.mtimeMs >= file.mtimeMs ? built.data : encode(file.data, encoding),
+  const data = fileAt(path + SUFFIX[encoding]).then(async (built) =>
+    built && (await decodesTo(built.data, encoding, file.data))
+      ? built.data
+      : encode(file.data, encoding),
   )
   encodedCopies.set(key, { stamp: file.stamp, data })
   data.catch(() => encodedCopies.delete(key))
   return data
+}
+
+/** Whether the build's copy is this version of the file (decoding is cheap; dates lie after a copy). */
+async function decodesTo(encoded: Buffer, encoding: Encoding, original: Buffer): Promise<boolean> {
+  try {
+    const decoded = encoding === 'br' ? await unbrotli(encoded) : await gunzipAsync(encoded)
+    return decoded.equals(original)
+  } catch {
+    return false
+  }
 }
 
 function encode(data: Buffer, encoding: Encoding): Promise<Buffer> {

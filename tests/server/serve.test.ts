@@ -3,7 +3,12 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { get, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  constants as zlibConstants,
+  gunzipSync,
+} from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/index.ts'
 import { json } from './helpers.ts'
@@ -12,6 +17,11 @@ import { json } from './helpers.ts'
 let dir: string
 let server: RunningServer
 const inline = "window.__boot = 'ok'"
+const PREBUILT = `// ${'y'.repeat(2000)}`
+/** The build's own copy, at a quality the server never uses, so it can be told apart. */
+const prebuiltCopy = brotliCompressSync(PREBUILT, {
+  params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 },
+})
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'promo-dist-'))
@@ -24,11 +34,10 @@ beforeAll(async () => {
     join(dir, 'assets', 'index-AbC123.js'),
     `console.log(${JSON.stringify('x'.repeat(5000))})`,
   )
-  await writeFile(join(dir, 'assets', 'prebuilt-Zz9.js'), `// ${'y'.repeat(2000)}`)
-  await writeFile(
-    join(dir, 'assets', 'prebuilt-Zz9.js.br'),
-    brotliCompressSync('// the build encoded this one'),
-  )
+  await writeFile(join(dir, 'assets', 'prebuilt-Zz9.js'), PREBUILT)
+  await writeFile(join(dir, 'assets', 'prebuilt-Zz9.js.br'), prebuiltCopy)
+  await writeFile(join(dir, 'assets', 'stale-Yy8.js'), PREBUILT)
+  await writeFile(join(dir, 'assets', 'stale-Yy8.js.br'), brotliCompressSync('// an older build'))
   await writeFile(join(dir, 'sw.js'), 'self.addEventListener("install", () => {})')
   await writeFile(join(dir, 'manifest.webmanifest'), '{"name":"Промо"}')
   await writeFile(join(dir, 'secret.txt.bak'), 'nope')
@@ -129,10 +138,13 @@ describe('static app', () => {
     const plain = await raw('/assets/index-AbC123.js')
     expect(plain.headers['content-encoding']).toBeUndefined()
     expect(plain.body.equals(original)).toBe(true)
-    // The build's own encoded copy, written beside the file, is the one sent.
+    // The build's own encoded copy, written beside the file, is the one sent, unless it is not
+    // this version of the file (then the server encodes the file itself).
     const built = await raw('/assets/prebuilt-Zz9.js', 'br')
     expect(built.headers['content-encoding']).toBe('br')
-    expect(brotliDecompressSync(built.body).toString()).toBe('// the build encoded this one')
+    expect(built.body.equals(prebuiltCopy)).toBe(true)
+    const stale = await raw('/assets/stale-Yy8.js', 'br')
+    expect(brotliDecompressSync(stale.body).toString()).toBe(PREBUILT)
     // A client route gets index.html encoded as well.
     const page = await raw('/projects', 'br')
     expect(page.headers['content-encoding']).toBe('br')
