@@ -9,13 +9,13 @@ import type { WireProxy, WireResponse } from './wire-proxy.ts'
 
 declare global {
   interface Window {
-    /** performance.now() when the first row of the projects list entered the DOM. */
+    /** performance.now() when the first row of the page's record list entered the DOM. */
     __firstRowMs?: number
   }
 }
 
-/** The first row of the projects list (src/ui/record-list.tsx; the list is labelled «Проекты»). */
-export const FIRST_ROW_SELECTOR = '[role="list"][aria-label="Проекты"] [role="listitem"]'
+/** The first row of a list page's record list (src/ui/record-list.tsx, e.g. «Проекты»). */
+export const FIRST_ROW_SELECTOR = '[role="list"][aria-label] [role="listitem"]'
 
 /** Installed in every page of the context: notes the first row's arrival, once per document. */
 export async function watchFirstRow(context: BrowserContext): Promise<void> {
@@ -42,7 +42,7 @@ export interface Visit {
   responses: WireResponse[]
 }
 
-/** Opens `path` through the proxy and waits for the first project row. */
+/** Opens `path` through the proxy and waits for the first row of its list. */
 export async function visit(page: Page, proxy: WireProxy, path = '/projects'): Promise<Visit> {
   proxy.reset()
   await page.goto(new URL(path, proxy.url).toString(), { waitUntil: 'commit' })
@@ -68,7 +68,7 @@ export async function visit(page: Page, proxy: WireProxy, path = '/projects'): P
  * (the mirror) of the proxy's origin are cleared, localStorage (the stored token) stays, so the
  * shell comes from the network and the mirror fills from the API.
  */
-export async function coldVisit(page: Page, proxy: WireProxy): Promise<Visit> {
+export async function coldVisit(page: Page, proxy: WireProxy, path = '/projects'): Promise<Visit> {
   await page.goto('about:blank')
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Network.clearBrowserCache')
@@ -77,7 +77,7 @@ export async function coldVisit(page: Page, proxy: WireProxy): Promise<Visit> {
     storageTypes: 'service_workers,cache_storage,indexeddb',
   })
   await cdp.detach()
-  return visit(page, proxy)
+  return visit(page, proxy, path)
 }
 
 /** Waits until a service worker is active and controls the page (its precache complete). */
