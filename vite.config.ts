@@ -2,7 +2,11 @@ import { lingui } from '@lingui/vite-plugin'
 import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
+import { defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
 // Runs Babel only on files that use the Lingui macros; everything else stays on Rolldown's fast path.
@@ -10,6 +14,40 @@ const linguiMacro = defineRolldownBabelPreset({
   preset: () => ({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
   rolldown: { filter: { code: /@lingui\/(core|react)\/macro/ } },
 })
+
+/**
+ * Writes a brotli (highest quality) and a gzip (level 9) copy beside every text file of the build
+ * (`x.js.br`, `x.js.gz`): the server sends them as they are instead of compressing on each request
+ * (server/http/static.ts, docs/performance.md). The precache's patterns do not match them.
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress)
+  const gzipAsync = promisify(gzip)
+  return {
+    name: 'precompress',
+    apply: 'build',
+    enforce: 'post',
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist'
+      await Promise.all(
+        Object.values(bundle).map(async (output) => {
+          if (!/\.(js|mjs|css|html|svg|webmanifest|json)$/.test(output.fileName)) return
+          const data = Buffer.from(output.type === 'chunk' ? output.code : output.source)
+          if (data.length < 1024) return
+          const path = join(dir, output.fileName)
+          const br = await brotli(data, {
+            params: {
+              [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+              [zlib.BROTLI_PARAM_SIZE_HINT]: data.length,
+            },
+          })
+          await writeFile(`${path}.br`, br)
+          await writeFile(`${path}.gz`, await gzipAsync(data, { level: 9 }))
+        }),
+      )
+    },
+  }
+}
 
 const apiTarget = process.env.VITE_DEV_API ?? 'http://localhost:8080'
 
@@ -51,6 +89,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   worker: { format: 'es' },
   server: {
@@ -66,6 +105,8 @@ export default defineConfig({
     rolldownOptions: {
       // React and the router as two long-lived chunks: the first load compresses better as a few
       // files than as dozens of slivers (-2.4 KiB gzip), and an app update leaves them cached.
+      // Everything else is split where the module graph says (dynamic imports), never by lists of
+      // file names kept by hand (docs/performance.md).
       output: {
         advancedChunks: {
           groups: [
@@ -73,30 +114,6 @@ export default defineConfig({
               name: 'react',
               test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
               priority: 3,
-            },
-            {
-              // The icons every list page shows (add, delete, clear, pending, no workspace) as one
-              // file instead of a sliver each: a list page's first load stays within its budget
-              // (scripts/check-bundle.mjs). Only the icons themselves: their helper is the shell's.
-              name: 'list-icons',
-              test: /@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(Plus|Trash|X|CloudUpload|Folders|AlertTriangle)\.mjs$/,
-              includeDependenciesRecursively: false,
-              priority: 1,
-            },
-            {
-              // Likewise the small pieces every list page shares (row controls, header, sorts,
-              // the command runner).
-              name: 'list-controls',
-              test: /src[\\/](domain[\\/]quotes|ui[\\/]initials|ui[\\/](links|row-delete-button|switch|sync-mark|page-header|confirm-delete|badge)|features[\\/]records[\\/](no-workspace|sorts|record-routes|remove-record|run-command|command-error)|data[\\/]errors|features[\\/]auth[\\/]use-session-user)\.tsx?$/,
-              includeDependenciesRecursively: false,
-              priority: 1,
-            },
-            {
-              // The sidebar's section icons, which the shell always loads, in one file too.
-              name: 'nav-icons',
-              test: /@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(LayoutGrid|BuildingHospital|MapPin|Users|PlugConnected)\.mjs$/,
-              includeDependenciesRecursively: false,
-              priority: 1,
             },
             {
               name: 'router',

@@ -22,7 +22,12 @@ export function installTokenRevocation(): void {
   window.addEventListener('online', revokeWaiting)
 }
 
-/** Registers /sw.js once the page has loaded, so it never competes with the first render. */
+/**
+ * Registers /sw.js once the link is idle (docs/performance.md): the first screen is drawn (this
+ * module loads only then), no request of the page has finished for `QUIET_MS`, and the browser
+ * has an idle moment. The worker's install downloads the whole precache, which must never share
+ * a slow link with the first screen's code and data.
+ */
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || typeof navigator === 'undefined') return
   if (!('serviceWorker' in navigator)) return
@@ -31,6 +36,34 @@ export function registerServiceWorker(): void {
       .then(({ startServiceWorker }) => startServiceWorker(runBeforeUpdate))
       .catch((error: unknown) => console.error('service worker', error))
   }
-  if (document.readyState === 'complete') setTimeout(start, 0)
-  else window.addEventListener('load', start, { once: true })
+  void linkIdle().then(() => {
+    if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 5_000 })
+    else setTimeout(start, 0)
+  })
+}
+
+/** How long no request of the page may have finished before the link counts as idle. */
+const QUIET_MS = 1_000
+
+/** Resolves after the page's `load` once `QUIET_MS` pass without a request of the page finishing. */
+function linkIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    const watch = () => {
+      let timer = setTimeout(done, QUIET_MS)
+      const observer =
+        typeof PerformanceObserver === 'undefined'
+          ? null
+          : new PerformanceObserver(() => {
+              clearTimeout(timer)
+              timer = setTimeout(done, QUIET_MS)
+            })
+      observer?.observe({ type: 'resource' })
+      function done() {
+        observer?.disconnect()
+        resolve()
+      }
+    }
+    if (document.readyState === 'complete') watch()
+    else window.addEventListener('load', watch, { once: true })
+  })
 }

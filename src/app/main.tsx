@@ -1,6 +1,7 @@
 import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { firstScreenDrawn } from '../ui/first-screen.tsx'
 import { restoreLocale } from './i18n.ts'
 import { Providers } from './providers.tsx'
 import { createAppRouter } from './router.ts'
@@ -23,9 +24,11 @@ async function start() {
       </Providers>
     </StrictMode>,
   )
-  // After the first render, and loaded then: none may delay the first paint, and the list pages'
-  // first load carries none of them (docs/app-shell.md, Bundle).
-  void import('./after-first-render.ts').then(({ afterFirstRender }) => afterFirstRender())
+  // Once the first screen is drawn, and loaded then: none may delay it or share the link with it
+  // (docs/performance.md).
+  void firstScreenDrawn()
+    .then(() => import('./after-first-render.ts'))
+    .then(({ afterFirstRender }) => afterFirstRender())
 }
 
 void start()

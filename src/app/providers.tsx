@@ -1,5 +1,9 @@
-import '@mantine/core/styles.css'
-import '@mantine/notifications/styles.css'
+// Only Mantine's baseline, variables and globals (~5 KiB): the hand-written screens use its
+// variables. Its components' CSS loads with Mantine itself (src/ui/mantine-root.tsx), in the same
+// `mantine` cascade layer, after these: an unlayered baseline would beat every component's rule.
+import '@mantine/core/styles/baseline.layer.css'
+import '@mantine/core/styles/default-css-variables.layer.css'
+import '@mantine/core/styles/global.layer.css'
 import '../ui/theme.css'
 import { I18nProvider } from '@lingui/react'
 import type { ReactNode } from 'react'
@@ -11,8 +15,8 @@ import { i18n } from './i18n.ts'
 /**
  * Lingui, the error boundary, and the hosts of notifications (bottom right) and confirm dialogs.
  * No MantineProvider here: Mantine loads lazily inside MantineScope islands (src/ui/mantine-scope.tsx),
- * so the shell and the projects list paint without it. Its CSS stays: CSS is not in the JS budget
- * and it holds the variables the hand-written components use.
+ * so the shell and the projects list paint without it, and without its components' CSS
+ * (docs/performance.md).
  */
 export function Providers({ children }: { children: ReactNode }) {
   return (

@@ -4,6 +4,7 @@ import { requireAuth } from '../features/auth/route-guard.ts'
 import { UserMenu } from '../features/auth/user-menu.tsx'
 import { LanguageSwitch } from '../features/locale/language-switch.tsx'
 import { AppLayout } from '../ui/app-layout.tsx'
+import { AfterFirstScreen, FirstScreenMark } from '../ui/first-screen.tsx'
 import { MantineScope } from '../ui/mantine-scope.tsx'
 
 /** Main layout: every product route needs the editor rule (spec §6). */
@@ -13,7 +14,8 @@ export const Route = createFileRoute('/_app')({
   component: AppRoute,
 })
 
-// Loaded beside the page: the status reads IndexedDB, which the first paint does not need.
+// The header's Mantine widgets load once the first screen is drawn (docs/performance.md): the
+// status reads IndexedDB, which the first paint does not need.
 const SyncStatus = lazy(() =>
   import('../features/sync-status/sync-status.tsx').then((m) => ({ default: m.SyncStatus })),
 )
@@ -34,14 +36,18 @@ function AppRoute() {
   return (
     <AppLayout
       workspaceSwitcher={
-        <MantineScope>
-          <WorkspaceSwitcher />
-        </MantineScope>
+        <AfterFirstScreen>
+          <MantineScope>
+            <WorkspaceSwitcher />
+          </MantineScope>
+        </AfterFirstScreen>
       }
       syncStatus={
-        <MantineScope>
-          <SyncStatus />
-        </MantineScope>
+        <AfterFirstScreen>
+          <MantineScope>
+            <SyncStatus />
+          </MantineScope>
+        </AfterFirstScreen>
       }
       languageSwitch={<LanguageSwitch />}
       userMenu={<UserMenu />}
@@ -51,6 +57,7 @@ function AppRoute() {
       ) : (
         <MantineScope>
           <Outlet />
+          <FirstScreenMark />
         </MantineScope>
       )}
     </AppLayout>

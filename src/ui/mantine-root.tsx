@@ -1,3 +1,8 @@
+// Mantine's CSS comes with Mantine, not in the first screen's (docs/performance.md). In the
+// `mantine` cascade layer: loaded after src/ui/theme.css, it still never overrides the theme's
+// variables or the hand-written styles, whatever the order the files arrive in.
+import '@mantine/core/styles.layer.css'
+import '@mantine/notifications/styles.layer.css'
 import { useLingui } from '@lingui/react/macro'
 import { MantineProvider, type CSSVariablesResolver } from '@mantine/core'
 import { useMemo, type ReactNode } from 'react'

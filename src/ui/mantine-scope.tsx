@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react'
 
-// Mantine is not part of the first load of /projects (scripts/check-bundle.mjs): screens and
+// Mantine is not part of the first load of /projects (docs/performance.md): screens and
 // widgets that use it render inside a MantineScope, which loads the provider with its code.
 const MantineRoot = lazy(() =>
   import('./mantine-root.tsx').then((m) => ({ default: m.MantineRoot })),

@@ -4,6 +4,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { Button, IconButton } from './button.tsx'
 import controls from './controls.module.css'
+import { FirstScreenMark } from './first-screen.tsx'
 import { filterList, sortList, type SortDirection, type SortOption } from './list-query.ts'
 import classes from './record-list.module.css'
 import { SyncMark, type SyncMarkState } from './sync-mark.tsx'
@@ -192,7 +193,12 @@ export function RecordList<T>(props: RecordListProps<T>) {
           ) : null}
         </div>
       ) : (
-        <VirtualRows {...props} rows={shown} />
+        <>
+          <VirtualRows {...props} rows={shown} />
+          {/* Rows on screen: the first screen is drawn. An empty list does not say so (a mirror
+              still filling is empty too); its page counts as drawn a moment after load. */}
+          <FirstScreenMark />
+        </>
       )}
     </div>
   )

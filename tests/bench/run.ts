@@ -13,7 +13,10 @@ interface Bench {
 }
 
 const benches: Bench[] = [
-  { name: 'bundle', load: async () => (await import('./bundle-bench.ts')).runBundleBench },
+  {
+    name: 'firstload',
+    load: async () => (await import('./firstload-bench.ts')).runFirstLoadBench,
+  },
   { name: 'outbox', load: async () => (await import('./outbox-bench.ts')).runOutboxBench },
   { name: 'list', load: async () => (await import('./list-bench.ts')).runListBench },
   { name: 'refresh', load: async () => (await import('./refresh-bench.ts')).runRefreshBench },

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto'
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { get, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  constants as zlibConstants,
+  gunzipSync,
+} from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/index.ts'
 import { json } from './helpers.ts'
@@ -10,18 +17,27 @@ import { json } from './helpers.ts'
 let dir: string
 let server: RunningServer
 const inline = "window.__boot = 'ok'"
+const PREBUILT = `// ${'y'.repeat(2000)}`
+/** The build's own copy, at a quality the server never uses, so it can be told apart. */
+const prebuiltCopy = brotliCompressSync(PREBUILT, {
+  params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 },
+})
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'promo-dist-'))
   await mkdir(join(dir, 'assets'))
   await writeFile(
     join(dir, 'index.html'),
-    `<!doctype html><html><head><script>${inline}</script><script type="module" src="/assets/index-AbC123.js"></script></head><body></body></html>`,
+    `<!doctype html><html><head><script>${inline}</script><script type="module" src="/assets/index-AbC123.js"></script></head><body>${'<p>Промо</p>'.repeat(100)}</body></html>`,
   )
   await writeFile(
     join(dir, 'assets', 'index-AbC123.js'),
     `console.log(${JSON.stringify('x'.repeat(5000))})`,
   )
+  await writeFile(join(dir, 'assets', 'prebuilt-Zz9.js'), PREBUILT)
+  await writeFile(join(dir, 'assets', 'prebuilt-Zz9.js.br'), prebuiltCopy)
+  await writeFile(join(dir, 'assets', 'stale-Yy8.js'), PREBUILT)
+  await writeFile(join(dir, 'assets', 'stale-Yy8.js.br'), brotliCompressSync('// an older build'))
   await writeFile(join(dir, 'sw.js'), 'self.addEventListener("install", () => {})')
   await writeFile(join(dir, 'manifest.webmanifest'), '{"name":"Промо"}')
   await writeFile(join(dir, 'secret.txt.bak'), 'nope')
@@ -97,6 +113,42 @@ describe('static app', () => {
     const manifest = await fetch(`${server.url}/manifest.webmanifest`)
     expect(manifest.headers.get('Cache-Control')).toBe('no-cache')
     expect(manifest.headers.get('Content-Type')).toContain('application/manifest+json')
+  })
+
+  it('sends the app brotli-encoded when the browser accepts it, gzip otherwise, raw to others', async () => {
+    const original = await readFile(join(dir, 'assets', 'index-AbC123.js'))
+    const raw = (path: string, acceptEncoding?: string) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((done, fail) => {
+        const headers = acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}
+        get(server.url + path, { headers }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () => done({ headers: res.headers, body: Buffer.concat(chunks) }))
+        }).on('error', fail)
+      })
+    const br = await raw('/assets/index-AbC123.js', 'gzip, deflate, br, zstd')
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toContain('Accept-Encoding')
+    expect(Number(br.headers['content-length'])).toBe(br.body.length)
+    expect(br.body.length).toBeLessThan(original.length / 10)
+    expect(brotliDecompressSync(br.body).equals(original)).toBe(true)
+    const gz = await raw('/assets/index-AbC123.js', 'gzip, deflate, br;q=0')
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gz.body).equals(original)).toBe(true)
+    const plain = await raw('/assets/index-AbC123.js')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body.equals(original)).toBe(true)
+    // The build's own encoded copy, written beside the file, is the one sent, unless it is not
+    // this version of the file (then the server encodes the file itself).
+    const built = await raw('/assets/prebuilt-Zz9.js', 'br')
+    expect(built.headers['content-encoding']).toBe('br')
+    expect(built.body.equals(prebuiltCopy)).toBe(true)
+    const stale = await raw('/assets/stale-Yy8.js', 'br')
+    expect(brotliDecompressSync(stale.body).toString()).toBe(PREBUILT)
+    // A client route gets index.html encoded as well.
+    const page = await raw('/projects', 'br')
+    expect(page.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(page.body).toString()).toContain('__boot')
   })
 })
 

@@ -209,6 +209,54 @@ describe('a link that connects but never answers (lie-fi)', () => {
     expect(d.onUnauthorized).toHaveBeenCalledTimes(1)
   })
 
+  it('with a stored user the screen does not wait for the check at all', async () => {
+    const check = pendingCheck()
+    const onLateUnauthorized = vi.fn()
+    const onNoAnswer = vi.fn()
+    let patienceOver: () => void = () => undefined
+    let token: string | null = 'tok'
+    const d = deps({
+      checkAuth: check.checkAuth,
+      answerWithinMs: 1000,
+      wait: () => new Promise<void>((resolve) => (patienceOver = resolve)),
+      onLateUnauthorized,
+      onNoAnswer,
+      paintBeforeAnswer: () => true,
+      session: () => ({ token, tokenExpiry: NOW + 60_000 }),
+    })
+    // Allowed while the check is still on its way, not as offline: nothing has failed yet.
+    expect(await runGuard(target('/projects'), 'editor', d.deps)).toEqual({
+      kind: 'allow',
+      user: null,
+      offline: false,
+    })
+    expect(check.checkAuth).toHaveBeenCalledTimes(1)
+    expect(onNoAnswer).not.toHaveBeenCalled()
+    // Past the patience the status hears that nothing answered; a late 401 still counts.
+    patienceOver()
+    await vi.waitFor(() => expect(onNoAnswer).toHaveBeenCalledTimes(1))
+    d.onUnauthorized.mockImplementation(() => (token = null))
+    check.settle().reject(new ApiError(401, 'unauthorized', 'Войдите'))
+    await vi.waitFor(() => expect(onLateUnauthorized).toHaveBeenCalledTimes(1))
+    // Without a stored user the guard still waits for the answer (or the patience).
+    const fresh = pendingCheck()
+    const waiting = deps({
+      checkAuth: fresh.checkAuth,
+      answerWithinMs: 1000,
+      wait: () => new Promise<void>(() => undefined),
+      paintBeforeAnswer: () => false,
+    })
+    let settled = false
+    const pending = runGuard(target('/projects'), 'editor', waiting.deps).then(
+      () => (settled = true),
+    )
+    await Promise.resolve()
+    expect(settled).toBe(false)
+    fresh.settle().resolve(user)
+    await pending
+    expect(waiting.onUser).toHaveBeenCalledWith(user)
+  })
+
   it('a late success stores the user, and nothing is told', async () => {
     const check = pendingCheck()
     const onLateUnauthorized = vi.fn()

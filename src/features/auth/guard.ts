@@ -115,6 +115,14 @@ export interface GuardDeps {
   onLateUnauthorized?: () => void
   /** The check outlasted `answerWithinMs`: the screen goes on as offline (the sync status says so). */
   onNoAnswer?: () => void
+  /**
+   * True when the device knows who is signed in (a stored user): with a token still valid, the
+   * screen then paints from the device at once and the check runs beside it, as on lie-fi (its
+   * user is stored when it comes, a 401 goes to `onLateUnauthorized`, no answer within
+   * `answerWithinMs` to `onNoAnswer`). The first screen never waits for a round trip
+   * (docs/performance.md).
+   */
+  paintBeforeAnswer?: () => boolean
 }
 
 export interface GuardTarget {
@@ -138,7 +146,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  *    before its known expiry lets the user work offline; without one → sign-in page. With such a
  *    token the check also gets only `answerWithinMs`: on a link that connects but never answers
  *    (lie-fi) the screen goes on as offline and paints from the device, and the check's late
- *    answer still counts (a 401 then drops the token and `onLateUnauthorized` is told).
+ *    answer still counts (a 401 then drops the token and `onLateUnauthorized` is told). When the
+ *    device also knows the user (`paintBeforeAnswer`), the screen does not wait at all.
  * 5. With a rule, the role must satisfy it, else → not-authorized.
  */
 export async function runGuard(
@@ -174,19 +183,36 @@ export async function runGuard(
       return true
     }
     const check = deps.checkAuth()
-    const limit: Promise<'too slow'> =
+    const late = () =>
+      check.then(accepted, (error: unknown) => {
+        const stillStored = current()
+        if (refused(error) && stillStored) deps.onLateUnauthorized?.()
+      })
+    const patience =
       tokenValid && deps.answerWithinMs !== undefined
         ? (deps.wait ?? sleep)(deps.answerWithinMs).then(() => 'too slow' as const)
-        : new Promise<never>(() => undefined)
+        : null
+    if (tokenValid && deps.paintBeforeAnswer?.()) {
+      // The device knows the user: paint now; the answer, when it comes, still counts.
+      let answered = false
+      void check.then(
+        () => (answered = true),
+        () => (answered = true),
+      )
+      void patience?.then(() => {
+        if (!answered) deps.onNoAnswer?.()
+      })
+      void late()
+      if (rule && !hasAccess(deps.role(), rule)) return { kind: 'not-authorized' }
+      return { kind: 'allow', user: null, offline: false }
+    }
+    const limit: Promise<'too slow'> = patience ?? new Promise<never>(() => undefined)
     try {
       const answer = await Promise.race([check, limit])
       if (answer === 'too slow') {
         // Lie-fi: go on from the device; the answer, when it comes, still counts.
         deps.onNoAnswer?.()
-        check.then(accepted, (error: unknown) => {
-          const stillStored = current()
-          if (refused(error) && stillStored) deps.onLateUnauthorized?.()
-        })
+        void late()
         offline = true
       } else {
         user = answer

@@ -43,7 +43,11 @@ function sharedCheck(token: string | null): Promise<User> {
   return inFlight
 }
 
-/** How long a guarded screen waits for check_auth before it paints from the device (lie-fi). */
+/**
+ * How long a guarded screen waits for check_auth before it paints from the device (lie-fi) when
+ * the device does not know the user yet; with a stored user it paints at once, and this is how
+ * long the check may take before the status says nothing answers.
+ */
 export const CHECK_AUTH_PATIENCE_MS = 1000
 
 let lateUnauthorized: () => void = () => undefined
@@ -92,6 +96,7 @@ export async function requireAuth(
     onLateUnauthorized: () => lateUnauthorized(),
     // Its answer, when it comes, turns the status back (the API client tells every answer).
     onNoAnswer: () => noteAnswer(false),
+    paintBeforeAnswer: () => current.read().user !== null,
   })
   if (result.kind === 'login') throw redirect({ to: LOGIN_PATH, search: { to: result.to } })
   if (result.kind === 'not-authorized') throw redirect({ to: NOT_AUTHORIZED_PATH })

@@ -36,7 +36,7 @@ export interface DirectoryListPageProps<K extends DirectoryKind> {
 /**
  * The list of a directory kind whose records are a name and a line of details (departments,
  * locations): the current workspace's records, searchable and sortable, each opening its form
- * and deletable from its row. Drawn without Mantine (a first screen: scripts/check-bundle.mjs).
+ * and deletable from its row. Drawn without Mantine (a first screen: docs/performance.md).
  */
 export function DirectoryListPage<K extends DirectoryKind>(props: DirectoryListPageProps<K>) {
   const { kind, details, remove } = props

@@ -22,7 +22,7 @@ const PREVIEW = 5
 
 /**
  * /integrations: both kinds with counts, status and quick enable/disable. Drawn without Mantine
- * (a first screen: scripts/check-bundle.mjs).
+ * (a first screen: docs/performance.md).
  */
 export function IntegrationsOverviewPage() {
   const { t } = useLingui()

@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router'
 import { IntegrationsListPage } from '../../../../features/integrations/integrations-list-page.tsx'
 
 export const Route = createFileRoute('/_app/integrations/bitrix/')({
-  // Drawn without Mantine: a list page is a first screen (scripts/check-bundle.mjs).
+  // Drawn without Mantine: a list page is a first screen (docs/performance.md).
   staticData: { mantineFree: true },
   component: Page,
 })
