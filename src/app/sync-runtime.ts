@@ -2,7 +2,14 @@ import { claimMirror, storeAuthToken } from '../mirror/commands.ts'
 import { defaultLocks, withLock } from '../sync/lock.ts'
 import { REPLAY_LOCK } from '../sync/protocol.ts'
 import { hasValidToken, type SessionSnapshot } from '../features/auth/session.ts'
-import { flushBeforeReload, setSyncToken, startSync, unsyncedChanges } from '../sync/client.ts'
+import {
+  flushBeforeReload,
+  followLiveChanges,
+  setSyncToken,
+  startSync,
+  unsyncedChanges,
+} from '../sync/client.ts'
+import { firstScreenDrawn } from '../ui/first-screen.tsx'
 
 /** Whose session this page applied last (undefined: none yet, the page has just started). */
 let appliedUser: number | null | undefined
@@ -26,7 +33,10 @@ export async function applySession(snapshot: SessionSnapshot): Promise<void> {
   await setSyncToken(auth)
   if (user) appliedUser = user.id
   else appliedUser ??= null
-  if (hasValidToken(snapshot)) startSync()
+  if (!hasValidToken(snapshot)) return
+  startSync()
+  // Live changes once the first screen is drawn: the stream does not share the link with it.
+  void firstScreenDrawn().then(followLiveChanges)
 }
 
 export { flushBeforeReload, unsyncedChanges }

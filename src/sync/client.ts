@@ -113,7 +113,6 @@ export function startSync(): void {
   // A page (re)opened is a fresh chance: retries an earlier page left waiting out a backoff are due.
   requestSync({ resetBackoff: true })
   refreshActiveScopes()
-  followLiveChanges()
 }
 
 // ---- live changes of the current workspace (docs/SYNC.md, "Live changes") ----------------------
@@ -150,7 +149,6 @@ function updateLiveStream() {
     cancelled = true
     stop?.()
   }
-  // Loaded when first needed: the stream is not part of the first screen.
   void import('./live-events.ts').then(({ listenToWorkspace, scopesOf }) => {
     if (cancelled) return
     stop = listenToWorkspace({
@@ -163,7 +161,14 @@ function updateLiveStream() {
   })
 }
 
-function followLiveChanges() {
+/**
+ * Follows the current workspace's live changes from now on (the app starts it once the first
+ * screen is drawn: the stream does not share the link with it). Idempotent.
+ */
+let following = false
+export function followLiveChanges(): void {
+  if (following) return
+  following = true
   watchMirror('currentWorkspaceId', [], (id) => {
     if (id === liveWorkspace) return
     liveWorkspace = id
