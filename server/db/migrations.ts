@@ -193,6 +193,49 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER specialists_version BEFORE INSERT OR UPDATE OR DELETE ON specialists
     FOR EACH ROW EXECUTE FUNCTION bump_record_version('specialist');
   `,
+  // Every record row and block has a version: 1 when made, one more on every write that changes
+  // its own fields, whichever statement makes it (cascades included). The trigger arguments are the
+  // bookkeeping columns that do not count: a block save touches its project's updated_at without
+  // moving the project's version (docs/API.md, "Versions").
+  `
+  ALTER TABLE workspaces ADD COLUMN version integer NOT NULL DEFAULT 1;
+  ALTER TABLE amo_integrations ADD COLUMN version integer NOT NULL DEFAULT 1;
+  ALTER TABLE bitrix_integrations ADD COLUMN version integer NOT NULL DEFAULT 1;
+  ALTER TABLE departments ADD COLUMN version integer NOT NULL DEFAULT 1;
+  ALTER TABLE locations ADD COLUMN version integer NOT NULL DEFAULT 1;
+  ALTER TABLE specialists ADD COLUMN version integer NOT NULL DEFAULT 1;
+  ALTER TABLE projects ADD COLUMN version integer NOT NULL DEFAULT 1;
+  ALTER TABLE backgrounds ADD COLUMN version integer NOT NULL DEFAULT 1;
+  ALTER TABLE blocks ADD COLUMN version integer NOT NULL DEFAULT 1;
+  CREATE FUNCTION bump_row_version() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF (to_jsonb(NEW) - TG_ARGV) IS DISTINCT FROM (to_jsonb(OLD) - TG_ARGV) THEN
+      NEW.version := OLD.version + 1;
+    ELSE
+      NEW.version := OLD.version;
+    END IF;
+    RETURN NEW;
+  END
+  $$;
+  CREATE TRIGGER workspaces_row_version BEFORE UPDATE ON workspaces
+    FOR EACH ROW EXECUTE FUNCTION bump_row_version('version');
+  CREATE TRIGGER amo_integrations_row_version BEFORE UPDATE ON amo_integrations
+    FOR EACH ROW EXECUTE FUNCTION bump_row_version('version', 'row_version');
+  CREATE TRIGGER bitrix_integrations_row_version BEFORE UPDATE ON bitrix_integrations
+    FOR EACH ROW EXECUTE FUNCTION bump_row_version('version', 'row_version');
+  CREATE TRIGGER departments_row_version BEFORE UPDATE ON departments
+    FOR EACH ROW EXECUTE FUNCTION bump_row_version('version', 'row_version');
+  CREATE TRIGGER locations_row_version BEFORE UPDATE ON locations
+    FOR EACH ROW EXECUTE FUNCTION bump_row_version('version', 'row_version');
+  CREATE TRIGGER specialists_row_version BEFORE UPDATE ON specialists
+    FOR EACH ROW EXECUTE FUNCTION bump_row_version('version', 'row_version');
+  CREATE TRIGGER projects_row_version BEFORE UPDATE ON projects
+    FOR EACH ROW EXECUTE FUNCTION bump_row_version('version', 'updated_at');
+  CREATE TRIGGER backgrounds_row_version BEFORE UPDATE ON backgrounds
+    FOR EACH ROW EXECUTE FUNCTION bump_row_version('version');
+  CREATE TRIGGER blocks_row_version BEFORE UPDATE ON blocks
+    FOR EACH ROW EXECUTE FUNCTION bump_row_version('version');
+  `,
 ]
 
 /** Applies the migrations not applied yet. Safe when several instances start at once (PostgreSQL). */

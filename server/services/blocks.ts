@@ -12,7 +12,13 @@ import { AppError } from './errors.ts'
 export type SaveMode = 'upsert' | 'update'
 
 function present(row: store.BlockRow): SavedBlock {
-  return { ...row.data, id: row.id, bg_id: row.bg_id, type: row.type } as SavedBlock
+  return {
+    ...row.data,
+    id: row.id,
+    bg_id: row.bg_id,
+    type: row.type,
+    version: row.version,
+  } as SavedBlock
 }
 
 export class BlockService {
@@ -51,6 +57,8 @@ export class BlockService {
       ? { ...existing.data, bg_id: existing.bg_id, ...body, type }
       : { ...BLOCK_DEFAULTS[type], ...body, type }
     delete merged.id
+    // The version is the server's to set (docs/API.md, "Versions"), never stored in the data.
+    delete merged.version
     // text_price is the number in the text (DESIGN §3): derived when the client leaves it out.
     if (type === 'price' && !('text_price' in body)) {
       merged.text_price = typeof merged.text === 'string' ? parsePrice(merged.text) : null
@@ -67,7 +75,7 @@ export class BlockService {
       )
       if (!ok) throw AppError.validation({ specialist_id: { code: 'unknown_reference' } })
     }
-    const { id: _id, bg_id: bgId, type: _type, ...data } = block
+    const { id: _id, bg_id: bgId, type: _type, version: _version, ...data } = block
     return this.db.transaction(async (tx) => {
       const row = existing
         ? await store.updateBlock(tx, existing.id, bgId, data)

@@ -5,7 +5,7 @@ import type { Workspace } from '../../src/domain/workspace.ts'
 export async function listWorkspaces(db: Queryable, userId: number): Promise<Workspace[]> {
   return selectJsonRows<Workspace>(
     db,
-    `SELECT w.id, w.name FROM workspaces w
+    `SELECT w.id, w.name, w.version FROM workspaces w
      JOIN workspace_members m ON m.workspace_id = w.id AND m.user_id = $1 ORDER BY w.id`,
     [userId],
   )
@@ -17,7 +17,7 @@ export async function insertWorkspace(
   memberIds: readonly number[],
 ): Promise<Workspace> {
   const { rows } = await db.query<Workspace>(
-    'INSERT INTO workspaces (name) VALUES ($1) RETURNING id, name',
+    'INSERT INTO workspaces (name) VALUES ($1) RETURNING id, name, version',
     [name],
   )
   const workspace = rows[0]!
@@ -44,7 +44,7 @@ export async function isMember(
 
 export async function renameWorkspace(db: Queryable, id: number, name: string): Promise<Workspace> {
   const { rows } = await db.query<Workspace>(
-    'UPDATE workspaces SET name = $2 WHERE id = $1 RETURNING id, name',
+    'UPDATE workspaces SET name = $2 WHERE id = $1 RETURNING id, name, version',
     [id, name],
   )
   return rows[0]!
