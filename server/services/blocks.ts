@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.ts'
+import type { Database, Queryable } from '../db/database.ts'
 import { BLOCK_SCHEMAS, type BlockType, type SavedBlock } from '../../src/domain/block.ts'
 import { parsePrice } from '../../src/domain/price.ts'
 import { BlockSaveRef } from '../../src/domain/requests.ts'
@@ -7,6 +7,7 @@ import * as store from '../storage/projects.ts'
 import { recordInWorkspace } from '../storage/records.ts'
 import { BLOCK_DEFAULTS } from './block-defaults.ts'
 import { AppError } from './errors.ts'
+import { expectVersion } from './versions.ts'
 
 /** `/add` creates, or updates when the body holds an id; `/update` requires the id. */
 export type SaveMode = 'upsert' | 'update'
@@ -24,6 +25,14 @@ function present(row: store.BlockRow): SavedBlock {
 export class BlockService {
   constructor(private readonly db: Database) {}
 
+  /** Conditional writes (docs/API.md): the block as get_items answers it when refused. */
+  private expect(tx: Queryable, userId: number, id: number, expected: number | undefined) {
+    return expectVersion(tx, 'blocks', id, expected, async (q) => {
+      const block = await store.findBlockForUser(q, id, userId)
+      return block && present(block)
+    })
+  }
+
   async list(userId: number, bgId: number): Promise<SavedBlock[]> {
     const bg = await store.findBackgroundForUser(this.db, bgId, userId)
     if (!bg) throw AppError.notFound()
@@ -35,7 +44,13 @@ export class BlockService {
    * values; the merged block is then checked whole against the shared schema of its type. A new
    * block takes BLOCK_DEFAULTS for the fields it leaves out.
    */
-  async save(userId: number, type: BlockType, body: unknown, mode: SaveMode): Promise<SavedBlock> {
+  async save(
+    userId: number,
+    type: BlockType,
+    body: unknown,
+    mode: SaveMode,
+    expected?: number,
+  ): Promise<SavedBlock> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw AppError.validation({ _: { code: 'not_object' } })
     }
@@ -52,6 +67,10 @@ export class BlockService {
       existing = await store.findBlockForUser(this.db, id, userId)
       if (!existing) throw AppError.notFound()
       if (existing.type !== type) throw AppError.conflict('block_type_conflict')
+      // The merge below starts from the stored block: it must be the version the client edited.
+      if (expected !== undefined && existing.version !== expected) {
+        throw AppError.versionConflict(present(existing))
+      }
     }
     const merged: Record<string, unknown> = existing
       ? { ...existing.data, bg_id: existing.bg_id, ...body, type }
@@ -77,6 +96,7 @@ export class BlockService {
     }
     const { id: _id, bg_id: bgId, type: _type, version: _version, ...data } = block
     return this.db.transaction(async (tx) => {
+      if (existing) await this.expect(tx, userId, existing.id, expected)
       const row = existing
         ? await store.updateBlock(tx, existing.id, bgId, data)
         : await store.insertBlock(tx, bgId, type, data)
@@ -89,10 +109,16 @@ export class BlockService {
   }
 
   /** Deletes a block of one of the allowed types; another type reads as unknown (404). */
-  async delete(userId: number, id: number, allowed: readonly BlockType[]): Promise<void> {
+  async delete(
+    userId: number,
+    id: number,
+    allowed: readonly BlockType[],
+    expected?: number,
+  ): Promise<void> {
     const block = await store.findBlockForUser(this.db, id, userId)
     if (!block || !allowed.includes(block.type)) throw AppError.notFound()
     await this.db.transaction(async (tx) => {
+      await this.expect(tx, userId, id, expected)
       await store.deleteBlock(tx, id)
       await store.touchProject(tx, block.project_id)
     })

@@ -1,7 +1,8 @@
-import type { Database } from '../db/database.ts'
+import type { Database, Queryable } from '../db/database.ts'
 import type { Workspace } from '../../src/domain/workspace.ts'
 import * as store from '../storage/workspaces.ts'
 import { AppError } from './errors.ts'
+import { expectVersion } from './versions.ts'
 
 export class WorkspaceService {
   constructor(private readonly db: Database) {}
@@ -19,13 +20,27 @@ export class WorkspaceService {
     if (!(await store.isMember(this.db, userId, workspaceId))) throw AppError.notFound()
   }
 
-  async rename(userId: number, id: number, name: string): Promise<Workspace> {
-    await this.assertMember(userId, id)
-    return store.renameWorkspace(this.db, id, name)
+  /** Conditional writes (docs/API.md): the workspace as workspace/list answers it when refused. */
+  private expect(tx: Queryable, userId: number, id: number, expected: number | undefined) {
+    return expectVersion(tx, 'workspaces', id, expected, (q) =>
+      store.findWorkspaceForUser(q, userId, id),
+    )
   }
 
-  async delete(userId: number, id: number): Promise<void> {
+  async rename(userId: number, id: number, name: string, expected?: number): Promise<Workspace> {
     await this.assertMember(userId, id)
-    await store.deleteWorkspace(this.db, id)
+    if (expected === undefined) return store.renameWorkspace(this.db, id, name)
+    return this.db.transaction(async (tx) => {
+      await this.expect(tx, userId, id, expected)
+      return store.renameWorkspace(tx, id, name)
+    })
+  }
+
+  async delete(userId: number, id: number, expected?: number): Promise<void> {
+    await this.assertMember(userId, id)
+    await this.db.transaction(async (tx) => {
+      await this.expect(tx, userId, id, expected)
+      await store.deleteWorkspace(tx, id)
+    })
   }
 }

@@ -11,6 +11,20 @@ export async function listWorkspaces(db: Queryable, userId: number): Promise<Wor
   )
 }
 
+/** The workspace as workspace/list answers it, when the user is a member of it. */
+export async function findWorkspaceForUser(
+  db: Queryable,
+  userId: number,
+  id: number,
+): Promise<Workspace | null> {
+  const { rows } = await db.query<Workspace>(
+    `SELECT w.id, w.name, w.version FROM workspaces w
+     JOIN workspace_members m ON m.workspace_id = w.id AND m.user_id = $1 WHERE w.id = $2`,
+    [userId, id],
+  )
+  return rows[0] ?? null
+}
+
 export async function insertWorkspace(
   db: Queryable,
   name: string,

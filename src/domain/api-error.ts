@@ -6,6 +6,8 @@ export const ApiErrorBody = v.object({
     code: v.string(),
     message: v.string(),
     fields: v.optional(v.record(v.string(), v.string())),
+    /** 409 `conflict` of a conditional write: the row as it is now (docs/API.md). */
+    current: v.optional(v.unknown()),
   }),
 })
 export type ApiErrorBody = v.InferOutput<typeof ApiErrorBody>

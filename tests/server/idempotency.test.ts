@@ -232,7 +232,7 @@ describe('workspace delete', () => {
       token: user.token,
       body: { id: ws.id, name: 'Удаляемое!' },
     })
-    expect(await json(renamed)).toEqual({ id: ws.id, name: 'Удаляемое!' })
+    expect(await json(renamed)).toEqual({ id: ws.id, name: 'Удаляемое!', version: 2 })
     const dept = await json<Row>(
       await s.call('POST', '/api/department/add', {
         token: user.token,

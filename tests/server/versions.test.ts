@@ -6,6 +6,8 @@ import { fixtures, type Row } from './write-cases.ts'
 let s: TestServer
 let u: TestUser
 let f: ReturnType<typeof fixtures>
+/** The tables of cases make a fresh row for every call. */
+const TABLE_TIMEOUT = 60_000
 
 beforeAll(async () => {
   s = await testServer()
@@ -52,21 +54,25 @@ describe('row versions', () => {
 
   const updates = () => f.cases.filter((c) => c.op === 'update')
 
-  it('each update call raises its row by one, whoever makes it', async () => {
-    for (const c of updates()) {
-      const target = await c.setup()
-      const before = (await target.read())!
-      const res = await target.write()
-      const answer = (await res.json()) as Row
-      expect(res.status, c.name).toBe(200)
-      expect(answer.version, c.name).toBe(before.version! + 1)
-      const after = (await target.read())!
-      expect(after, c.name).toMatchObject({ ...target.changed, version: before.version! + 1 })
-      // The same write again changes nothing: the version stays.
-      await target.write()
-      expect((await target.read())?.version, c.name).toBe(before.version! + 1)
-    }
-  })
+  it(
+    'each update call raises its row by one, whoever makes it',
+    async () => {
+      for (const c of updates()) {
+        const target = await c.setup()
+        const before = (await target.read())!
+        const res = await target.write()
+        const answer = (await res.json()) as Row
+        expect(res.status, c.name).toBe(200)
+        expect(answer.version, c.name).toBe(before.version! + 1)
+        const after = (await target.read())!
+        expect(after, c.name).toMatchObject({ ...target.changed, version: before.version! + 1 })
+        // The same write again changes nothing: the version stays.
+        await target.write()
+        expect((await target.read())?.version, c.name).toBe(before.version! + 1)
+      }
+    },
+    TABLE_TIMEOUT,
+  )
 
   it('a department delete that clears a specialist raises the specialist', async () => {
     const ws = await f.workspace()

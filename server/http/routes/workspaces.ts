@@ -4,6 +4,7 @@ import { WorkspaceInput, WorkspaceUpdate } from '../../../src/domain/workspace.t
 import { parseInput } from '../../services/validate.ts'
 import type { AppEnv } from '../env.ts'
 import { readJson } from '../errors.ts'
+import { ifMatch } from '../if-match.ts'
 import { productRoutes } from './define.ts'
 
 export function workspaceRoutes(api: Hono<AppEnv>): void {
@@ -16,12 +17,14 @@ export function workspaceRoutes(api: Hono<AppEnv>): void {
     return c.json(await c.get('services').workspaces.add(c.get('user').id, name))
   })
   mutation('/workspace/update', async (c) => {
+    const expected = ifMatch(c)
     const { id, name } = parseInput(WorkspaceUpdate, await readJson(c))
-    return c.json(await c.get('services').workspaces.rename(c.get('user').id, id, name))
+    return c.json(await c.get('services').workspaces.rename(c.get('user').id, id, name, expected))
   })
   mutation('/workspace/delete', async (c) => {
+    const expected = ifMatch(c)
     const { id } = parseInput(IdBody, await readJson(c))
-    await c.get('services').workspaces.delete(c.get('user').id, id)
+    await c.get('services').workspaces.delete(c.get('user').id, id, expected)
     return c.json({ id, deleted: true })
   })
 }
