@@ -236,6 +236,18 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER blocks_row_version BEFORE UPDATE ON blocks
     FOR EACH ROW EXECUTE FUNCTION bump_row_version('version');
   `,
+  // Each member's role in a workspace (docs/API.md, "Members"): an admin adds and removes members
+  // and deletes the workspace. Existing admins become admins of their workspaces, and in a
+  // workspace without one every member does (before roles, every member could do everything).
+  `
+  ALTER TABLE workspace_members ADD COLUMN role text NOT NULL DEFAULT 'editor'
+    CHECK (role IN ('admin', 'editor'));
+  UPDATE workspace_members m SET role = 'admin' FROM users u
+    WHERE u.id = m.user_id AND u.role = 'admin';
+  UPDATE workspace_members m SET role = 'admin' WHERE NOT EXISTS (
+    SELECT 1 FROM workspace_members a WHERE a.workspace_id = m.workspace_id AND a.role = 'admin');
+  CREATE INDEX workspace_members_ws_idx ON workspace_members(workspace_id);
+  `,
 ]
 
 /** Applies the migrations not applied yet. Safe when several instances start at once (PostgreSQL). */
