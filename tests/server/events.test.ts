@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer } from '../../server/index.ts'
 import { json, testServer, type TestServer, type TestUser } from './helpers.ts'
 import { SseReader } from './sse.ts'
 import { fixtures } from './write-cases.ts'
@@ -285,6 +286,48 @@ describe('live changes', () => {
       await reader.cancel()
     } finally {
       await own.close()
+    }
+  })
+
+  it('over HTTP: uncompressed, delivered as it happens, and closing the server ends it', async () => {
+    const server = await startServer({ port: 0, dataDir: 'memory' })
+    let closed = false
+    try {
+      const post = (path: string, body: unknown, token?: string) =>
+        fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify(body),
+        })
+      const auth = (await (
+        await post('/api/register', {
+          name: 'Сеть',
+          email: 'http-events@example.ru',
+          password: 'password123',
+        })
+      ).json()) as { access_token: string }
+      const token = auth.access_token
+      const list = (await (
+        await fetch(`${server.url}/api/workspace/list`, {
+          headers: { Authorization: `Bearer ${token}` },
+        })
+      ).json()) as { id: number }[]
+      const res = await fetch(`${server.url}/api/events?workspace_id=${list[0]!.id}`, {
+        headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'gzip' },
+      })
+      expect(res.headers.get('Content-Encoding')).toBeNull()
+      const reader = new SseReader(res)
+      await reader.next()
+      await post('/api/department/add', { workspace_id: list[0]!.id, name: 'Терапия' }, token)
+      expect((await reader.change()).data).toMatchObject({ table: 'department', op: 'add' })
+      await server.close()
+      closed = true
+      expect(await reader.ended()).toBe(true)
+    } finally {
+      if (!closed) await server.close()
     }
   })
 })
