@@ -73,10 +73,10 @@ export class WorkspaceService {
 
   async rename(userId: number, id: number, name: string, expected?: number): Promise<Workspace> {
     await this.assertMember(userId, id)
-    if (expected === undefined) return store.renameWorkspace(this.db, id, name)
+    if (expected === undefined) return store.renameWorkspace(this.db, id, name, userId)
     return this.db.transaction(async (tx) => {
       await this.expect(tx, userId, id, expected)
-      return store.renameWorkspace(tx, id, name)
+      return store.renameWorkspace(tx, id, name, userId)
     })
   }
 

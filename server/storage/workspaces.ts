@@ -127,10 +127,17 @@ export async function isMember(
   return rows.length > 0
 }
 
-export async function renameWorkspace(db: Queryable, id: number, name: string): Promise<Workspace> {
+/** Renames the workspace; answered as workspace/list answers it to this user (with their role). */
+export async function renameWorkspace(
+  db: Queryable,
+  id: number,
+  name: string,
+  userId: number,
+): Promise<Workspace> {
   const { rows } = await db.query<Workspace>(
-    'UPDATE workspaces SET name = $2 WHERE id = $1 RETURNING id, name, version',
-    [id, name],
+    `UPDATE workspaces w SET name = $2 WHERE w.id = $1 RETURNING w.id, w.name, w.version,
+       (SELECT role FROM workspace_members WHERE workspace_id = w.id AND user_id = $3) AS role`,
+    [id, name, userId],
   )
   return rows[0]!
 }
