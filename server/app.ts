@@ -8,6 +8,7 @@ import { errorResponse, routeNotFound, tooLarge } from './http/errors.ts'
 import { jsonLogger, silentLogger, type Logger } from './http/log.ts'
 import { requestLog } from './http/middleware.ts'
 import { authRoutes } from './http/routes/auth.ts'
+import { eventRoutes } from './http/routes/events.ts'
 import { projectRoutes } from './http/routes/projects.ts'
 import { recordRoutes } from './http/routes/records.ts'
 import { workspaceRoutes } from './http/routes/workspaces.ts'
@@ -83,6 +84,10 @@ export interface AppOptions {
    */
   trustProxy?: boolean | number
   onResetLink?: (link: string, email: string) => void
+  /** How often an open event stream gets a `: ping` comment (default 15 s). */
+  eventPingMs?: number
+  /** How long change events are kept for resuming streams (default 24 h; docs/API.md). */
+  eventKeepMs?: number
 }
 
 export type ApiApp = Hono<AppEnv> & {
@@ -137,6 +142,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
       : new DiskUploadStorage(join(dataDir, 'uploads')))
 
   let sweepTimer: ReturnType<typeof setInterval> | undefined
+  let pruneTimer: ReturnType<typeof setInterval> | undefined
   const init: Promise<AppReady> = (async () => {
     const db =
       options.db ??
@@ -157,10 +163,16 @@ export function createApp(options: AppOptions = {}): ApiApp {
       },
       idempotencyWaitMs: options.idempotencyWaitMs,
       sessionCacheMs: options.sessionCacheMs,
+      events: { pingMs: options.eventPingMs, keepMs: options.eventKeepMs },
     })
     await services.auth.start()
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
+    // Change events older than they are kept go now and every hour (docs/API.md, "Live changes").
+    const pruneEvents = () => services.events.prune().catch(() => undefined)
+    await pruneEvents()
+    pruneTimer = setInterval(() => void pruneEvents(), 3_600_000)
+    pruneTimer.unref()
     const sweepEvery = options.uploadSweepEveryMs ?? 6 * 3_600_000
     if (sweepEvery > 0) {
       const sweep = () =>
@@ -258,6 +270,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
     trustedProxies: Number(options.trustProxy ?? 0),
   })
   workspaceRoutes(api)
+  eventRoutes(api)
   recordRoutes(api)
   projectRoutes(api)
   app.route('/api', api)
@@ -278,7 +291,10 @@ export function createApp(options: AppOptions = {}): ApiApp {
     ready: () => init,
     async close() {
       clearInterval(sweepTimer)
+      clearInterval(pruneTimer)
       const { services } = await init.catch(() => ({ services: null }))
+      // Open event streams end: they would keep the server (and the database) from stopping.
+      services?.events.close()
       await services?.background.idle()
       if (services && !options.db) await services.db.close()
     },

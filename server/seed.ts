@@ -65,12 +65,18 @@ export async function seedDemo(db: Database, uploads: UploadStorage): Promise<Se
     // Several instances may start at once against one PostgreSQL: only one seeds.
     await tx.query('SELECT pg_advisory_xact_lock(72650002)')
     if ((await countUsers(tx)) > 0) return null
-    const userIds: number[] = []
+    const users: { id: number; role: string }[] = []
     for (const [i, account] of DEMO_ACCOUNTS.entries()) {
       const user = await insertUser(tx, { ...account, passwordHash: hashes[i]! })
-      userIds.push(user!.id)
+      users.push({ id: user!.id, role: account.role })
     }
-    const ws = await insertWorkspace(tx, 'Клиника «Здоровье»', userIds)
+    // The demo admin is the workspace's admin, the demo editor its editor (docs/API.md, "Members").
+    const ws = await insertWorkspace(
+      tx,
+      'Клиника «Здоровье»',
+      users.find((u) => u.role === 'admin')!.id,
+      users.filter((u) => u.role === 'editor').map((u) => u.id),
+    )
 
     const therapy = await insertRecord(tx, 'department', ws.id, {
       name: 'Терапия',

@@ -70,6 +70,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     port: address.port,
     ready,
     async close() {
+      // Event streams end first, cleanly (docs/API.md, "Live changes"): their clients resume.
+      ready.services.events.close()
+      await new Promise((resolve) => setImmediate(resolve))
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         // Idle keep-alive connections would hold close() open.

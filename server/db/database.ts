@@ -32,6 +32,17 @@ export interface Database extends Queryable {
   listen:
     | ((channel: string, onMessage: (payload: string) => void, onLost: () => void) => Promise<void>)
     | null
+  /**
+   * Both engines: calls `onMessage` with each notification on `channel` (of this schema), whether
+   * sent by `notify` or by a trigger (`pg_notify(left(channel || '__' || current_schema(), 63),
+   * …)`), and `onLost` when that can no longer be promised (PostgreSQL's listening connection
+   * failed). Resolves once listening.
+   */
+  subscribe(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onLost: () => void,
+  ): Promise<void>
   /** Sends `payload` to every listener of `channel` (of this schema) once the statement commits. */
   notify(channel: string, payload: string): Promise<void>
   close(): Promise<void>
@@ -65,6 +76,10 @@ function pgliteAdapter(db: PGlite): Database {
     exec: base.exec,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     listen: null,
+    async subscribe(channel, onMessage) {
+      // One process opens a PGlite: its notifications come through PGlite itself.
+      await db.listen(`${channel}__public`, onMessage)
+    },
     notify: () => Promise.resolve(),
     close: () => db.close(),
   }
@@ -74,8 +89,9 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
   const listeners: pg.Client[] = []
   // Channels are per database: the schema's name keeps instances of other schemas out.
   const channelName = (channel: string) => `${channel}__${schema}`.slice(0, 63)
-  return {
+  const adapter: Database = {
     engine: 'postgres',
+    subscribe: (channel, onMessage, onLost) => adapter.listen!(channel, onMessage, onLost),
     async listen(channel, onMessage, onLost) {
       const client = new pg.Client({ connectionString })
       let lost = false
@@ -133,6 +149,7 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
       await pool.end()
     },
   }
+  return adapter
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/

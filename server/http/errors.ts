@@ -5,7 +5,12 @@ import { errorMessage, fieldMessage } from './messages.ts'
 
 /** The error body of DESIGN §4 with Russian text. */
 export function errorResponse(error: AppError, headers: Record<string, string> = {}): Response {
-  const body: { code: string; message: string; fields?: Record<string, string> } = {
+  const body: {
+    code: string
+    message: string
+    fields?: Record<string, string>
+    current?: unknown
+  } = {
     code: error.code,
     message: errorMessage(error.messageKey),
   }
@@ -15,6 +20,7 @@ export function errorResponse(error: AppError, headers: Record<string, string> =
       body.fields[field] = fieldMessage(problem)
     }
   }
+  if (error.current !== undefined) body.current = error.current
   return new Response(JSON.stringify({ error: body }), {
     status: error.status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },

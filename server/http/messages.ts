@@ -29,6 +29,9 @@ const ERROR_MESSAGES: Record<string, string> = {
   idempotency_pending: 'Такой же запрос ещё выполняется. Повторите позже',
   block_type_conflict: 'Блок с этим id другого типа',
   forbidden: 'Недостаточно прав',
+  last_admin: 'Нельзя удалить последнего администратора пространства',
+  version_conflict:
+    'Запись уже изменил кто-то другой. Посмотрите её текущий вид и повторите изменение',
 }
 
 const FIELD_MESSAGES: Record<string, (requirement: unknown) => string> = {
@@ -58,6 +61,9 @@ const FIELD_MESSAGES: Record<string, (requirement: unknown) => string> = {
   type_mismatch: () => 'Тип блока не совпадает с методом',
   not_object: () => 'Ожидается объект JSON',
   bad_key: () => 'Неверный ключ идемпотентности',
+  unknown_user: () => 'Пользователь с таким адресом не зарегистрирован',
+  last_admin: () => 'Нельзя удалить последнего администратора пространства',
+  bad_version: () => 'Неверная версия: нужно целое число, например 3 или "3"',
 }
 
 function plural(n: number): string {

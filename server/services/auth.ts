@@ -92,7 +92,7 @@ export class AuthService {
         role: 'editor',
       })
       if (!created) throw AppError.conflict('email_taken', { email: { code: 'email_taken' } })
-      await insertWorkspace(tx, DEFAULT_WORKSPACE_NAME, [created.id])
+      await insertWorkspace(tx, DEFAULT_WORKSPACE_NAME, created.id)
       return created
     })
     return this.issueSession(user)

@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.ts'
+import type { Database, Queryable } from '../db/database.ts'
 import { BLOCK_SCHEMAS, type BlockType, type SavedBlock } from '../../src/domain/block.ts'
 import { parsePrice } from '../../src/domain/price.ts'
 import { BlockSaveRef } from '../../src/domain/requests.ts'
@@ -7,16 +7,31 @@ import * as store from '../storage/projects.ts'
 import { recordInWorkspace } from '../storage/records.ts'
 import { BLOCK_DEFAULTS } from './block-defaults.ts'
 import { AppError } from './errors.ts'
+import { expectVersion } from './versions.ts'
 
 /** `/add` creates, or updates when the body holds an id; `/update` requires the id. */
 export type SaveMode = 'upsert' | 'update'
 
 function present(row: store.BlockRow): SavedBlock {
-  return { ...row.data, id: row.id, bg_id: row.bg_id, type: row.type } as SavedBlock
+  return {
+    ...row.data,
+    id: row.id,
+    bg_id: row.bg_id,
+    type: row.type,
+    version: row.version,
+  } as SavedBlock
 }
 
 export class BlockService {
   constructor(private readonly db: Database) {}
+
+  /** Conditional writes (docs/API.md): the block as get_items answers it when refused. */
+  private expect(tx: Queryable, userId: number, id: number, expected: number | undefined) {
+    return expectVersion(tx, 'blocks', id, expected, async (q) => {
+      const block = await store.findBlockForUser(q, id, userId)
+      return block && present(block)
+    })
+  }
 
   async list(userId: number, bgId: number): Promise<SavedBlock[]> {
     const bg = await store.findBackgroundForUser(this.db, bgId, userId)
@@ -29,7 +44,13 @@ export class BlockService {
    * values; the merged block is then checked whole against the shared schema of its type. A new
    * block takes BLOCK_DEFAULTS for the fields it leaves out.
    */
-  async save(userId: number, type: BlockType, body: unknown, mode: SaveMode): Promise<SavedBlock> {
+  async save(
+    userId: number,
+    type: BlockType,
+    body: unknown,
+    mode: SaveMode,
+    expected?: number,
+  ): Promise<SavedBlock> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw AppError.validation({ _: { code: 'not_object' } })
     }
@@ -46,11 +67,17 @@ export class BlockService {
       existing = await store.findBlockForUser(this.db, id, userId)
       if (!existing) throw AppError.notFound()
       if (existing.type !== type) throw AppError.conflict('block_type_conflict')
+      // The merge below starts from the stored block: it must be the version the client edited.
+      if (expected !== undefined && existing.version !== expected) {
+        throw AppError.versionConflict(present(existing))
+      }
     }
     const merged: Record<string, unknown> = existing
       ? { ...existing.data, bg_id: existing.bg_id, ...body, type }
       : { ...BLOCK_DEFAULTS[type], ...body, type }
     delete merged.id
+    // The version is the server's to set (docs/API.md, "Versions"), never stored in the data.
+    delete merged.version
     // text_price is the number in the text (DESIGN §3): derived when the client leaves it out.
     if (type === 'price' && !('text_price' in body)) {
       merged.text_price = typeof merged.text === 'string' ? parsePrice(merged.text) : null
@@ -67,8 +94,9 @@ export class BlockService {
       )
       if (!ok) throw AppError.validation({ specialist_id: { code: 'unknown_reference' } })
     }
-    const { id: _id, bg_id: bgId, type: _type, ...data } = block
+    const { id: _id, bg_id: bgId, type: _type, version: _version, ...data } = block
     return this.db.transaction(async (tx) => {
+      if (existing) await this.expect(tx, userId, existing.id, expected)
       const row = existing
         ? await store.updateBlock(tx, existing.id, bgId, data)
         : await store.insertBlock(tx, bgId, type, data)
@@ -81,10 +109,16 @@ export class BlockService {
   }
 
   /** Deletes a block of one of the allowed types; another type reads as unknown (404). */
-  async delete(userId: number, id: number, allowed: readonly BlockType[]): Promise<void> {
+  async delete(
+    userId: number,
+    id: number,
+    allowed: readonly BlockType[],
+    expected?: number,
+  ): Promise<void> {
     const block = await store.findBlockForUser(this.db, id, userId)
     if (!block || !allowed.includes(block.type)) throw AppError.notFound()
     await this.db.transaction(async (tx) => {
+      await this.expect(tx, userId, id, expected)
       await store.deleteBlock(tx, id)
       await store.touchProject(tx, block.project_id)
     })

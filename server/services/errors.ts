@@ -12,6 +12,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly messageKey: string,
     readonly fields?: Record<string, FieldProblem>,
+    /** A refused conditional write: the row as it is now (docs/API.md, "Conditional writes"). */
+    readonly current?: unknown,
   ) {
     super(messageKey)
   }
@@ -24,6 +26,13 @@ export class AppError extends Error {
   }
   static conflict(messageKey: string, fields?: Record<string, FieldProblem>): AppError {
     return new AppError(409, ERROR_CODES.conflict, messageKey, fields)
+  }
+  /** The row changed since the version the write was made from; `current` is the row now. */
+  static versionConflict(current: unknown): AppError {
+    return new AppError(409, ERROR_CODES.conflict, 'version_conflict', undefined, current)
+  }
+  static forbidden(): AppError {
+    return new AppError(403, ERROR_CODES.forbidden, 'forbidden')
   }
   static unauthorized(messageKey = 'unauthorized'): AppError {
     return new AppError(401, ERROR_CODES.unauthorized, messageKey)

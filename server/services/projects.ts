@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.ts'
+import type { Database, Queryable } from '../db/database.ts'
 import {
   PROJECT_TYPE_IDS,
   type Background,
@@ -13,6 +13,7 @@ import type { ReceivedUpload } from '../http/upload-body.ts'
 import { AppError } from './errors.ts'
 import { copyName } from '../../src/domain/project.ts'
 import { MAX_IMAGE_SIDE, type UploadService } from './uploads.ts'
+import { expectVersion } from './versions.ts'
 
 export const PROJECT_TYPES: readonly ProjectType[] = [
   {
@@ -51,19 +52,45 @@ export class ProjectService {
     return store.insertProject(this.db, workspaceId, name, null)
   }
 
-  async rename(userId: number, id: number, name: string): Promise<Project> {
-    await this.owned(userId, id)
-    return store.updateProject(this.db, id, { name })
+  /**
+   * Holds the project until the write's transaction ends and refuses the write when it is not at
+   * `expected`, answering it as project/get does (docs/API.md, "Conditional writes").
+   */
+  private expect(tx: Queryable, userId: number, id: number, expected: number | undefined) {
+    return expectVersion(tx, 'projects', id, expected, (q) => this.read(q, userId, id))
   }
 
-  async setType(userId: number, id: number, type: ProjectTypeId): Promise<Project> {
+  private async update(
+    userId: number,
+    id: number,
+    changes: { name?: string; type?: number },
+    expected: number | undefined,
+  ): Promise<Project> {
     await this.owned(userId, id)
-    return store.updateProject(this.db, id, { type })
+    if (expected === undefined) return store.updateProject(this.db, id, changes)
+    return this.db.transaction(async (tx) => {
+      await this.expect(tx, userId, id, expected)
+      return store.updateProject(tx, id, changes)
+    })
+  }
+
+  rename(userId: number, id: number, name: string, expected?: number): Promise<Project> {
+    return this.update(userId, id, { name }, expected)
+  }
+
+  setType(userId: number, id: number, type: ProjectTypeId, expected?: number): Promise<Project> {
+    return this.update(userId, id, { type }, expected)
+  }
+
+  private async read(q: Queryable, userId: number, id: number) {
+    const project = await store.findProjectForUser(q, id, userId)
+    return project && { ...project, backgrounds: await store.listBackgrounds(q, id) }
   }
 
   async get(userId: number, id: number): Promise<ProjectWithBackgrounds> {
-    const project = await this.owned(userId, id)
-    return { ...project, backgrounds: await store.listBackgrounds(this.db, id) }
+    const project = await this.read(this.db, userId, id)
+    if (!project) throw AppError.notFound()
+    return project
   }
 
   async copy(userId: number, id: number): Promise<Project> {
@@ -80,9 +107,12 @@ export class ProjectService {
     })
   }
 
-  async delete(userId: number, id: number): Promise<void> {
+  async delete(userId: number, id: number, expected?: number): Promise<void> {
     await this.owned(userId, id)
-    await store.deleteProject(this.db, id)
+    await this.db.transaction(async (tx) => {
+      await this.expect(tx, userId, id, expected)
+      await store.deleteProject(tx, id)
+    })
   }
 
   async addBackground(
@@ -117,10 +147,17 @@ export class ProjectService {
     })
   }
 
-  async deleteBackground(userId: number, id: number): Promise<void> {
+  async deleteBackground(userId: number, id: number, expected?: number): Promise<void> {
     const bg = await store.findBackgroundForUser(this.db, id, userId)
     if (!bg) throw AppError.notFound()
     await this.db.transaction(async (tx) => {
+      // Answered as in project/get's backgrounds.
+      await expectVersion(tx, 'backgrounds', id, expected, async (q) => {
+        const found = await store.findBackgroundForUser(q, id, userId)
+        if (!found) return null
+        const { workspace_id: _ws, ...current } = found
+        return current
+      })
       await store.deleteBackground(tx, id)
       await store.touchProject(tx, bg.project_id)
     })

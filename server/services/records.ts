@@ -23,6 +23,7 @@ import type { RecordKind, RecordRow, WrittenRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
 import { AppError, type FieldProblem } from './errors.ts'
 import { ListCache } from './list-cache.ts'
+import { expectVersion } from './versions.ts'
 
 interface KindRules {
   input: v.GenericSchema
@@ -218,11 +219,29 @@ export class RecordService {
     return this.written(kind, await store.insertRecord(this.db, kind, workspaceId, values))
   }
 
+  /**
+   * Holds the row until the write's transaction ends and refuses the write when the row is not at
+   * `expected` (docs/API.md, "Conditional writes"); nothing without it.
+   */
+  private expect(
+    tx: Queryable,
+    kind: RecordKind,
+    id: number,
+    userId: number,
+    expected: number | undefined,
+  ): Promise<void> {
+    return expectVersion(tx, store.RECORD_TABLES[kind].table, id, expected, async (q) => {
+      const row = await store.findRecordForUser(q, kind, id, userId)
+      return row && this.present(kind, row)
+    })
+  }
+
   /** `input` has been checked against RECORD_RULES[kind].update. */
   async update(
     kind: RecordKind,
     userId: number,
     input: { id: number } & Record<string, unknown>,
+    expected?: number,
   ): Promise<RecordRow> {
     const { id, ...values } = input
     for (const field of Object.keys(RECORD_RULES[kind].secrets)) {
@@ -230,25 +249,44 @@ export class RecordService {
       // A secret left out, or sent back as the mask the client was shown, keeps its stored value.
       if (typeof value === 'string' && isMasked(value)) delete values[field]
     }
-    if (!this.refersToRecords(kind, values)) {
+    if (expected === undefined && !this.refersToRecords(kind, values)) {
       const row = await store.updateRecordForUser(this.db, kind, id, userId, values)
       if (!row) throw AppError.notFound()
       return this.written(kind, row)
     }
     const current = await this.owned(kind, id, userId)
     await this.checkReferences(this.db, kind, current.workspace_id, values)
-    return this.written(kind, await store.updateRecord(this.db, kind, id, values))
-  }
-
-  async setEnabled(kind: RecordKind, userId: number, id: number, enabled: boolean) {
-    const row = await store.updateRecordForUser(this.db, kind, id, userId, { enabled })
-    if (!row) throw AppError.notFound()
+    const row = await this.db.transaction(async (tx) => {
+      await this.expect(tx, kind, id, userId, expected)
+      return store.updateRecord(tx, kind, id, values)
+    })
     return this.written(kind, row)
   }
 
-  async delete(kind: RecordKind, userId: number, id: number): Promise<void> {
+  async setEnabled(
+    kind: RecordKind,
+    userId: number,
+    id: number,
+    enabled: boolean,
+    expected?: number,
+  ): Promise<RecordRow> {
+    if (expected === undefined) {
+      const row = await store.updateRecordForUser(this.db, kind, id, userId, { enabled })
+      if (!row) throw AppError.notFound()
+      return this.written(kind, row)
+    }
+    await this.owned(kind, id, userId)
+    const row = await this.db.transaction(async (tx) => {
+      await this.expect(tx, kind, id, userId, expected)
+      return store.updateRecord(tx, kind, id, { enabled })
+    })
+    return this.written(kind, row)
+  }
+
+  async delete(kind: RecordKind, userId: number, id: number, expected?: number): Promise<void> {
     await this.owned(kind, id, userId)
     await this.db.transaction(async (tx) => {
+      await this.expect(tx, kind, id, userId, expected)
       if (kind === 'specialist') await store.clearSpecialistFromBlocks(tx, id)
       await store.deleteRecord(tx, kind, id)
     })

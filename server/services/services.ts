@@ -3,6 +3,7 @@ import type { UploadStorage } from '../uploads/storage.ts'
 import { AuthService } from './auth.ts'
 import { BackgroundTasks } from './background.ts'
 import { BlockService } from './blocks.ts'
+import { EventHub, type EventSettings } from './events.ts'
 import { sessionCacheFor } from './session-cache.ts'
 import { ProjectService } from './projects.ts'
 import { RecordService } from './records.ts'
@@ -24,6 +25,8 @@ export interface ServiceSettings {
   idempotencyWaitMs?: number
   /** How long a token's user is kept in memory (default 60 s; 0: asked every time). */
   sessionCacheMs?: number
+  /** Live change streams: ping interval and how long events are kept. */
+  events?: EventSettings
 }
 
 /** Every service of one app instance, wired to one database and one upload storage. */
@@ -42,6 +45,8 @@ export interface Services {
   idempotencyWaitMs: number
   /** Work done after the answer (reset links). */
   background: BackgroundTasks
+  /** The open streams of GET /api/events of this instance. */
+  events: EventHub
 }
 
 export function createServices(
@@ -66,5 +71,6 @@ export function createServices(
     throttle: new Throttle({ ...DEFAULT_THROTTLE, ...settings.throttle }, settings.now ?? Date.now),
     idempotencyWaitMs: settings.idempotencyWaitMs ?? 15_000,
     background: new BackgroundTasks(),
+    events: new EventHub(db, settings.events),
   }
 }

@@ -6,6 +6,7 @@ import type { BlockType } from '../../src/domain/block.ts'
 interface ProjectRow {
   id: number
   workspace_id: number
+  version: number
   name: string
   type: number | null
   updated_at: Date | string
@@ -13,7 +14,7 @@ interface ProjectRow {
 }
 
 /** A project's columns, with its first background's image as the list's cover. */
-const PROJECT_COLUMNS = `p.id, p.workspace_id, p.name, p.type, p.updated_at,
+const PROJECT_COLUMNS = `p.id, p.workspace_id, p.version, p.name, p.type, p.updated_at,
   (SELECT g.image_url FROM backgrounds g WHERE g.project_id = p.id
    ORDER BY g.position, g.id LIMIT 1) AS cover_url`
 
@@ -21,6 +22,7 @@ function toProject(row: ProjectRow): Project {
   return {
     id: row.id,
     workspace_id: row.workspace_id,
+    version: row.version,
     name: row.name,
     type: row.type as ProjectTypeId | null,
     updated_at: new Date(row.updated_at).toISOString(),
@@ -89,7 +91,7 @@ export async function deleteProject(db: Queryable, id: number): Promise<void> {
   await db.query('DELETE FROM projects WHERE id = $1', [id])
 }
 
-const BG_COLUMNS = 'g.id, g.project_id, g.image_url, g.width, g.height, g.position'
+const BG_COLUMNS = 'g.id, g.project_id, g.version, g.image_url, g.width, g.height, g.position'
 
 export async function listBackgrounds(db: Queryable, projectId: number): Promise<Background[]> {
   return selectJsonRows<Background>(
@@ -140,6 +142,7 @@ export async function deleteBackground(db: Queryable, id: number): Promise<void>
 export interface BlockRow {
   id: number
   bg_id: number
+  version: number
   type: BlockType
   data: Record<string, unknown>
 }
@@ -152,7 +155,7 @@ export interface BlockAccess extends BlockRow {
 export async function listBlocks(db: Queryable, bgId: number): Promise<BlockRow[]> {
   return selectJsonRows<BlockRow>(
     db,
-    'SELECT id, bg_id, type, data FROM blocks WHERE bg_id = $1 ORDER BY id',
+    'SELECT id, bg_id, version, type, data FROM blocks WHERE bg_id = $1 ORDER BY id',
     [bgId],
   )
 }
@@ -164,7 +167,7 @@ export async function findBlockForUser(
   userId: number,
 ): Promise<BlockAccess | null> {
   const { rows } = await db.query<BlockAccess>(
-    `SELECT b.id, b.bg_id, b.type, b.data, g.project_id, p.workspace_id FROM blocks b
+    `SELECT b.id, b.bg_id, b.version, b.type, b.data, g.project_id, p.workspace_id FROM blocks b
      JOIN backgrounds g ON g.id = b.bg_id
      JOIN projects p ON p.id = g.project_id
      JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $2
@@ -181,7 +184,7 @@ export async function insertBlock(
   data: Record<string, unknown>,
 ): Promise<BlockRow> {
   const { rows } = await db.query<BlockRow>(
-    'INSERT INTO blocks (bg_id, type, data) VALUES ($1, $2, $3::jsonb) RETURNING id, bg_id, type, data',
+    'INSERT INTO blocks (bg_id, type, data) VALUES ($1, $2, $3::jsonb) RETURNING id, bg_id, version, type, data',
     [bgId, type, JSON.stringify(data)],
   )
   return rows[0]!
@@ -194,7 +197,7 @@ export async function updateBlock(
   data: Record<string, unknown>,
 ): Promise<BlockRow> {
   const { rows } = await db.query<BlockRow>(
-    'UPDATE blocks SET bg_id = $2, data = $3::jsonb WHERE id = $1 RETURNING id, bg_id, type, data',
+    'UPDATE blocks SET bg_id = $2, data = $3::jsonb WHERE id = $1 RETURNING id, bg_id, version, type, data',
     [id, bgId, JSON.stringify(data)],
   )
   return rows[0]!

@@ -39,7 +39,9 @@ export type WrittenRow = RecordRow & { row_version?: string }
 
 function selectList(kind: RecordKind, alias = ''): string {
   const prefix = alias ? `${alias}.` : ''
-  return ['id', 'workspace_id', ...RECORD_TABLES[kind].columns].map((c) => prefix + c).join(', ')
+  return ['id', 'workspace_id', 'version', ...RECORD_TABLES[kind].columns]
+    .map((c) => prefix + c)
+    .join(', ')
 }
 
 function writable(kind: RecordKind, values: Record<string, unknown>): [string[], unknown[]] {

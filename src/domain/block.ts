@@ -7,6 +7,7 @@ import {
   LIMITS,
   optionalText,
   optionalWebUrl,
+  RowVersion,
 } from './validation.ts'
 
 /**
@@ -48,6 +49,7 @@ const name = optionalText(LIMITS.name)
 const base = {
   id: v.optional(Id),
   bg_id: Id,
+  version: RowVersion,
   x: finiteNumber(),
   y: finiteNumber(),
   zindex: v.pipe(

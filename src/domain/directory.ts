@@ -4,6 +4,7 @@ import {
   FieldCode,
   Id,
   LIMITS,
+  RowVersion,
   optionalText,
   optionalWebUrl,
   requiredText,
@@ -43,6 +44,7 @@ export const SpecialistFields = {
 export const Department = v.object({
   id: Id,
   workspace_id: Id,
+  version: RowVersion,
   name: v.string(),
   description: v.string(),
 })
@@ -51,6 +53,7 @@ export type Department = v.InferOutput<typeof Department>
 export const Location = v.object({
   id: Id,
   workspace_id: Id,
+  version: RowVersion,
   name: v.string(),
   address: v.string(),
   phone: v.string(),
@@ -60,6 +63,7 @@ export type Location = v.InferOutput<typeof Location>
 export const Specialist = v.object({
   id: Id,
   workspace_id: Id,
+  version: RowVersion,
   name: v.string(),
   position: v.string(),
   department_id: v.nullable(Id),

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { FieldCode, httpsUrl, Id, LIMITS, requiredText } from './validation.ts'
+import { FieldCode, httpsUrl, Id, LIMITS, requiredText, RowVersion } from './validation.ts'
 
 export const INTEGRATION_KINDS = ['amo', 'bitrix'] as const
 export const IntegrationKind = v.picklist(INTEGRATION_KINDS)
@@ -46,6 +46,7 @@ export const BitrixFields = {
 export const AmoIntegration = v.object({
   id: Id,
   workspace_id: Id,
+  version: RowVersion,
   name: v.string(),
   subdomain: v.string(),
   client_id: v.string(),
@@ -58,6 +59,7 @@ export type AmoIntegration = v.InferOutput<typeof AmoIntegration>
 export const BitrixIntegration = v.object({
   id: Id,
   workspace_id: Id,
+  version: RowVersion,
   name: v.string(),
   portal_url: v.string(),
   webhook_url: v.string(),

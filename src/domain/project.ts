@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { FieldCode, Id, requiredText } from './validation.ts'
+import { FieldCode, Id, requiredText, RowVersion } from './validation.ts'
 
 /** The two editors (DESIGN §2). */
 /**
@@ -27,6 +27,7 @@ export type ProjectType = v.InferOutput<typeof ProjectType>
 export const Project = v.object({
   id: Id,
   workspace_id: Id,
+  version: RowVersion,
   name: v.string(),
   type: v.nullable(ProjectTypeId),
   updated_at: v.string(),
@@ -38,6 +39,7 @@ export type Project = v.InferOutput<typeof Project>
 export const Background = v.object({
   id: Id,
   project_id: Id,
+  version: RowVersion,
   image_url: v.string(),
   width: v.number(),
   height: v.number(),

@@ -50,6 +50,18 @@ export const Id = v.pipe(
   v.maxValue(MAX_ID, FieldCode.outOfRange),
 )
 
+/**
+ * A row's version (docs/API.md, "Versions"): 1 when made, one more on every write that changes
+ * the row. Optional in the response schemas: rows stored before the server sent it stay valid.
+ */
+export const RowVersion = v.optional(
+  v.pipe(
+    v.number(FieldCode.notNumber),
+    v.integer(FieldCode.notInteger),
+    v.minValue(1, FieldCode.outOfRange),
+  ),
+)
+
 /** Accepts an id given as a query string ("12") or a number. */
 export const IdParam = v.pipe(
   v.union(

@@ -1,8 +1,52 @@
 import * as v from 'valibot'
-import { Id, requiredText } from './validation.ts'
+import { Role } from './user.ts'
+import { email, Id, requiredText, RowVersion } from './validation.ts'
 
-export const Workspace = v.object({ id: Id, name: v.string() })
+export const Workspace = v.object({
+  id: Id,
+  name: v.string(),
+  version: RowVersion,
+  /** The signed-in user's role in this workspace (docs/API.md, "Members"). */
+  role: v.optional(Role),
+})
 export type Workspace = v.InferOutput<typeof Workspace>
 
 export const WorkspaceInput = v.object({ name: requiredText() })
 export const WorkspaceUpdate = v.object({ id: Id, name: requiredText() })
+
+/** One member of a workspace (docs/API.md, "Members"). */
+export const WorkspaceMember = v.object({
+  user_id: Id,
+  name: v.string(),
+  email: v.string(),
+  role: Role,
+})
+export type WorkspaceMember = v.InferOutput<typeof WorkspaceMember>
+
+export const MemberAddInput = v.object({ workspace_id: Id, email })
+export const MemberRemoveInput = v.object({ workspace_id: Id, user_id: Id })
+
+/** Tables a change event names (docs/API.md, "Live changes"). */
+export const CHANGE_TABLES = [
+  'workspace',
+  'amo',
+  'bitrix',
+  'department',
+  'location',
+  'specialist',
+  'project',
+  'background',
+  'block',
+] as const
+
+/** The data of one event of `GET /api/events`. */
+export const ChangeEvent = v.object({
+  table: v.picklist(CHANGE_TABLES),
+  id: Id,
+  version: v.number(),
+  op: v.picklist(['add', 'update', 'delete']),
+  project_id: v.optional(Id),
+  bg_id: v.optional(Id),
+  type: v.optional(v.string()),
+})
+export type ChangeEvent = v.InferOutput<typeof ChangeEvent>

@@ -372,9 +372,12 @@ describe('directory offline', () => {
       department_id: departments[0]?.id,
       location_id: null,
     })
-    expect(await serverList(user, 'location')).toEqual([{ ...location, address: 'пр. Мира, 7' }])
+    // Each changed once since it was made: version 2 (docs/API.md, "Versions").
+    expect(await serverList(user, 'location')).toEqual([
+      { ...location, address: 'пр. Мира, 7', version: 2 },
+    ])
     const bitrixRows = await serverAgrees(user, 'bitrix', (r) => r[0]?.enabled === false)
-    expect(bitrixRows).toEqual([{ ...bitrix, enabled: false }])
+    expect(bitrixRows).toEqual([{ ...bitrix, enabled: false, version: 2 }])
   })
 })
 

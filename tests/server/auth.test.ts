@@ -28,7 +28,9 @@ describe('register and login', () => {
     expect(await json(check)).toEqual({ user: body.user })
 
     const ws = await s.call('GET', '/api/workspace/list', { token: body.access_token })
-    expect(await json(ws)).toEqual([{ id: expect.any(Number), name: 'Моё пространство' }])
+    expect(await json(ws)).toEqual([
+      { id: expect.any(Number), name: 'Моё пространство', version: 1, role: 'admin' },
+    ])
   })
 
   it('logs in with the same credentials (email case-insensitive)', async () => {

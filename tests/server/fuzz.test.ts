@@ -263,6 +263,21 @@ const ENDPOINTS: Endpoint[] = [
     sample: () => ({ id: ids.workspace, name: 'Пространство' }),
   },
   { method: 'POST', path: '/api/workspace/delete', sample: () => ({ id: ids.workspace }) },
+  {
+    method: 'GET',
+    path: '/api/workspace/members',
+    sample: () => ({ workspace_id: ids.workspace }),
+  },
+  {
+    method: 'POST',
+    path: '/api/workspace/member/add',
+    sample: () => ({ workspace_id: ids.workspace, email: 'nobody@example.ru' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/workspace/member/remove',
+    sample: () => ({ workspace_id: ids.workspace, user_id: 1 }),
+  },
   ...RECORD_KINDS.flatMap((kind): Endpoint[] => [
     { method: 'GET', path: `/api/${kind}/list`, sample: () => ({ workspace_id: ids.workspace }) },
     { method: 'GET', path: `/api/${kind}/get`, sample: () => ({ id: ids[kind] }) },
@@ -456,6 +471,7 @@ interface FuzzRequest {
   chunked: boolean
   contentType: string | null
   idempotencyKey: string | null
+  ifMatch: string | null
   forwardedFor: string | null
 }
 
@@ -559,6 +575,14 @@ const requestArb: fc.Arbitrary<FuzzRequest> = fc.constantFrom(...ENDPOINTS).chai
       fc.oneof(fc.ipV4(), fc.ipV6(), fc.string({ maxLength: 40 }).map(headerSafe)),
       { nil: null, freq: 4 },
     ),
+    ifMatch: fc.option(
+      fc.oneof(
+        fc.integer({ min: 0, max: 4 }).map(String),
+        fc.constantFrom('"1"', '"2', 'W/"1"', '*', '1.5', '99999999999999999999', ''),
+        fc.string({ unit: 'binary-ascii', maxLength: 20 }).map(headerSafe),
+      ),
+      { nil: null, freq: 3 },
+    ),
   })
 })
 
@@ -573,6 +597,7 @@ function encode(request: FuzzRequest): {
   else if (request.auth !== 'none') headers.Authorization = `Bearer ${token[request.auth]}`
   if (request.idempotencyKey !== null) headers['Idempotency-Key'] = request.idempotencyKey
   if (request.forwardedFor !== null) headers['X-Forwarded-For'] = request.forwardedFor
+  if (request.ifMatch !== null) headers['If-Match'] = request.ifMatch
   let path = request.endpoint.path
   if (request.query) {
     const params = new URLSearchParams()
@@ -635,6 +660,7 @@ const TABLES = [
   'projects',
   'backgrounds',
   'blocks',
+  'change_events',
 ]
 
 /** Everything a request may store: every table's rows (Idempotency-Key records aside) and uploads. */

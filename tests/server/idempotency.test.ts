@@ -232,7 +232,12 @@ describe('workspace delete', () => {
       token: user.token,
       body: { id: ws.id, name: 'Удаляемое!' },
     })
-    expect(await json(renamed)).toEqual({ id: ws.id, name: 'Удаляемое!' })
+    expect(await json(renamed)).toEqual({
+      id: ws.id,
+      name: 'Удаляемое!',
+      version: 2,
+      role: 'admin',
+    })
     const dept = await json<Row>(
       await s.call('POST', '/api/department/add', {
         token: user.token,

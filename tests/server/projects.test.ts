@@ -286,7 +286,7 @@ describe('blocks', () => {
       const res = await s.call('POST', `/api/${type}/add`, { token: u.token, body })
       expect(res.status, type).toBe(200)
       const block = await json<Row>(res)
-      expect(block).toEqual({ ...body, type, id: expect.any(Number) })
+      expect(block).toEqual({ ...body, type, id: expect.any(Number), version: 1 })
       saved.push(block)
     }
     expect(new Set(saved.map((b) => b.id)).size).toBe(7)
@@ -305,7 +305,13 @@ describe('blocks', () => {
         body: { id: text.id, x: 0.1 + 0.2, y: -1 / 3, text: 'Новый текст' },
       }),
     )
-    expect(moved).toEqual({ ...text, x: 0.1 + 0.2, y: -1 / 3, text: 'Новый текст' })
+    expect(moved).toEqual({
+      ...text,
+      x: 0.1 + 0.2,
+      y: -1 / 3,
+      text: 'Новый текст',
+      version: 2,
+    })
     expect((await getProject(project.id)).updated_at > before.updated_at).toBe(true)
 
     const price = saved[5]!

@@ -86,19 +86,19 @@ describe.each(Object.keys(samples) as (keyof typeof samples)[])('%s', (kind) => 
         body: { id: record.id, ...samples[kind].update },
       }),
     )
-    expect(updated).toEqual({ ...record, ...samples[kind].update })
+    expect(updated).toEqual({ ...record, ...samples[kind].update, version: 2 })
 
     if (toggles[kind]) {
       const off = await s.call('POST', `/api/${kind}/disable`, {
         token: u.token,
         body: { id: record.id },
       })
-      expect(await json(off)).toEqual({ ...updated, enabled: false })
+      expect(await json(off)).toEqual({ ...updated, enabled: false, version: 3 })
       const on = await s.call('POST', `/api/${kind}/able`, {
         token: u.token,
         body: { id: record.id },
       })
-      expect(await json(on)).toEqual({ ...updated, enabled: true })
+      expect(await json(on)).toEqual({ ...updated, enabled: true, version: 4 })
     } else {
       const res = await s.call('POST', `/api/${kind}/disable`, {
         token: u.token,

@@ -128,7 +128,8 @@ export class Intent {
   async normalize(table: string, row: Fields, side: Side): Promise<Fields> {
     const out: Fields = {}
     for (const [field, value] of Object.entries(row)) {
-      if (field === 'id' || SECRETS[table]?.includes(field)) continue
+      // The version is the server's bookkeeping, not something a person means (docs/API.md).
+      if (field === 'id' || field === 'version' || SECRETS[table]?.includes(field)) continue
       out[field] = await this.normalizeField(field, value, side)
     }
     if (table === 'projects') {

@@ -13,6 +13,7 @@ import { PROJECT_TYPES } from '../../services/projects.ts'
 import { parseInput } from '../../services/validate.ts'
 import type { AppEnv } from '../env.ts'
 import { readJson } from '../errors.ts'
+import { ifMatch } from '../if-match.ts'
 import { productRoutes } from './define.ts'
 
 /** Uploads are received as they stream, held to their limits (server/http/upload-body.ts). */
@@ -38,12 +39,15 @@ export function projectRoutes(api: Hono<AppEnv>): void {
     return c.json(await services.projects.add(c.get('user').id, input.workspace_id, input.name))
   })
   mutation('/project/rename', async (c) => {
+    const expected = ifMatch(c)
     const { id, name } = parseInput(ProjectRename, await readJson(c))
-    return c.json(await c.get('services').projects.rename(c.get('user').id, id, name))
+    return c.json(await c.get('services').projects.rename(c.get('user').id, id, name, expected))
   })
   mutation('/project/set_type', async (c) => {
+    const expected = ifMatch(c)
     const { project_id, type } = parseInput(ProjectSetType, await readJson(c))
-    return c.json(await c.get('services').projects.setType(c.get('user').id, project_id, type))
+    const { projects } = c.get('services')
+    return c.json(await projects.setType(c.get('user').id, project_id, type, expected))
   })
   // GETs in the spec, but they change data: they go through Idempotency-Key like any mutation.
   mutation(
@@ -57,8 +61,9 @@ export function projectRoutes(api: Hono<AppEnv>): void {
   mutation(
     '/project/delete',
     async (c) => {
+      const expected = ifMatch(c)
       const { id } = parseInput(IdQuery, c.req.query())
-      await c.get('services').projects.delete(c.get('user').id, id)
+      await c.get('services').projects.delete(c.get('user').id, id, expected)
       return c.json({ id, deleted: true })
     },
     'GET',
@@ -72,8 +77,9 @@ export function projectRoutes(api: Hono<AppEnv>): void {
     )
   })
   mutation('/project/delete_bg', async (c) => {
+    const expected = ifMatch(c)
     const { id } = parseInput(IdBody, await readJson(c))
-    await c.get('services').projects.deleteBackground(c.get('user').id, id)
+    await c.get('services').projects.deleteBackground(c.get('user').id, id, expected)
     return c.json({ id, deleted: true })
   })
   // Image blocks and photos send images; video blocks send MP4 or WebM (their own, larger limit).
@@ -86,27 +92,35 @@ export function projectRoutes(api: Hono<AppEnv>): void {
   // project/delete_item; gift/price/subscribe use /add and /update and their own /delete.
   for (const type of ITEM_BLOCK_TYPES) {
     mutation(`/${type}/add`, async (c) => {
+      const expected = ifMatch(c)
       const body = await readJson(c)
-      return c.json(await c.get('services').blocks.save(c.get('user').id, type, body, 'upsert'))
+      const { blocks } = c.get('services')
+      return c.json(await blocks.save(c.get('user').id, type, body, 'upsert', expected))
     })
   }
   mutation('/project/delete_item', async (c) => {
+    const expected = ifMatch(c)
     const { id } = parseInput(IdBody, await readJson(c))
-    await c.get('services').blocks.delete(c.get('user').id, id, ITEM_BLOCK_TYPES)
+    await c.get('services').blocks.delete(c.get('user').id, id, ITEM_BLOCK_TYPES, expected)
     return c.json({ id, deleted: true })
   })
   for (const type of WIDGET_BLOCK_TYPES) {
     mutation(`/${type}/add`, async (c) => {
+      const expected = ifMatch(c)
       const body = await readJson(c)
-      return c.json(await c.get('services').blocks.save(c.get('user').id, type, body, 'upsert'))
+      const { blocks } = c.get('services')
+      return c.json(await blocks.save(c.get('user').id, type, body, 'upsert', expected))
     })
     mutation(`/${type}/update`, async (c) => {
+      const expected = ifMatch(c)
       const body = await readJson(c)
-      return c.json(await c.get('services').blocks.save(c.get('user').id, type, body, 'update'))
+      const { blocks } = c.get('services')
+      return c.json(await blocks.save(c.get('user').id, type, body, 'update', expected))
     })
     mutation(`/${type}/delete`, async (c) => {
+      const expected = ifMatch(c)
       const { id } = parseInput(IdBody, await readJson(c))
-      await c.get('services').blocks.delete(c.get('user').id, id, [type])
+      await c.get('services').blocks.delete(c.get('user').id, id, [type], expected)
       return c.json({ id, deleted: true })
     })
   }

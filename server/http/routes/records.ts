@@ -5,6 +5,7 @@ import { parseInput } from '../../services/validate.ts'
 import type { RecordKind } from '../../storage/records.ts'
 import type { AppEnv } from '../env.ts'
 import { readJson } from '../errors.ts'
+import { ifMatch } from '../if-match.ts'
 import { productRoutes } from './define.ts'
 
 /** amo, bitrix, department, location, specialist: the same seven calls (spec §7). */
@@ -26,12 +27,15 @@ export function recordRoutes(api: Hono<AppEnv>): void {
       return c.json(await c.get('services').records.add(kind, c.get('user').id, input))
     })
     mutation(`/${kind}/update`, async (c) => {
+      const expected = ifMatch(c)
       const input = parseInput(rules.update, await readJson(c)) as { id: number }
-      return c.json(await c.get('services').records.update(kind, c.get('user').id, input))
+      const services = c.get('services')
+      return c.json(await services.records.update(kind, c.get('user').id, input, expected))
     })
     mutation(`/${kind}/delete`, async (c) => {
+      const expected = ifMatch(c)
       const { id } = parseInput(IdBody, await readJson(c))
-      await c.get('services').records.delete(kind, c.get('user').id, id)
+      await c.get('services').records.delete(kind, c.get('user').id, id, expected)
       return c.json({ id, deleted: true })
     })
     if (rules.toggles) {
@@ -40,9 +44,10 @@ export function recordRoutes(api: Hono<AppEnv>): void {
         ['able', true],
       ] as const) {
         mutation(`/${kind}/${action}`, async (c) => {
+          const expected = ifMatch(c)
           const { id } = parseInput(IdBody, await readJson(c))
-          const services = c.get('services')
-          return c.json(await services.records.setEnabled(kind, c.get('user').id, id, enabled))
+          const { records } = c.get('services')
+          return c.json(await records.setEnabled(kind, c.get('user').id, id, enabled, expected))
         })
       }
     }
