@@ -1,7 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Paper, Stack } from '@mantine/core'
+import { Group, Paper, Stack } from '@mantine/core'
 import { useBlocker, useRouter } from '@tanstack/react-router'
 import type { FormEvent, KeyboardEvent, ReactNode } from 'react'
+import { Button } from './button.tsx'
 import { confirmDialog } from './confirm.tsx'
 import { PageHeader } from './page-header.tsx'
 
@@ -87,10 +88,10 @@ export function FormFrame(props: FormFrameProps) {
             <Group justify="space-between" mt="sm" gap="sm">
               <Group gap="sm">{props.extraActions}</Group>
               <Group gap="sm">
-                <Button variant="default" size="md" onClick={cancel}>
+                <Button variant="default" onClick={cancel}>
                   <Trans>Отмена</Trans>
                 </Button>
-                <Button type="submit" size="md" loading={props.submitting}>
+                <Button type="submit" loading={props.submitting}>
                   {props.submitLabel ?? <Trans>Сохранить</Trans>}
                 </Button>
               </Group>
