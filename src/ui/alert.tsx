@@ -2,7 +2,7 @@ import type { ComponentType, ReactNode } from 'react'
 import classes from './alert.module.css'
 
 export interface AlertProps {
-  color?: 'red' | 'orange' | 'blue'
+  color?: 'red' | 'orange' | 'blue' | 'teal'
   icon?: ComponentType<{ size?: number; 'aria-hidden'?: boolean }>
   title?: ReactNode
   /** `alert` when it appears in answer to what the person did and must be read out at once. */
