@@ -145,6 +145,8 @@ export function TextInput({
 export interface NativeSelectProps
   extends Omit<ComponentPropsWithoutRef<'select'>, 'className' | 'style'>, FieldProps {
   data: { value: string; label: string }[]
+  /** An icon at the start (decorative). */
+  leftSection?: ReactNode
 }
 
 /** The platform's own picker (best on a tablet), styled like Mantine's NativeSelect. */
@@ -155,6 +157,7 @@ export function NativeSelect({
   className,
   style,
   data,
+  leftSection,
   id: givenId,
   ...rest
 }: NativeSelectProps) {
@@ -162,10 +165,16 @@ export function NativeSelect({
   return (
     <Field id={id} required={rest.required} {...{ label, description, error, className, style }}>
       <div className={classes.inputWrap}>
+        {leftSection ? (
+          <span className={classes.section} data-position="left">
+            {leftSection}
+          </span>
+        ) : null}
         <select
           {...rest}
           {...fieldAria(id, { description, error }, rest)}
           className={classes.input}
+          data-with-left={leftSection ? true : undefined}
           data-with-right
         >
           {data.map((option) => (

@@ -1,10 +1,11 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core'
+import { Group, Paper, ScrollArea, Stack, Text } from '@mantine/core'
 import { useState } from 'react'
 import type { OutboxTable } from '../../data/types.ts'
 import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts'
+import { Button } from '../../ui/button.tsx'
 import { notifyError } from '../../ui/notify.tsx'
 import { nestQuotes } from '../../domain/quotes.ts'
 

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
+import { Group, Modal, Stack, Text } from '@mantine/core'
 import { IconPencil, IconTrash } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
@@ -13,10 +13,12 @@ import {
 } from '../../mirror/live.ts'
 import type { Workspace } from '../../domain/workspace.ts'
 import { WorkspaceInput } from '../../domain/workspace.ts'
+import { Button, IconButton } from '../../ui/button.tsx'
 import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { InlineRename } from '../../ui/inline-rename.tsx'
 import { issuesToFieldErrors } from '../../ui/field-error.ts'
 import { SyncMark } from '../../ui/sync-mark.tsx'
+import { TextInput } from '../../ui/text-input.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { deleteWorkspaceMessage, type WorkspaceContents } from './workspace-contents.ts'
@@ -72,8 +74,7 @@ function AddWorkspace() {
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Group align="flex-start" gap="sm">
         <TextInput
-          flex={1}
-          size="md"
+          style={{ flex: 1 }}
           label={t`Новое пространство`}
           placeholder={t`Например, Клиника на Ленина`}
           value={name}
@@ -82,10 +83,9 @@ function AddWorkspace() {
             setError(undefined)
           }}
           error={error}
-          aria-invalid={Boolean(error)}
           data-autofocus
         />
-        <Button type="submit" size="md" mt={25}>
+        <Button type="submit" style={{ marginTop: 25 }}>
           <Trans>Добавить</Trans>
         </Button>
       </Group>
@@ -171,16 +171,14 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
             </Group>
           </Stack>
           <Group gap="xs" wrap="nowrap">
-            <ActionIcon
-              size={44}
+            <IconButton
               variant="subtle"
               onClick={() => setEditing(true)}
               aria-label={t`Переименовать ${oldName}`}
             >
               <IconPencil size={20} />
-            </ActionIcon>
-            <ActionIcon
-              size={44}
+            </IconButton>
+            <IconButton
               variant="subtle"
               color="red"
               onClick={() => void remove()}
@@ -188,7 +186,7 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
               aria-label={t`Удалить ${oldName}`}
             >
               <IconTrash size={20} />
-            </ActionIcon>
+            </IconButton>
           </Group>
         </>
       )}
