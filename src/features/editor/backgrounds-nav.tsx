@@ -3,8 +3,6 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import {
   Badge,
   Box,
-  Button,
-  FileButton,
   Group,
   ScrollArea,
   Stack,
@@ -12,6 +10,8 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core'
+import { Button } from '../../ui/button.tsx'
+import { FileButton } from '../../ui/file-button.tsx'
 import { IconPhotoPlus, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
 import type { Background } from '../../domain/project.ts'
