@@ -72,7 +72,7 @@ export function SyncStatus() {
               {label}
             </Text>
             {status.parked > 0 ? (
-              <Badge color="red" aria-hidden="true">
+              <Badge color="red" aria-hidden>
                 {String(status.parked)}
               </Badge>
             ) : null}
