@@ -22,6 +22,10 @@ export const theme = createTheme({
   // items; buttons and inputs are the app's own (ui/controls.module.css, docs/app-shell.md "UI kit").
   components: {
     Menu: Menu.extend({ styles: { item: { minHeight: rem(44) } } }),
+    // The inputs Mantine still draws stand beside the app's own, which are 44 px high. Named, not
+    // imported, so the theme does not pull these widgets into every island.
+    Select: { styles: { input: { minHeight: rem(44) } } },
+    ColorInput: { styles: { input: { minHeight: rem(44) } } },
   },
 })
 
