@@ -31,18 +31,35 @@ const noLiteralUiStrings = [
 
 const zone = (target, from, message) => ({ target, from, message })
 
-// One kit: where the app has its own control, Mantine's twin is not imported (docs/screens.md).
+// One kit: the plain controls are the app's own (src/ui); Mantine is kept for the widgets that
+// earn their weight (Modal, Menu, Popover, searchable Select, ColorInput, notifications). Its twin
+// of one of our controls is not imported (docs/app-shell.md "UI kit").
+const ownControl = (names, where) => ({
+  name: '@mantine/core',
+  importNames: names,
+  message: `Этот элемент у приложения свой: ${where} (docs/app-shell.md, «UI kit»).`,
+})
 const oneKit = [
   {
     name: '@mantine/hooks',
     importNames: ['useDocumentTitle'],
     message: 'Заголовок вкладки — src/ui/use-document-title.ts.',
   },
-  {
-    name: '@mantine/core',
-    importNames: ['Switch'],
-    message: 'Переключатель — src/ui/switch.tsx, с подписью — src/ui/switch-field.tsx.',
-  },
+  ownControl(['Switch'], 'src/ui/switch.tsx, с подписью — src/ui/switch-field.tsx'),
+  ownControl(['Button', 'ActionIcon', 'CloseButton'], 'src/ui/button.tsx (Button, IconButton)'),
+  ownControl(['Anchor'], 'src/ui/links.tsx (AnchorLink, ButtonLink)'),
+  ownControl(
+    ['TextInput', 'NativeSelect', 'NumberInput', 'Input', 'InputWrapper'],
+    'src/ui/text-input.tsx (TextInput, NativeSelect, FieldGroup; число — TextInput с inputMode)',
+  ),
+  ownControl(['Textarea'], 'src/ui/textarea.tsx'),
+  ownControl(['PasswordInput'], 'src/ui/password-input.tsx'),
+  ownControl(['Checkbox'], 'src/ui/checkbox.tsx'),
+  ownControl(['Badge'], 'src/ui/badge.tsx'),
+  ownControl(['Loader'], 'src/ui/loader.tsx'),
+  ownControl(['Alert'], 'src/ui/alert.tsx'),
+  ownControl(['FileButton'], 'src/ui/file-button.tsx'),
+  ownControl(['AppShell'], 'src/ui/app-layout.tsx'),
 ]
 
 const pixiOnlyInCanvas = {

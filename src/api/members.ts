@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { Member } from '../domain/members.ts'
+import { WorkspaceMember as Member } from '../domain/workspace.ts'
 import { request } from './client.ts'
 
 /** Members of a workspace (docs/API.md, "Members"): online calls, not queued. */

@@ -1,6 +1,6 @@
-import { Paper, Stack, Text, Title } from '@mantine/core'
-import { useDocumentTitle } from './use-document-title.ts'
 import type { ReactNode } from 'react'
+import classes from './auth-card.module.css'
+import { useDocumentTitle } from './use-document-title.ts'
 
 /** The card of the sign-in, registration and password pages. */
 export function AuthCard(props: {
@@ -11,23 +11,13 @@ export function AuthCard(props: {
 }) {
   useDocumentTitle(props.title)
   return (
-    <Paper withBorder shadow="md" radius="lg" p={{ base: 'lg', sm: 32 }}>
-      <Stack gap={4} mb="lg">
-        <Title order={1} fz={{ base: 24, sm: 26 }}>
-          {props.title}
-        </Title>
-        {props.subtitle ? (
-          <Text c="dimmed" size="sm">
-            {props.subtitle}
-          </Text>
-        ) : null}
-      </Stack>
+    <div className={classes.card}>
+      <div className={classes.head}>
+        <h1 className={classes.title}>{props.title}</h1>
+        {props.subtitle ? <p className={classes.subtitle}>{props.subtitle}</p> : null}
+      </div>
       {props.children}
-      {props.footer ? (
-        <Text ta="center" size="sm" mt="lg" c="dimmed">
-          {props.footer}
-        </Text>
-      ) : null}
-    </Paper>
+      {props.footer ? <div className={classes.footer}>{props.footer}</div> : null}
+    </div>
   )
 }

@@ -5,24 +5,39 @@ export type ButtonVariant = 'filled' | 'default' | 'light' | 'subtle'
 
 interface ButtonLook {
   variant?: ButtonVariant
-  size?: 'md' | 'compact-sm'
+  /** `red` for a destructive action; blue otherwise. */
+  color?: 'blue' | 'red'
+  /** md and sm are both 44 px high (a finger's target); sm has a smaller label. */
+  size?: 'md' | 'sm' | 'compact-sm'
   /** An icon before the label. */
   leftSection?: ReactNode
+  /** As wide as its container (the sign-in forms). */
+  fullWidth?: boolean
 }
 
-export interface ButtonProps extends ComponentPropsWithoutRef<'button'>, ButtonLook {}
+export interface ButtonProps extends Omit<ComponentPropsWithoutRef<'button'>, 'color'>, ButtonLook {
+  /** Busy (a submit on its way): a spinner before the label, not pressable, `aria-busy`. */
+  loading?: boolean
+}
 
 /** The class and data attributes that give a <button> or an <a> the Button look. */
 function buttonLook(
-  { variant = 'filled', size = 'md', leftSection }: ButtonLook,
+  { variant = 'filled', color = 'blue', size = 'md', leftSection, fullWidth }: ButtonLook,
   className?: string,
 ) {
   return {
     className: className ? `${classes.button} ${className}` : classes.button,
     'data-variant': variant,
+    'data-color': color === 'blue' ? undefined : color,
     'data-size': size,
     'data-with-left': leftSection ? true : undefined,
+    'data-full-width': fullWidth ? true : undefined,
   }
+}
+
+/** A spinning ring in the current text colour, for a button or a control that is busy. */
+export function Spinner({ size = 18 }: { size?: number }) {
+  return <span className={classes.spinner} style={{ width: size, height: size }} aria-hidden />
 }
 
 /**
@@ -30,17 +45,32 @@ function buttonLook(
  * Mantine's Button of size md (44 px high for touch). `type` defaults to "button".
  */
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant, size, leftSection, className, children, type = 'button', ...rest },
+  {
+    variant,
+    color,
+    size,
+    leftSection,
+    fullWidth,
+    loading,
+    className,
+    children,
+    type = 'button',
+    disabled,
+    ...rest
+  },
   ref,
 ) {
+  const icon = loading ? <Spinner /> : leftSection
   return (
     <button
       ref={ref}
       type={type}
-      {...buttonLook({ variant, size, leftSection }, className)}
+      {...buttonLook({ variant, color, size, leftSection: icon, fullWidth }, className)}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
       {...rest}
     >
-      {leftSection}
+      {icon}
       {children}
     </button>
   )
@@ -52,24 +82,37 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
  */
 export const ButtonAnchor = forwardRef<
   HTMLAnchorElement,
-  ComponentPropsWithoutRef<'a'> & ButtonLook
->(function ButtonAnchor({ variant, size, leftSection, className, children, ...rest }, ref) {
+  Omit<ComponentPropsWithoutRef<'a'>, 'color'> & ButtonLook
+>(function ButtonAnchor(
+  { variant, color, size, leftSection, fullWidth, className, children, ...rest },
+  ref,
+) {
   return (
-    <a ref={ref} {...buttonLook({ variant, size, leftSection }, className)} {...rest}>
+    <a
+      ref={ref}
+      {...buttonLook({ variant, color, size, leftSection, fullWidth }, className)}
+      {...rest}
+    >
       {leftSection}
       {children}
     </a>
   )
 })
 
-export interface IconButtonProps extends ComponentPropsWithoutRef<'button'> {
+export interface IconButtonProps extends Omit<ComponentPropsWithoutRef<'button'>, 'color'> {
   /** The accessible name: an icon alone says nothing to assistive technology. */
   'aria-label': string
-  variant?: 'filled' | 'default' | 'subtle'
+  /** `white`: a round white button over a dark backdrop (the preview's arrows). */
+  variant?: 'filled' | 'default' | 'subtle' | 'white'
   color?: 'blue' | 'red' | 'gray'
+  /** A toggle's state (a tool that is on), for assistive technology and the look. */
+  'aria-pressed'?: boolean
 }
 
-/** A square 44 px icon button (Mantine's ActionIcon look). */
+/**
+ * A square 44 px icon button (Mantine's ActionIcon look). Its name never changes with its state:
+ * a toggle says it in `aria-pressed`.
+ */
 export const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(function IconButton(
   { variant = 'filled', color = 'blue', className, type = 'button', ...rest },
   ref,

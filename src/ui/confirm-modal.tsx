@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro'
-import { Button, Group, Modal, Text } from '@mantine/core'
+import { Group, Modal, Text } from '@mantine/core'
+import { Button } from './button.tsx'
 import type { ConfirmRequest } from './confirm.tsx'
 
 export function ConfirmModal({
@@ -13,15 +14,10 @@ export function ConfirmModal({
     <Modal opened onClose={() => answer(false)} title={request.title} centered radius="md">
       <Text size="sm">{request.message}</Text>
       <Group justify="flex-end" mt="lg">
-        <Button variant="default" size="md" onClick={() => answer(false)}>
+        <Button variant="default" onClick={() => answer(false)}>
           {request.cancelLabel ?? <Trans>Отмена</Trans>}
         </Button>
-        <Button
-          color={request.danger ? 'red' : undefined}
-          size="md"
-          onClick={() => answer(true)}
-          autoFocus
-        >
+        <Button color={request.danger ? 'red' : undefined} onClick={() => answer(true)} autoFocus>
           {request.confirmLabel}
         </Button>
       </Group>

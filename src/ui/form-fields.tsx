@@ -1,5 +1,6 @@
-import { Textarea, TextInput, type TextareaProps, type TextInputProps } from '@mantine/core'
 import type { ChangeEvent } from 'react'
+import { TextInput, type TextInputProps } from './text-input.tsx'
+import { Textarea, type TextareaProps } from './textarea.tsx'
 import type { RecordForm } from './use-record-form.ts'
 
 /** The fields of `Values` that hold text. */
@@ -24,7 +25,6 @@ function bind<Values extends object>({ form, field }: BindProps<Values>) {
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
       form.set(field, event.currentTarget.value as Values[typeof field]),
     error,
-    'aria-invalid': Boolean(error),
   }
 }
 
@@ -34,7 +34,7 @@ export function FormTextInput<Values extends object>({
   field,
   ...rest
 }: BindProps<Values> & Omit<TextInputProps, Bound>) {
-  return <TextInput size="md" {...bind({ form, field })} {...rest} />
+  return <TextInput {...bind({ form, field })} {...rest} />
 }
 
 /** A multi-line text bound to a record form's field; it grows with its text (3 to 10 rows). */
@@ -43,7 +43,5 @@ export function FormTextarea<Values extends object>({
   field,
   ...rest
 }: BindProps<Values> & Omit<TextareaProps, Bound>) {
-  return (
-    <Textarea size="md" autosize minRows={3} maxRows={10} {...bind({ form, field })} {...rest} />
-  )
+  return <Textarea minRows={3} maxRows={10} {...bind({ form, field })} {...rest} />
 }

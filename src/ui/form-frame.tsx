@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Paper, Stack } from '@mantine/core'
 import { useBlocker, useRouter } from '@tanstack/react-router'
 import type { FormEvent, KeyboardEvent, ReactNode } from 'react'
+import { Button } from './button.tsx'
 import { confirmDialog } from './confirm.tsx'
+import classes from './form-frame.module.css'
 import { PageHeader } from './page-header.tsx'
 
 export interface FormFrameProps {
@@ -77,27 +78,25 @@ export function FormFrame(props: FormFrameProps) {
   }
 
   return (
-    <Stack gap="lg" maw={720}>
+    <div className={classes.page}>
       <PageHeader title={props.title} actions={props.headerActions} />
-      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-        <form onSubmit={props.onSubmit} onKeyDown={onKeyDown} noValidate>
-          <Stack gap="md">
-            {props.notice}
-            {props.children}
-            <Group justify="space-between" mt="sm" gap="sm">
-              <Group gap="sm">{props.extraActions}</Group>
-              <Group gap="sm">
-                <Button variant="default" size="md" onClick={cancel}>
-                  <Trans>Отмена</Trans>
-                </Button>
-                <Button type="submit" size="md" loading={props.submitting}>
-                  {props.submitLabel ?? <Trans>Сохранить</Trans>}
-                </Button>
-              </Group>
-            </Group>
-          </Stack>
+      <div className={classes.card}>
+        <form className={classes.fields} onSubmit={props.onSubmit} onKeyDown={onKeyDown} noValidate>
+          {props.notice}
+          {props.children}
+          <div className={classes.footer}>
+            <div className={classes.group}>{props.extraActions}</div>
+            <div className={classes.group}>
+              <Button variant="default" onClick={cancel}>
+                <Trans>Отмена</Trans>
+              </Button>
+              <Button type="submit" loading={props.submitting}>
+                {props.submitLabel ?? <Trans>Сохранить</Trans>}
+              </Button>
+            </div>
+          </div>
         </form>
-      </Paper>
-    </Stack>
+      </div>
+    </div>
   )
 }

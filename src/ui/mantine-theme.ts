@@ -1,4 +1,4 @@
-import { Button, createTheme, Menu, Modal, rem, type MantineThemeOverride } from '@mantine/core'
+import { createTheme, Menu, Modal, rem, type MantineThemeOverride } from '@mantine/core'
 
 /**
  * The Mantine theme of every screen that uses Mantine. Its CSS variables that differ from
@@ -18,17 +18,14 @@ export const theme = createTheme({
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
   cursorType: 'pointer',
-  // Touch targets of at least 44 px (a finger on a tablet): the md buttons of forms and dialogs,
-  // a dialog's close button and menu items; the Mantine-free controls follow (ui/controls.module.css).
+  // Touch targets of at least 44 px (a finger on a tablet): a dialog's close button and menu
+  // items; buttons and inputs are the app's own (ui/controls.module.css, docs/app-shell.md "UI kit").
   components: {
-    Button: Button.extend({
-      defaultProps: { radius: 'md' },
-      vars: (_theme, props) =>
-        props.size === 'md' ? { root: { '--button-height': rem(44) } } : { root: {} },
-    }),
     Menu: Menu.extend({ styles: { item: { minHeight: rem(44) } } }),
-    TextInput: { defaultProps: { radius: 'md' } },
-    PasswordInput: { defaultProps: { radius: 'md' } },
+    // The inputs Mantine still draws stand beside the app's own, which are 44 px high. Named, not
+    // imported, so the theme does not pull these widgets into every island.
+    Select: { styles: { input: { minHeight: rem(44) } } },
+    ColorInput: { styles: { input: { minHeight: rem(44) } } },
   },
 })
 

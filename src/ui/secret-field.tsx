@@ -1,7 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Input, PasswordInput, Text, TextInput } from '@mantine/core'
 import { IconLock } from '@tabler/icons-react'
-import { useId } from 'react'
+import { Button } from './button.tsx'
+import { PasswordInput } from './password-input.tsx'
+import classes from './secret-field.module.css'
+import { Field, fieldAria, TextInput, useFieldId } from './text-input.tsx'
 
 export interface SecretFieldProps {
   label: string
@@ -23,53 +25,33 @@ export interface SecretFieldProps {
  */
 export function SecretField(props: SecretFieldProps) {
   const { t } = useLingui()
-  const maskedId = useId()
+  const maskedId = useFieldId(undefined)
   if (props.masked !== null && props.value === null) {
+    const { description, error } = props
+    // The masked value stands where the input will be: the label names it, «Заменить» opens it.
     return (
-      <Input.Wrapper
-        size="md"
-        withAsterisk
-        label={props.label}
-        description={props.description}
-        error={props.error}
-      >
-        <Group gap="sm" wrap="nowrap" mt={4}>
-          <Group
-            gap={8}
-            wrap="nowrap"
-            flex={1}
-            miw={0}
-            px="sm"
-            h={42}
-            bg="gray.0"
-            style={{
-              borderRadius: 'var(--mantine-radius-md)',
-              border: '1px solid var(--mantine-color-gray-3)',
-            }}
+      <Field id={maskedId} required label={props.label} {...{ description, error }}>
+        <div className={classes.row}>
+          <output
+            className={classes.masked}
+            {...fieldAria(maskedId, { description, error }, {})}
+            data-testid={`${props.name}-masked`}
           >
             <IconLock size={16} aria-hidden />
-            <Text id={maskedId} truncate="end" ff="monospace" data-testid={`${props.name}-masked`}>
-              {props.masked}
-            </Text>
-          </Group>
-          <Button
-            variant="light"
-            size="md"
-            onClick={() => props.onChange('')}
-            aria-describedby={maskedId}
-          >
+            <span className={classes.value}>{props.masked}</span>
+          </output>
+          <Button variant="light" onClick={() => props.onChange('')} aria-describedby={maskedId}>
             <Trans>Заменить</Trans>
           </Button>
-        </Group>
-      </Input.Wrapper>
+        </div>
+      </Field>
     )
   }
-  const Field = props.visible ? TextInput : PasswordInput
+  const Input = props.visible ? TextInput : PasswordInput
   return (
-    <Group gap="sm" align="flex-start" wrap="nowrap">
-      <Field
-        flex={1}
-        size="md"
+    <div className={classes.row}>
+      <Input
+        className={classes.input}
         name={props.name}
         label={props.label}
         description={props.description}
@@ -77,7 +59,6 @@ export function SecretField(props: SecretFieldProps) {
         value={props.value ?? ''}
         onChange={(event) => props.onChange(event.currentTarget.value)}
         error={props.error}
-        aria-invalid={Boolean(props.error)}
         required
         data-autofocus={props.masked !== null ? true : undefined}
         autoFocus={props.masked !== null}
@@ -85,13 +66,12 @@ export function SecretField(props: SecretFieldProps) {
       {props.masked !== null ? (
         <Button
           variant="default"
-          size="md"
-          mt={props.description ? 46 : 25}
+          className={props.description ? classes.keepDescribed : classes.keep}
           onClick={() => props.onChange(null)}
         >
           {t`Не менять`}
         </Button>
       ) : null}
-    </Group>
+    </div>
   )
 }

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button } from '@mantine/core'
 import { IconBarrierBlock, IconCompassOff, IconLock, IconRocket } from '@tabler/icons-react'
-import { Link } from '@tanstack/react-router'
+import { Button } from './button.tsx'
+import { ButtonLink } from './links.tsx'
 import { StatusPage } from './status-page.tsx'
 
 const reload = () => window.location.reload()
@@ -15,9 +15,9 @@ export function NotFoundPage() {
       title={t`Страница не найдена`}
       description={t`Такой страницы нет или она была перемещена. Проверьте адрес или вернитесь к проектам.`}
       actions={
-        <Button component={Link} to="/projects">
+        <ButtonLink to="/projects">
           <Trans>К проектам</Trans>
-        </Button>
+        </ButtonLink>
       }
     />
   )
@@ -34,12 +34,12 @@ export function NotAuthorizedPage() {
       description={t`У вашей учётной записи нет прав на этот раздел. Обратитесь к администратору.`}
       actions={
         <>
-          <Button component={Link} to="/projects">
+          <ButtonLink to="/projects">
             <Trans>К проектам</Trans>
-          </Button>
-          <Button variant="default" component={Link} to="/pages/login">
+          </ButtonLink>
+          <ButtonLink variant="default" to="/pages/login">
             <Trans>Войти под другим аккаунтом</Trans>
-          </Button>
+          </ButtonLink>
         </>
       }
     />
@@ -72,9 +72,9 @@ export function ComingSoonPage() {
       title={t`Скоро открытие`}
       description={t`Мы готовим этот раздел. Загляните немного позже.`}
       actions={
-        <Button component={Link} to="/projects">
+        <ButtonLink to="/projects">
           <Trans>К проектам</Trans>
-        </Button>
+        </ButtonLink>
       }
     />
   )

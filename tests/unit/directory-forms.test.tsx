@@ -221,7 +221,7 @@ describe('SpecialistForm', () => {
       'Этот файл не изображение. Выберите фото в формате JPEG, PNG, WebP или GIF.',
     )
     // On the form, under the photo, not only in a notification.
-    expect(message.closest('.mantine-InputWrapper-root')).toHaveTextContent('Фото')
+    expect(message.closest('[role="group"]')).toHaveTextContent('Фото')
     expect(uploadPhoto).not.toHaveBeenCalled()
   })
 

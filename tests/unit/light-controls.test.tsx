@@ -1,12 +1,20 @@
+import { I18nProvider } from '@lingui/react'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 // @ts-expect-error: Mantine's own helper, not exported from the package's types
 import { getInitialsColor } from '../../node_modules/@mantine/core/esm/components/Avatar/get-initials-color/get-initials-color.mjs'
+import { i18n } from '../../src/app/i18n.ts'
 import { initialsColor } from '../../src/features/directory/specialist-photo.tsx'
+import { Alert } from '../../src/ui/alert.tsx'
+import { Button } from '../../src/ui/button.tsx'
+import { Checkbox } from '../../src/ui/checkbox.tsx'
 import { initials } from '../../src/ui/initials.ts'
+import { PasswordInput } from '../../src/ui/password-input.tsx'
 import { Switch } from '../../src/ui/switch.tsx'
+import { TextInput } from '../../src/ui/text-input.tsx'
+import { Textarea } from '../../src/ui/textarea.tsx'
 
 afterEach(() => {
   document.body.innerHTML = ''
@@ -61,5 +69,92 @@ describe('a specialist without a photo', () => {
   it('keeps the colour Mantine gave the same name', () => {
     for (const name of ['Иванова Анна Сергеевна', 'Кузнецов Дмитрий', 'Борис', 'Smith'])
       expect(initialsColor(name)).toBe(getInitialsColor(name))
+  })
+})
+
+describe('the form controls of src/ui', () => {
+  it('ties a text input to its label, its description and its error', () => {
+    render(
+      <TextInput
+        label="Поддомен"
+        description="Часть адреса"
+        error="Обязательное поле"
+        required
+        defaultValue=""
+      />,
+    )
+    const input = screen.getByRole('textbox', { name: 'Поддомен' })
+    expect(input).toHaveAttribute('aria-invalid', 'true')
+    expect(input).toBeRequired()
+    expect(input).toHaveAccessibleDescription('Часть адреса Обязательное поле')
+  })
+
+  it('is not marked invalid without an error', () => {
+    render(<Textarea label="Описание" description="Коротко" defaultValue="" />)
+    const area = screen.getByRole('textbox', { name: 'Описание' })
+    expect(area).not.toHaveAttribute('aria-invalid')
+    expect(area).toHaveAccessibleDescription('Коротко')
+  })
+
+  it('shows a typed password on demand, saying so in aria-pressed, not in the name', async () => {
+    render(
+      <I18nProvider i18n={i18n}>
+        <PasswordInput label="Пароль" error="Не короче 8 символов" defaultValue="secret" />
+      </I18nProvider>,
+    )
+    const user = userEvent.setup()
+    const input = screen.getByLabelText('Пароль', { selector: 'input' })
+    expect(input).toHaveAttribute('type', 'password')
+    expect(input).toHaveAccessibleDescription('Не короче 8 символов')
+    const reveal = screen.getByRole('button', { name: 'Показать пароль' })
+    expect(reveal).toHaveAttribute('aria-pressed', 'false')
+    await user.click(reveal)
+    expect(input).toHaveAttribute('type', 'text')
+    expect(screen.getByRole('button', { name: 'Показать пароль' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    )
+  })
+
+  it('toggles a checkbox from its label and from the keyboard', async () => {
+    const seen: boolean[] = []
+    render(
+      <Checkbox label="Без заливки" onChange={(event) => seen.push(event.currentTarget.checked)} />,
+    )
+    const user = userEvent.setup()
+    await user.click(screen.getByText('Без заливки'))
+    const box = screen.getByRole('checkbox', { name: 'Без заливки' })
+    expect(box).toBeChecked()
+    box.focus()
+    await user.keyboard(' ')
+    expect(seen).toEqual([true, false])
+  })
+
+  it('does not submit twice while its button is busy', async () => {
+    const clicks: number[] = []
+    const { rerender } = render(<Button onClick={() => clicks.push(1)}>Войти</Button>)
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: 'Войти' }))
+    rerender(
+      <Button loading onClick={() => clicks.push(2)}>
+        Войти
+      </Button>,
+    )
+    const busy = screen.getByRole('button', { name: 'Войти' })
+    expect(busy).toHaveAttribute('aria-busy', 'true')
+    expect(busy).toBeDisabled()
+    await user.click(busy)
+    expect(clicks).toEqual([1])
+  })
+
+  it('draws an alert with its title and text, read out when asked', () => {
+    render(
+      <Alert color="red" role="alert" title="Сервер не принял изменение">
+        Название занято
+      </Alert>,
+    )
+    const alert = screen.getByRole('alert')
+    expect(alert).toHaveTextContent('Сервер не принял изменение')
+    expect(alert).toHaveTextContent('Название занято')
   })
 })

@@ -129,7 +129,7 @@ describe('LoginForm', () => {
     await user.type(email, 'anna@example.ru')
     await user.type(password, 'secret-pass{Enter}')
     const button = screen.getByRole('button', { name: 'Войти' })
-    await waitFor(() => expect(button).toHaveAttribute('data-loading', 'true'))
+    await waitFor(() => expect(button).toHaveAttribute('aria-busy', 'true'))
     await user.type(password, '{Enter}')
     expect(login).toHaveBeenCalledTimes(1)
     await act(async () => finish(answer))

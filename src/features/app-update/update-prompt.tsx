@@ -1,9 +1,10 @@
 import { t } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Stack, Text } from '@mantine/core'
+import { Group, Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { IconRefresh } from '@tabler/icons-react'
 import { useState } from 'react'
+import { Button } from '../../ui/button.tsx'
 import { errorMessage } from '../../ui/field-error.ts'
 import { requestNotificationHost } from '../../ui/notification-host.tsx'
 import { closeButtonProps, notifyError } from '../../ui/notify.tsx'
@@ -50,7 +51,7 @@ function UpdatePromptBody({ accept }: { accept: () => Promise<void> }) {
         </Trans>
       </Text>
       <Group justify="flex-end">
-        <Button size="md" loading={busy} onClick={() => void onUpdate()}>
+        <Button loading={busy} onClick={() => void onUpdate()}>
           <Trans>Обновить</Trans>
         </Button>
       </Group>

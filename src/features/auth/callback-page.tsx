@@ -1,7 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button } from '@mantine/core'
 import { IconKey } from '@tabler/icons-react'
-import { Link } from '@tanstack/react-router'
+import { ButtonLink } from '../../ui/links.tsx'
 import { StatusPage } from '../../ui/status-page.tsx'
 
 /** /callback: sign-in through third-party providers is not offered; point to the sign-in form. */
@@ -13,9 +12,9 @@ export function CallbackPage() {
       title={t`Вход через внешние сервисы недоступен`}
       description={t`Войдите с помощью электронной почты и пароля.`}
       actions={
-        <Button component={Link} to="/pages/login">
+        <ButtonLink to="/pages/login">
           <Trans>Перейти ко входу</Trans>
-        </Button>
+        </ButtonLink>
       }
     />
   )

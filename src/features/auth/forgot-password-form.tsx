@@ -1,11 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core'
+import { Stack } from '@mantine/core'
 import { IconMailCheck } from '@tabler/icons-react'
-import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { forgotPassword } from '../../api/auth.ts'
 import { ForgotPasswordInput } from '../../domain/user.ts'
+import { Alert } from '../../ui/alert.tsx'
 import { AuthCard } from '../../ui/auth-card.tsx'
+import { Button } from '../../ui/button.tsx'
+import { AnchorLink } from '../../ui/links.tsx'
+import { TextInput } from '../../ui/text-input.tsx'
 import { FormAlert } from './form-alert.tsx'
 import { useFormState } from './use-form-state.ts'
 
@@ -22,13 +25,13 @@ export function ForgotPasswordForm() {
       title={t`Восстановление пароля`}
       subtitle={t`Укажите почту, с которой вы входите, и мы пришлём ссылку для нового пароля`}
       footer={
-        <Anchor component={Link} to="/pages/login" fw={500}>
+        <AnchorLink to="/pages/login" style={{ fontWeight: 500 }}>
           <Trans>Вернуться ко входу</Trans>
-        </Anchor>
+        </AnchorLink>
       }
     >
       {sentTo ? (
-        <Alert color="teal" icon={<IconMailCheck size={20} />} title={t`Проверьте почту`}>
+        <Alert color="teal" icon={IconMailCheck} title={t`Проверьте почту`}>
           <Trans>
             Если адрес {sentTo} зарегистрирован, на него придёт письмо со ссылкой для сброса пароля.
           </Trans>
@@ -42,7 +45,6 @@ export function ForgotPasswordForm() {
               name="email"
               autoComplete="email"
               inputMode="email"
-              size="md"
               value={form.values.email}
               onChange={(event) => form.set('email')(event.currentTarget.value)}
               error={form.errors.email}
@@ -50,7 +52,7 @@ export function ForgotPasswordForm() {
               autoFocus
             />
             <FormAlert message={form.errors._} />
-            <Button type="submit" size="md" fullWidth loading={form.submitting}>
+            <Button type="submit" fullWidth loading={form.submitting}>
               <Trans>Отправить ссылку</Trans>
             </Button>
           </Stack>

@@ -1,5 +1,5 @@
-import { Alert } from '@mantine/core'
 import { IconAlertCircle } from '@tabler/icons-react'
+import { Alert } from '../../ui/alert.tsx'
 
 /**
  * Why the last submit failed, next to the form's button (not only in a notification in the far
@@ -8,12 +8,7 @@ import { IconAlertCircle } from '@tabler/icons-react'
 export function FormAlert({ message }: { message: string | undefined }) {
   if (!message) return null
   return (
-    <Alert
-      color="red"
-      variant="light"
-      icon={<IconAlertCircle size={20} aria-hidden />}
-      role="alert"
-    >
+    <Alert color="red" icon={IconAlertCircle} role="alert">
       {message}
     </Alert>
   )

@@ -1,12 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Anchor, Avatar, Button, Group, PasswordInput, Stack, Text } from '@mantine/core'
+import { Avatar, Group, Stack, Text } from '@mantine/core'
 import { IconLock } from '@tabler/icons-react'
-import { Link } from '@tanstack/react-router'
 import * as v from 'valibot'
 import { login as apiLogin } from '../../api/auth.ts'
 import type { AuthResponse, User } from '../../domain/user.ts'
 import { LoginInput } from '../../domain/user.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
+import { Button } from '../../ui/button.tsx'
+import { AnchorLink, ButtonLink } from '../../ui/links.tsx'
+import { PasswordInput } from '../../ui/password-input.tsx'
 import { initials } from '../../ui/initials.ts'
 import { startSession } from './session.ts'
 import { FormAlert } from './form-alert.tsx'
@@ -32,9 +34,9 @@ function NoStoredUser() {
   const { t } = useLingui()
   return (
     <AuthCard title={t`Сеанс завершён`} subtitle={t`Войдите, чтобы продолжить`}>
-      <Button component={Link} to="/pages/login" fullWidth size="md">
+      <ButtonLink to="/pages/login" fullWidth>
         <Trans>Перейти ко входу</Trans>
-      </Button>
+      </ButtonLink>
     </AuthCard>
   )
 }
@@ -63,9 +65,9 @@ function LockForm({
       title={t`Экран заблокирован`}
       subtitle={t`Сеанс истёк. Введите пароль, чтобы продолжить — несохранённые изменения остаются на этом устройстве.`}
       footer={
-        <Anchor component={Link} to="/pages/login" size="sm">
+        <AnchorLink to="/pages/login" style={{ fontSize: 'var(--mantine-font-size-sm)' }}>
           <Trans>Войти под другим аккаунтом</Trans>
-        </Anchor>
+        </AnchorLink>
       }
     >
       <form onSubmit={form.onSubmit} noValidate>
@@ -89,18 +91,15 @@ function LockForm({
             label={t`Пароль`}
             name="password"
             autoComplete="current-password"
-            size="md"
             leftSection={<IconLock size={18} />}
             value={form.values.password}
             onChange={(event) => form.set('password')(event.currentTarget.value)}
             error={form.errors.password}
-            // Mantine marks only the wrapper; screen readers need it on the input.
-            aria-invalid={Boolean(form.errors.password)}
             required
             autoFocus
           />
           <FormAlert message={form.errors._} />
-          <Button type="submit" size="md" fullWidth loading={form.submitting}>
+          <Button type="submit" fullWidth loading={form.submitting}>
             <Trans>Разблокировать</Trans>
           </Button>
         </Stack>

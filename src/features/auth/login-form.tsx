@@ -1,11 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core'
+import { Group, Stack } from '@mantine/core'
 import { IconAt, IconLock } from '@tabler/icons-react'
-import { Link } from '@tanstack/react-router'
 import { login as apiLogin } from '../../api/auth.ts'
 import type { AuthResponse } from '../../domain/user.ts'
 import { LoginInput } from '../../domain/user.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
+import { Button } from '../../ui/button.tsx'
+import { AnchorLink } from '../../ui/links.tsx'
+import { PasswordInput } from '../../ui/password-input.tsx'
+import { TextInput } from '../../ui/text-input.tsx'
 import { startSession } from './session.ts'
 import { FormAlert } from './form-alert.tsx'
 import { useFormState } from './use-form-state.ts'
@@ -36,9 +39,9 @@ export function LoginForm({ onSignedIn, login = apiLogin }: LoginFormProps) {
       footer={
         <Trans>
           Нет аккаунта?{' '}
-          <Anchor component={Link} to="/pages/register" fw={500}>
+          <AnchorLink to="/pages/register" style={{ fontWeight: 500 }}>
             Зарегистрироваться
-          </Anchor>
+          </AnchorLink>
         </Trans>
       }
     >
@@ -51,7 +54,6 @@ export function LoginForm({ onSignedIn, login = apiLogin }: LoginFormProps) {
             name="email"
             autoComplete="email"
             inputMode="email"
-            size="md"
             leftSection={<IconAt size={18} />}
             value={form.values.email}
             onChange={(event) => form.set('email')(event.currentTarget.value)}
@@ -63,22 +65,22 @@ export function LoginForm({ onSignedIn, login = apiLogin }: LoginFormProps) {
             label={t`Пароль`}
             name="password"
             autoComplete="current-password"
-            size="md"
             leftSection={<IconLock size={18} />}
             value={form.values.password}
             onChange={(event) => form.set('password')(event.currentTarget.value)}
             error={form.errors.password}
-            // Mantine marks only the wrapper; screen readers need it on the input.
-            aria-invalid={Boolean(form.errors.password)}
             required
           />
           <Group justify="flex-end" mt={-6}>
-            <Anchor component={Link} to="/pages/forgot-password" size="sm">
+            <AnchorLink
+              to="/pages/forgot-password"
+              style={{ fontSize: 'var(--mantine-font-size-sm)' }}
+            >
               <Trans>Забыли пароль?</Trans>
-            </Anchor>
+            </AnchorLink>
           </Group>
           <FormAlert message={form.errors._} />
-          <Button type="submit" size="md" fullWidth loading={form.submitting}>
+          <Button type="submit" fullWidth loading={form.submitting}>
             <Trans>Войти</Trans>
           </Button>
         </Stack>

@@ -1,11 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core'
+import { Group, Modal, Stack } from '@mantine/core'
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
 import { updateProfile as apiUpdateProfile } from '../../api/auth.ts'
 import { UpdateProfileInput, type User } from '../../domain/user.ts'
+import { Button } from '../../ui/button.tsx'
 import { apiFieldErrors, errorMessage, issuesToFieldErrors } from '../../ui/field-error.ts'
 import { notifyError, notifySuccess } from '../../ui/notify.tsx'
+import { TextInput } from '../../ui/text-input.tsx'
 import { updateUser } from './session.ts'
 
 /** How long the failure notification of a display-name update stays (spec §8). */

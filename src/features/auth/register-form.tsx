@@ -1,11 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core'
-import { Link } from '@tanstack/react-router'
+import { Stack } from '@mantine/core'
 import { register as apiRegister } from '../../api/auth.ts'
 import type { AuthResponse } from '../../domain/user.ts'
 import { RegisterInput } from '../../domain/user.ts'
 import { LIMITS } from '../../domain/validation.ts'
 import { AuthCard } from '../../ui/auth-card.tsx'
+import { Button } from '../../ui/button.tsx'
+import { AnchorLink } from '../../ui/links.tsx'
+import { PasswordInput } from '../../ui/password-input.tsx'
+import { TextInput } from '../../ui/text-input.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { startSession } from './session.ts'
 import { FormAlert } from './form-alert.tsx'
@@ -32,9 +35,9 @@ export function RegisterForm({ onRegistered, register = apiRegister }: RegisterF
       footer={
         <Trans>
           Уже есть аккаунт?{' '}
-          <Anchor component={Link} to="/pages/login" fw={500}>
+          <AnchorLink to="/pages/login" style={{ fontWeight: 500 }}>
             Войти
-          </Anchor>
+          </AnchorLink>
         </Trans>
       }
     >
@@ -44,7 +47,6 @@ export function RegisterForm({ onRegistered, register = apiRegister }: RegisterF
             label={t`Имя`}
             name="name"
             autoComplete="name"
-            size="md"
             value={form.values.name}
             onChange={(event) => form.set('name')(event.currentTarget.value)}
             error={form.errors.name}
@@ -57,7 +59,6 @@ export function RegisterForm({ onRegistered, register = apiRegister }: RegisterF
             name="email"
             autoComplete="email"
             inputMode="email"
-            size="md"
             value={form.values.email}
             onChange={(event) => form.set('email')(event.currentTarget.value)}
             error={form.errors.email}
@@ -69,16 +70,13 @@ export function RegisterForm({ onRegistered, register = apiRegister }: RegisterF
             description={form.errors.password ? undefined : t`Не короче ${minLength} символов`}
             name="password"
             autoComplete="new-password"
-            size="md"
             value={form.values.password}
             onChange={(event) => form.set('password')(event.currentTarget.value)}
             error={form.errors.password}
-            // Mantine marks only the wrapper; screen readers need it on the input.
-            aria-invalid={Boolean(form.errors.password)}
             required
           />
           <FormAlert message={form.errors._} />
-          <Button type="submit" size="md" fullWidth loading={form.submitting}>
+          <Button type="submit" fullWidth loading={form.submitting}>
             <Trans>Создать аккаунт</Trans>
           </Button>
         </Stack>

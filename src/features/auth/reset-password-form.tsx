@@ -1,14 +1,17 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core'
+import { Stack } from '@mantine/core'
 import { IconAlertCircle } from '@tabler/icons-react'
-import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import * as v from 'valibot'
 import { ApiError } from '../../api/client.ts'
 import { resetPassword } from '../../api/auth.ts'
 import { ResetPasswordInput } from '../../domain/user.ts'
 import { LIMITS } from '../../domain/validation.ts'
+import { Alert } from '../../ui/alert.tsx'
 import { AuthCard } from '../../ui/auth-card.tsx'
+import { Button } from '../../ui/button.tsx'
+import { AnchorLink, ButtonLink } from '../../ui/links.tsx'
+import { PasswordInput } from '../../ui/password-input.tsx'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { FormAlert } from './form-alert.tsx'
 import { useFormState } from './use-form-state.ts'
@@ -49,24 +52,24 @@ export function ResetPasswordForm({
   )
 
   const footer = (
-    <Anchor component={Link} to="/pages/login" fw={500}>
+    <AnchorLink to="/pages/login" style={{ fontWeight: 500 }}>
       <Trans>Вернуться ко входу</Trans>
-    </Anchor>
+    </AnchorLink>
   )
 
   if (linkRefused) {
     return (
       <AuthCard title={t`Ссылка больше не действует`} footer={footer}>
         <Stack gap="md">
-          <Alert color="orange" icon={<IconAlertCircle size={20} />} role="alert">
+          <Alert color="orange" icon={IconAlertCircle} role="alert">
             <Trans>
               Эта ссылка для сброса пароля уже использована, заменена более новой или устарела.
               Запросите новую — она придёт на ту же почту.
             </Trans>
           </Alert>
-          <Button component={Link} to="/pages/forgot-password" size="md" fullWidth>
+          <ButtonLink to="/pages/forgot-password" fullWidth>
             <Trans>Отправить новую ссылку</Trans>
-          </Button>
+          </ButtonLink>
         </Stack>
       </AuthCard>
     )
@@ -75,13 +78,10 @@ export function ResetPasswordForm({
   if (!token.trim()) {
     return (
       <AuthCard title={t`Новый пароль`} footer={footer}>
-        <Alert color="orange" icon={<IconAlertCircle size={20} />}>
+        <Alert color="orange" icon={IconAlertCircle}>
           <Trans>
             Ссылка неполная: в ней нет кода сброса. Запросите новую ссылку на странице{' '}
-            <Anchor component={Link} to="/pages/forgot-password">
-              восстановления пароля
-            </Anchor>
-            .
+            <AnchorLink to="/pages/forgot-password">восстановления пароля</AnchorLink>.
           </Trans>
         </Alert>
       </AuthCard>
@@ -102,12 +102,9 @@ export function ResetPasswordForm({
             description={form.errors.password ? undefined : t`Не короче ${minLength} символов`}
             name="password"
             autoComplete="new-password"
-            size="md"
             value={form.values.password}
             onChange={(event) => form.set('password')(event.currentTarget.value)}
             error={form.errors.password}
-            // Mantine marks only the wrapper; screen readers need it on the input.
-            aria-invalid={Boolean(form.errors.password)}
             required
             autoFocus
           />
@@ -115,16 +112,13 @@ export function ResetPasswordForm({
             label={t`Повторите пароль`}
             name="confirm"
             autoComplete="new-password"
-            size="md"
             value={form.values.confirm}
             onChange={(event) => form.set('confirm')(event.currentTarget.value)}
             error={form.errors.confirm}
-            // Mantine marks only the wrapper; screen readers need it on the input.
-            aria-invalid={Boolean(form.errors.confirm)}
             required
           />
           <FormAlert message={form.errors._} />
-          <Button type="submit" size="md" fullWidth loading={form.submitting}>
+          <Button type="submit" fullWidth loading={form.submitting}>
             <Trans>Сохранить пароль</Trans>
           </Button>
         </Stack>

@@ -1,16 +1,19 @@
 import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Button, FileButton, Group, Input, Select, SimpleGrid } from '@mantine/core'
+import { Group, Select, SimpleGrid } from '@mantine/core'
 import { IconPhoto, IconTrash } from '@tabler/icons-react'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
 import { SpecialistFields, type Specialist } from '../../domain/directory.ts'
 import { IMAGE_SIGNATURE_BYTES, imageKindOf } from '../../domain/image-kind.ts'
+import { Button } from '../../ui/button.tsx'
 import { errorMessage } from '../../ui/field-error.ts'
+import { FileButton } from '../../ui/file-button.tsx'
 import { FormTextarea, FormTextInput } from '../../ui/form-fields.tsx'
 import type { RecordFormProps } from '../records/form-props.ts'
 import { RecordFormFrame, useRecordFormOf } from '../records/record-form.tsx'
 import { SwitchField } from '../../ui/switch-field.tsx'
+import { FieldGroup } from '../../ui/text-input.tsx'
 
 /**
  * The server's specialist fields, except that a picker may hold a department or location created
@@ -150,14 +153,13 @@ export function SpecialistForm(props: SpecialistFormProps) {
           autoComplete="email"
         />
       </SimpleGrid>
-      <Input.Wrapper size="md" label={t`Фото`} error={photoError ?? form.errors.photo_url}>
+      <FieldGroup label={t`Фото`} error={photoError ?? form.errors.photo_url}>
         <Group gap="md" mt={6} align="center">
           {form.values.photo_url ? props.renderPhoto(form.values.photo_url) : null}
           <FileButton onChange={(file) => void pickPhoto(file)} accept={PHOTO_TYPES.join(',')}>
             {(buttonProps) => (
               <Button
                 {...buttonProps}
-                size="md"
                 variant="light"
                 loading={uploading}
                 leftSection={<IconPhoto size={18} />}
@@ -172,7 +174,6 @@ export function SpecialistForm(props: SpecialistFormProps) {
           </FileButton>
           {form.values.photo_url ? (
             <Button
-              size="md"
               variant="subtle"
               color="red"
               leftSection={<IconTrash size={18} />}
@@ -185,7 +186,7 @@ export function SpecialistForm(props: SpecialistFormProps) {
             </Button>
           ) : null}
         </Group>
-      </Input.Wrapper>
+      </FieldGroup>
       <FormTextarea form={form} field="description" label={t`Описание`} />
       <SwitchField
         name="enabled"

@@ -1,10 +1,7 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import {
-  Badge,
   Box,
-  Button,
-  FileButton,
   Group,
   ScrollArea,
   Stack,
@@ -12,6 +9,9 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core'
+import { Badge } from '../../ui/badge.tsx'
+import { Button } from '../../ui/button.tsx'
+import { FileButton } from '../../ui/file-button.tsx'
 import { IconPhotoPlus, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
 import type { Background } from '../../domain/project.ts'
@@ -118,19 +118,11 @@ function Thumb({
         }}
       />
       <VisuallyHidden>{`${label}, ${blocks}`}</VisuallyHidden>
-      <Badge size="xs" variant="filled" color="dark" pos="absolute" top={4} left={4} aria-hidden>
+      <Badge color="dark" style={{ position: 'absolute', top: 4, left: 4 }} aria-hidden>
         {number}
       </Badge>
       {count > 0 ? (
-        <Badge
-          size="xs"
-          variant="white"
-          color="dark"
-          pos="absolute"
-          bottom={4}
-          right={4}
-          aria-hidden
-        >
+        <Badge color="white" style={{ position: 'absolute', bottom: 4, right: 4 }} aria-hidden>
           {count}
         </Badge>
       ) : null}

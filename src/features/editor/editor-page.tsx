@@ -1,14 +1,10 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import {
-  ActionIcon,
-  Anchor,
   Box,
-  Button,
   Divider,
   Group,
   Menu,
-  NativeSelect,
   Paper,
   ScrollArea,
   Stack,
@@ -16,6 +12,9 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core'
+import { Button, IconButton } from '../../ui/button.tsx'
+import { AnchorLink } from '../../ui/links.tsx'
+import { NativeSelect } from '../../ui/text-input.tsx'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import {
   IconArrowBackUp,
@@ -33,7 +32,6 @@ import {
   IconZoomIn,
   IconZoomOut,
 } from '@tabler/icons-react'
-import { Link } from '@tanstack/react-router'
 import {
   useCallback,
   useEffect,
@@ -399,9 +397,6 @@ export function SaveStatusText({ status }: { status: SaveState }) {
   )
 }
 
-/** A finger's target: every control of the toolbar is at least this tall (px). */
-const TOUCH_TARGET = 44
-
 function Toolbar(props: {
   title: string
   store: EditorStore
@@ -426,15 +421,19 @@ function Toolbar(props: {
     <Paper withBorder p={6} data-testid="editor-toolbar">
       {/* Where the person is and the way back, as on every other screen. */}
       <Group gap="sm" wrap="nowrap" mb={4} miw={0}>
-        <Anchor
-          component={Link}
+        <AnchorLink
           to="/projects"
-          size="sm"
-          style={{ display: 'inline-flex', alignItems: 'center', gap: 4, minHeight: 44 }}
+          style={{
+            display: 'inline-flex',
+            alignItems: 'center',
+            gap: 4,
+            minHeight: 44,
+            fontSize: 'var(--mantine-font-size-sm)',
+          }}
         >
           <IconArrowLeft size={18} aria-hidden />
           <Trans>Проекты</Trans>
-        </Anchor>
+        </AnchorLink>
         <Title order={1} fz="lg" lineClamp={1} title={props.title} style={{ minWidth: 0 }}>
           {props.title}
         </Title>
@@ -446,8 +445,7 @@ function Toolbar(props: {
               key={type}
               variant="default"
               size="sm"
-              h={TOUCH_TARGET}
-              px={10}
+              style={{ paddingInline: 10 }}
               disabled={!props.canAdd}
               leftSection={<BlockIcon type={type} />}
               onClick={() => props.onAdd(type)}
@@ -460,56 +458,51 @@ function Toolbar(props: {
         <Group gap="sm" wrap="wrap" justify="flex-end">
           <Group gap={4} wrap="nowrap">
             <Tooltip label={t`Отменить (Ctrl+Z)`}>
-              <ActionIcon
+              <IconButton
                 variant="default"
-                size={TOUCH_TARGET}
                 aria-label={t`Отменить`}
                 disabled={!props.canUndo}
                 onClick={() => props.store.undo()}
               >
                 <IconArrowBackUp size={20} />
-              </ActionIcon>
+              </IconButton>
             </Tooltip>
             <Tooltip label={t`Повторить (Shift+Ctrl+Z)`}>
-              <ActionIcon
+              <IconButton
                 variant="default"
-                size={TOUCH_TARGET}
                 aria-label={t`Повторить`}
                 disabled={!props.canRedo}
                 onClick={() => props.store.redo()}
               >
                 <IconArrowForwardUp size={20} />
-              </ActionIcon>
+              </IconButton>
             </Tooltip>
           </Group>
           <Group gap={4} wrap="nowrap">
-            <ActionIcon
+            <IconButton
               variant="default"
-              size={TOUCH_TARGET}
               aria-label={t`Уменьшить`}
               onClick={() => props.controller.current?.zoomBy(0.8)}
             >
               <IconZoomOut size={20} />
-            </ActionIcon>
+            </IconButton>
             <Text size="sm" w={48} ta="center" aria-label={t`Масштаб`}>
               {percent}%
             </Text>
-            <ActionIcon
+            <IconButton
               variant="default"
-              size={TOUCH_TARGET}
               aria-label={t`Увеличить`}
               onClick={() => props.controller.current?.zoomBy(1.25)}
             >
               <IconZoomIn size={20} />
-            </ActionIcon>
-            <ActionIcon
+            </IconButton>
+            <IconButton
               variant="default"
-              size={TOUCH_TARGET}
               aria-label={t`Вписать в экран`}
               onClick={() => props.controller.current?.fit()}
             >
               <IconArrowsMaximize size={20} />
-            </ActionIcon>
+            </IconButton>
           </Group>
           <Group gap={6} wrap="nowrap">
             <SwitchField
@@ -519,9 +512,7 @@ function Toolbar(props: {
             />
             <NativeSelect
               aria-label={t`Шаг сетки`}
-              size="xs"
-              w={72}
-              styles={{ input: { minHeight: TOUCH_TARGET } }}
+              style={{ width: 80 }}
               disabled={!props.grid}
               value={String(props.gridSize)}
               onChange={(e) => props.onGridSize(Number(e.currentTarget.value))}
@@ -529,20 +520,11 @@ function Toolbar(props: {
             />
           </Group>
           <Group gap={6} wrap="nowrap">
-            <Button
-              variant="default"
-              h={TOUCH_TARGET}
-              leftSection={<IconEye size={18} />}
-              onClick={props.onPreview}
-            >
+            <Button variant="default" leftSection={<IconEye size={18} />} onClick={props.onPreview}>
               <Trans>Предпросмотр</Trans>
             </Button>
             {props.status}
-            <Button
-              h={TOUCH_TARGET}
-              leftSection={<IconDeviceFloppy size={18} />}
-              onClick={props.onSave}
-            >
+            <Button leftSection={<IconDeviceFloppy size={18} />} onClick={props.onSave}>
               <Trans>Сохранить</Trans>
             </Button>
           </Group>

@@ -1,9 +1,11 @@
 import './editor-messages.ts'
 import { Trans } from '@lingui/react/macro'
-import { Anchor, Loader, Stack, Text, Title } from '@mantine/core'
-import { Link, Navigate } from '@tanstack/react-router'
+import { Stack, Text, Title } from '@mantine/core'
+import { Navigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import type { ProjectTypeId } from '../../domain/project.ts'
+import { AnchorLink } from '../../ui/links.tsx'
+import { Loader } from '../../ui/loader.tsx'
 import type { EditorData } from './editor-data.ts'
 import { EditorPage } from './editor-page.tsx'
 
@@ -37,9 +39,9 @@ export function EditorRoute({ data, type, saveStatus, onSave, movedTo }: EditorR
         <Text c="dimmed">
           <Trans>Возможно, его удалили или он относится к другому рабочему пространству.</Trans>
         </Text>
-        <Anchor component={Link} to="/projects">
+        <AnchorLink to="/projects">
           <Trans>К списку проектов</Trans>
-        </Anchor>
+        </AnchorLink>
       </Stack>
     )
   }

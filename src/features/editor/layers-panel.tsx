@@ -1,6 +1,7 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Box, Group, Stack, Text, UnstyledButton } from '@mantine/core'
+import { Box, Group, Stack, Text, UnstyledButton } from '@mantine/core'
+import { IconButton } from '../../ui/button.tsx'
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react'
 import { memo } from 'react'
 import type { LocalBlock } from './editor-data.ts'
@@ -100,24 +101,22 @@ const LayerRow = memo(function LayerRow(props: {
           </Text>
         </Group>
       </UnstyledButton>
-      <ActionIcon
+      <IconButton
         variant="subtle"
-        size="lg"
         aria-label={t`Выше`}
         disabled={props.first}
         onClick={() => store.bringForward([key])}
       >
         <IconArrowUp size={18} />
-      </ActionIcon>
-      <ActionIcon
+      </IconButton>
+      <IconButton
         variant="subtle"
-        size="lg"
         aria-label={t`Ниже`}
         disabled={props.last}
         onClick={() => store.sendBackward([key])}
       >
         <IconArrowDown size={18} />
-      </ActionIcon>
+      </IconButton>
     </Group>
   )
 })

@@ -1,6 +1,7 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Group, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { Group, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { Button, IconButton } from '../../ui/button.tsx'
 import {
   IconCopy,
   IconLayoutAlignBottom,
@@ -35,14 +36,9 @@ export function AlignTools({ store, count }: { store: EditorStore; count: number
       <SimpleGrid cols={6} spacing={4}>
         {aligns.map(({ mode, label, icon: Icon }) => (
           <Tooltip key={mode} label={label}>
-            <ActionIcon
-              variant="default"
-              size="xl"
-              aria-label={label}
-              onClick={() => store.align(mode)}
-            >
+            <IconButton variant="default" aria-label={label} onClick={() => store.align(mode)}>
               <Icon size={20} />
-            </ActionIcon>
+            </IconButton>
           </Tooltip>
         ))}
       </SimpleGrid>

@@ -1,7 +1,6 @@
 import './integration-messages.ts'
 import { msg } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
-import type { TextInputProps } from '@mantine/core'
 import type * as v from 'valibot'
 import type { RecordOf } from '../../data/types.ts'
 import {
@@ -11,6 +10,7 @@ import {
   maskWebhookUrl,
   type IntegrationKind,
 } from '../../domain/integration.ts'
+import type { TextInputProps } from '../../ui/text-input.tsx'
 
 // The names live apart so the list pages load them without the forms' specs.
 export { KIND_DESCRIPTION, KIND_NAME } from './kind-names.ts'

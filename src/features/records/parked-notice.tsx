@@ -1,8 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Alert, Button, Group, Stack, Text } from '@mantine/core'
+import { Group, Stack, Text } from '@mantine/core'
 import { IconAlertTriangle } from '@tabler/icons-react'
 import type { MirrorTable } from '../../data/types.ts'
 import { discardEntry, retryEntry, useParkedEntries, type ParkedEntry } from '../../sync/client.ts'
+import { Alert } from '../../ui/alert.tsx'
+import { Button } from '../../ui/button.tsx'
 import { fieldErrorText } from '../../ui/field-error.ts'
 import { ConflictActions, ConflictFields } from '../sync-status/conflict-view.tsx'
 
@@ -31,8 +33,7 @@ export function ParkedNotice({ entries: all }: { entries: readonly ParkedEntry[]
       {conflicts.length > 0 ? (
         <Alert
           color="orange"
-          variant="light"
-          icon={<IconAlertTriangle size={20} />}
+          icon={IconAlertTriangle}
           title={t`Запись изменили на сервере, пока вы её правили`}
           data-testid="conflict-notice"
         >
@@ -59,15 +60,15 @@ function RefusedNotice({ entries }: { entries: readonly ParkedEntry[] }) {
   return (
     <Alert
       color="red"
-      variant="light"
-      icon={<IconAlertTriangle size={20} />}
+      role="alert"
+      icon={IconAlertTriangle}
       title={t`Сервер не принял изменение`}
       data-testid="parked-notice"
     >
       <Stack gap="sm">
         {entries.map((entry) => (
           <Stack key={entry.seq} gap={6}>
-            <Text size="sm">{entry.message}</Text>
+            <Text inherit>{entry.message}</Text>
             <Group gap="sm">
               <Button size="sm" variant="light" onClick={() => void retryEntry(entry.seq)}>
                 <Trans>Повторить</Trans>

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Badge, Button, Group, Loader, Popover, Stack, Text, UnstyledButton } from '@mantine/core'
+import { Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core'
 import {
   IconAlertTriangle,
   IconCloudCheck,
@@ -11,6 +11,9 @@ import { useNavigate, useRouterState } from '@tanstack/react-router'
 import { useState, type ReactNode } from 'react'
 import { useParkedEntries, useSyncStatus, type SyncStatus as Status } from '../../sync/client.ts'
 import { useStorageStatus } from '../../sync/storage-status.ts'
+import { Badge } from '../../ui/badge.tsx'
+import { Button } from '../../ui/button.tsx'
+import { Loader } from '../../ui/loader.tsx'
 import { ParkedList } from './parked-list.tsx'
 import {
   syncState as stateOf,
@@ -69,8 +72,8 @@ export function SyncStatus() {
               {label}
             </Text>
             {status.parked > 0 ? (
-              <Badge color="red" size="sm" circle aria-hidden>
-                {status.parked}
+              <Badge color="red" aria-hidden>
+                {String(status.parked)}
               </Badge>
             ) : null}
           </Group>
@@ -86,10 +89,10 @@ export function SyncStatus() {
 // Shades dark enough for small text on the white bar (contrast ≥ 4.5:1).
 const LOOK: Record<State, { icon: ReactNode; color: string }> = {
   offline: { icon: <IconCloudOff size={20} aria-hidden />, color: 'gray.7' },
-  saving: { icon: <Loader size={16} aria-hidden />, color: 'blue.8' },
+  saving: { icon: <Loader size={16} />, color: 'blue.8' },
   pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.8' },
   parked: { icon: <IconAlertTriangle size={20} aria-hidden />, color: 'red.9' },
-  checking: { icon: <Loader size={16} color="gray" aria-hidden />, color: 'gray.7' },
+  checking: { icon: <Loader size={16} />, color: 'gray.7' },
   saved: { icon: <IconCloudCheck size={20} aria-hidden />, color: 'teal.9' },
 }
 

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
+import { Group, Modal, Stack, Text } from '@mantine/core'
 import { IconPencil, IconTrash, IconUsers } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
@@ -13,10 +13,12 @@ import {
 } from '../../mirror/live.ts'
 import type { Workspace } from '../../domain/workspace.ts'
 import { WorkspaceInput } from '../../domain/workspace.ts'
+import { Button, IconButton } from '../../ui/button.tsx'
 import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { InlineRename } from '../../ui/inline-rename.tsx'
 import { issuesToFieldErrors } from '../../ui/field-error.ts'
 import { SyncMark } from '../../ui/sync-mark.tsx'
+import { TextInput } from '../../ui/text-input.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { deleteWorkspaceMessage, type WorkspaceContents } from './workspace-contents.ts'
@@ -73,8 +75,7 @@ function AddWorkspace() {
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Group align="flex-start" gap="sm">
         <TextInput
-          flex={1}
-          size="md"
+          style={{ flex: 1 }}
           label={t`Новое пространство`}
           placeholder={t`Например, Клиника на Ленина`}
           value={name}
@@ -83,10 +84,9 @@ function AddWorkspace() {
             setError(undefined)
           }}
           error={error}
-          aria-invalid={Boolean(error)}
           data-autofocus
         />
-        <Button type="submit" size="md" mt={25}>
+        <Button type="submit" style={{ marginTop: 25 }}>
           <Trans>Добавить</Trans>
         </Button>
       </Group>
@@ -125,6 +125,8 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
   const [editing, setEditing] = useState(false)
   const [showMembers, setShowMembers] = useState(false)
   const current = workspace.id === currentId
+  // Only an admin deletes a workspace (the server refuses an editor too): docs/API.md, "Members".
+  const mayDelete = workspace.role !== 'editor'
   const oldName = nestQuotes(workspace.name)
 
   const remove = async () => {
@@ -174,34 +176,33 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pendi
             </Stack>
             <Group gap="xs" wrap="nowrap">
               {workspace.id > 0 ? (
-                <ActionIcon
-                  size={44}
-                  variant={showMembers ? 'light' : 'subtle'}
+                <IconButton
+                  variant={showMembers ? 'default' : 'subtle'}
                   onClick={() => setShowMembers((shown) => !shown)}
                   aria-label={t`Участники ${oldName}`}
                   aria-expanded={showMembers}
                 >
                   <IconUsers size={20} />
-                </ActionIcon>
+                </IconButton>
               ) : null}
-              <ActionIcon
-                size={44}
+              <IconButton
                 variant="subtle"
                 onClick={() => setEditing(true)}
                 aria-label={t`Переименовать ${oldName}`}
               >
                 <IconPencil size={20} />
-              </ActionIcon>
-              <ActionIcon
-                size={44}
-                variant="subtle"
-                color="red"
-                onClick={() => void remove()}
-                disabled={!contents}
-                aria-label={t`Удалить ${oldName}`}
-              >
-                <IconTrash size={20} />
-              </ActionIcon>
+              </IconButton>
+              {mayDelete ? (
+                <IconButton
+                  variant="subtle"
+                  color="red"
+                  onClick={() => void remove()}
+                  disabled={!contents}
+                  aria-label={t`Удалить ${oldName}`}
+                >
+                  <IconTrash size={20} />
+                </IconButton>
+              ) : null}
             </Group>
           </>
         )}

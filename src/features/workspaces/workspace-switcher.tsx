@@ -1,11 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Button, Group, NativeSelect } from '@mantine/core'
+import { Group } from '@mantine/core'
 import { IconFolders, IconPlus, IconSettings } from '@tabler/icons-react'
 import { lazy, Suspense, useState } from 'react'
 import { setCurrentWorkspace } from '../../mirror/commands.ts'
 import { useCurrentWorkspaceId, useWorkspaces } from '../../mirror/live.ts'
+import { Button, IconButton } from '../../ui/button.tsx'
+import { NativeSelect } from '../../ui/text-input.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useRefresh } from '../../sync/client.ts'
+import classes from './workspace-switcher.module.css'
 
 // The manager loads when it is opened: it is not part of the first load.
 const WorkspaceManager = lazy(() =>
@@ -28,7 +31,6 @@ export function WorkspaceSwitcher() {
     <>
       {workspaces?.length === 0 ? (
         <Button
-          size="md"
           variant="light"
           leftSection={<IconPlus size={18} aria-hidden />}
           onClick={() => setManaging(true)}
@@ -38,8 +40,7 @@ export function WorkspaceSwitcher() {
       ) : (
         <Group gap={6} wrap="nowrap">
           <NativeSelect
-            size="md"
-            w={{ base: 160, sm: 260 }}
+            className={classes.select}
             leftSection={<IconFolders size={18} aria-hidden />}
             aria-label={t`Рабочее пространство`}
             data-testid="workspace-switcher"
@@ -53,14 +54,13 @@ export function WorkspaceSwitcher() {
               if (id) void runCommand(() => setCurrentWorkspace(id))
             }}
           />
-          <ActionIcon
-            size={42}
+          <IconButton
             variant="default"
             onClick={() => setManaging(true)}
             aria-label={t`Управлять пространствами`}
           >
             <IconSettings size={20} />
-          </ActionIcon>
+          </IconButton>
         </Group>
       )}
       {managing ? (

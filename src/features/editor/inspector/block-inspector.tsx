@@ -1,16 +1,6 @@
 import '../editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import {
-  Button,
-  FileButton,
-  Group,
-  Image,
-  Progress,
-  SegmentedControl,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core'
+import { Group, Image, Progress, SegmentedControl, Stack, Text, Title } from '@mantine/core'
 import { IconUpload, IconX } from '@tabler/icons-react'
 import { useState } from 'react'
 import * as v from 'valibot'
@@ -18,6 +8,8 @@ import { localFileId } from '../../../data/ids.ts'
 import type { BlockOf, BlockType } from '../../../domain/block.ts'
 import type { Specialist } from '../../../domain/directory.ts'
 import { formatPrice } from '../../../domain/format.ts'
+import { Button } from '../../../ui/button.tsx'
+import { FileButton } from '../../../ui/file-button.tsx'
 import { halfHeightUnits, roundStored, type Size } from '../../../domain/geometry.ts'
 import { parsePrice } from '../../../domain/price.ts'
 import type { Background } from '../../../domain/project.ts'
@@ -514,8 +506,8 @@ function VideoFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
                   <Button
                     variant="subtle"
                     color="red"
-                    size="compact-sm"
-                    leftSection={<IconX size={14} />}
+                    size="sm"
+                    leftSection={<IconX size={16} />}
                     onClick={() => ctx.commit({ video_src: '' }, 'video_src')}
                   >
                     <Trans>Убрать</Trans>

@@ -1,21 +1,14 @@
 import '../editor-messages.ts'
 import { useLingui } from '@lingui/react/macro'
-import {
-  Checkbox,
-  ColorInput,
-  Group,
-  NativeSelect,
-  SegmentedControl,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core'
+import { ColorInput, Group, SegmentedControl, Stack, Text } from '@mantine/core'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
 import { BLOCK_SCHEMAS } from '../../../domain/block.ts'
 import { FieldCode } from '../../../domain/validation.ts'
+import { Checkbox } from '../../../ui/checkbox.tsx'
 import { fieldErrorText } from '../../../ui/field-error.ts'
+import { NativeSelect, TextInput } from '../../../ui/text-input.tsx'
+import { Textarea } from '../../../ui/textarea.tsx'
 import type { LocalBlock } from '../editor-data.ts'
 
 /**
@@ -112,7 +105,6 @@ export function NumberField(props: {
         if (!error) setDraft(null)
       }}
       error={error}
-      aria-invalid={Boolean(error)}
       rightSection={
         props.suffix ? (
           <Text size="xs" c="dimmed">
@@ -165,12 +157,10 @@ export function TextField(props: {
     value: draft ?? value,
     onBlur,
     error,
-    'aria-invalid': Boolean(error),
   }
   return props.multiline ? (
     <Textarea
       {...common}
-      autosize
       minRows={2}
       maxRows={8}
       onChange={(e) => onChange(e.currentTarget.value)}

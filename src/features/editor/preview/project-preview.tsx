@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ActionIcon, Box, Group, Modal, Text } from '@mantine/core'
+import { Box, Group, Modal, Text } from '@mantine/core'
+import { IconButton } from '../../../ui/button.tsx'
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react'
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
 import type { Specialist } from '../../../domain/directory.ts'
@@ -216,17 +217,16 @@ function StoriesPreview(props: ProjectPreviewProps) {
   const number = index + 1
   return (
     <Group h="100%" justify="center" align="center" gap="md" wrap="nowrap" p="sm">
-      <ActionIcon
-        size="xl"
-        radius="xl"
-        variant="white"
-        aria-label={t`Предыдущий слайд`}
-        disabled={index === 0}
-        onClick={() => go(-1)}
-        visibleFrom="sm"
-      >
-        <IconChevronLeft />
-      </ActionIcon>
+      <Box visibleFrom="sm">
+        <IconButton
+          variant="white"
+          aria-label={t`Предыдущий слайд`}
+          disabled={index === 0}
+          onClick={() => go(-1)}
+        >
+          <IconChevronLeft />
+        </IconButton>
+      </Box>
       <div
         data-testid="stories-preview"
         onPointerDown={onPointerDown}
@@ -286,17 +286,16 @@ function StoriesPreview(props: ProjectPreviewProps) {
           />
         </div>
       </div>
-      <ActionIcon
-        size="xl"
-        radius="xl"
-        variant="white"
-        aria-label={t`Следующий слайд`}
-        disabled={index >= count - 1}
-        onClick={() => go(1)}
-        visibleFrom="sm"
-      >
-        <IconChevronRight />
-      </ActionIcon>
+      <Box visibleFrom="sm">
+        <IconButton
+          variant="white"
+          aria-label={t`Следующий слайд`}
+          disabled={index >= count - 1}
+          onClick={() => go(1)}
+        >
+          <IconChevronRight />
+        </IconButton>
+      </Box>
     </Group>
   )
 }
