@@ -1,14 +1,6 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import {
-  Box,
-  Group,
-  ScrollArea,
-  Stack,
-  Text,
-  UnstyledButton,
-  VisuallyHidden,
-} from '@mantine/core'
+import { Box, Group, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core'
 import { Badge } from '../../ui/badge.tsx'
 import { Button } from '../../ui/button.tsx'
 import { FileButton } from '../../ui/file-button.tsx'
