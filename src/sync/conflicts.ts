@@ -27,9 +27,9 @@ export interface Split {
 }
 
 /**
- * Splits a change (`mine`, made from `base`) against the server's row now (`current`). With
- * `whole`, `mine` is a whole row (a block save) and only the fields that differ from `base` are
- * the change; otherwise every field of `mine` is. A field whose value before the change is not
+ * Splits a change (`mine`, made from `base`) against the server's row now (`current`). Only the
+ * fields that differ from `base` are the change (a form sends its untouched fields too; with
+ * `whole`, `mine` is a whole row, a block save). A field whose value before the change is not
  * known counts as changed by both when the values differ.
  */
 export function splitChange(
@@ -42,7 +42,8 @@ export function splitChange(
   const clashes: FieldClash[] = []
   for (const [field, value] of Object.entries(mine)) {
     const known = base !== undefined && field in base
-    if (whole && known && same(value, base[field])) continue
+    // Not changed here (a form sends its untouched fields too): whatever the server has stays.
+    if (known && same(value, base[field])) continue
     if (same(current[field], value)) continue
     if (known && same(current[field], base[field])) send[field] = value
     else clashes.push({ field, mine: value, theirs: current[field] })

@@ -41,6 +41,16 @@ describe('splitChange (a write refused because the row changed on the server)', 
     })
   })
 
+  it('leaves alone a field sent unchanged (a form sends every field)', () => {
+    const split = splitChange(
+      { name: 'Педиатрия', description: 'Дети' },
+      { name: 'Педиатрия', description: 'Дети до 18 лет' },
+      { name: 'Детское отделение', description: 'Дети' },
+      false,
+    )
+    expect(split).toEqual({ send: { description: 'Дети до 18 лет' }, clashes: [] })
+  })
+
   it('compares a whole block with the block it was edited from, field by field', () => {
     const base = { x: 10, y: 20, text: 'Hi', color: '#000' }
     // Moved here; recoloured and retexted there.

@@ -1,0 +1,147 @@
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  appUrl,
+  expectShell,
+  goOffline,
+  goOnline,
+  signIn,
+  waitForServiceWorker,
+} from './helpers/app.ts'
+import { launchBrowser, type BrowserSession } from './helpers/browser.ts'
+import { apiGet, apiPost, registerUser, type TestUser } from './helpers/editor.ts'
+
+// Two people on one workspace, each in a browser of their own (docs/SYNC.md, "Conflicts" and
+// "Live changes"): the admin who owns it and an editor the admin added by e-mail.
+let admin: TestUser
+let editor: TestUser
+let workspaceId: number
+let adminBrowser: BrowserSession
+let editorBrowser: BrowserSession
+
+interface Department {
+  id: number
+  name: string
+  description: string
+}
+
+beforeAll(async () => {
+  admin = await registerUser('team-admin')
+  editor = await registerUser('team-editor')
+  const [own] = await apiGet<{ id: number }[]>(admin, '/api/workspace/list')
+  workspaceId = own!.id
+  // Names decide which workspace opens first: the shared one for both.
+  await apiPost(admin, '/api/workspace/update', { id: workspaceId, name: 'А-клиника' })
+  const [editorsOwn] = await apiGet<{ id: number }[]>(editor, '/api/workspace/list')
+  await apiPost(editor, '/api/workspace/update', { id: editorsOwn!.id, name: 'Я-черновики' })
+  await apiPost(admin, '/api/workspace/member/add', {
+    workspace_id: workspaceId,
+    email: editor.email,
+  })
+  adminBrowser = await launchBrowser()
+  editorBrowser = await launchBrowser()
+  await signIn(adminBrowser.page, admin)
+  await signIn(editorBrowser.page, editor)
+  // The editor works offline too: the service worker must serve the app by then.
+  await waitForServiceWorker(editorBrowser.page)
+}, 120_000)
+
+afterAll(async () => {
+  await adminBrowser?.close()
+  await editorBrowser?.close()
+})
+
+async function department(name: string, description = ''): Promise<Department> {
+  return apiPost<Department>(admin, '/api/department/add', {
+    workspace_id: workspaceId,
+    name,
+    description,
+  })
+}
+
+const onServer = (id: number) => apiGet<Department>(admin, `/api/department/get?id=${id}`)
+
+async function openForm(page: Page, id: number): Promise<void> {
+  await page.goto(appUrl(`/department/${id}`))
+  await page.getByLabel('Название').waitFor()
+}
+
+async function saveForm(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Сохранить' }).click()
+  await page.waitForURL((url) => url.pathname === '/department')
+}
+
+describe('two people on one workspace', () => {
+  it('a rename made by one appears on the other’s open list without a reload', async () => {
+    const row = await department('Неврология')
+    const { page } = editorBrowser
+    await page.goto(appUrl('/department'))
+    await expectShell(page, 'Отделения')
+    await page.getByText('Неврология', { exact: true }).first().waitFor()
+    const reloads: string[] = []
+    page.on('framenavigated', (frame) => reloads.push(frame.url()))
+
+    await adminBrowser.page.goto(appUrl('/department'))
+    await adminBrowser.page.getByText('Неврология', { exact: true }).first().waitFor()
+    await openForm(adminBrowser.page, row.id)
+    await adminBrowser.page.getByLabel('Название').fill('Неврология и сон')
+    await saveForm(adminBrowser.page)
+
+    await page.getByText('Неврология и сон', { exact: true }).first().waitFor({ timeout: 10_000 })
+    expect(reloads).toEqual([])
+  })
+
+  it('an offline edit colliding with a newer one ends as a conflict the person decides', async () => {
+    const row = await department('Кардиология')
+    const { page, context } = editorBrowser
+    await page.goto(appUrl('/department'))
+    await page.getByText('Кардиология', { exact: true }).first().waitFor()
+    await goOffline(context)
+    try {
+      await openForm(page, row.id)
+      await page.getByLabel('Название').fill('Кардиология (редактор)')
+      await saveForm(page)
+      // Meanwhile, online, the admin renames it.
+      await apiPost(admin, '/api/department/update', { id: row.id, name: 'Кардиоцентр' })
+    } finally {
+      await goOnline(context)
+    }
+    // The server keeps the newer value; the editor is shown both.
+    const status = page.getByTestId('sync-status')
+    await expect.poll(() => status.getAttribute('data-state'), { timeout: 20_000 }).toBe('parked')
+    expect((await onServer(row.id)).name).toBe('Кардиоцентр')
+    await status.click()
+    const conflict = page.getByTestId('conflict-entry')
+    await conflict.waitFor()
+    expect(await conflict.getByTestId('conflict-mine').textContent()).toBe(
+      '«Кардиология (редактор)»',
+    )
+    expect(await conflict.getByTestId('conflict-theirs').textContent()).toBe('«Кардиоцентр»')
+    await conflict.getByRole('button', { name: 'Оставить моё' }).click()
+    await expect
+      .poll(async () => (await onServer(row.id)).name, { timeout: 20_000 })
+      .toBe('Кардиология (редактор)')
+  })
+
+  it('edits of different fields made offline and online both survive', async () => {
+    const row = await department('Педиатрия', 'Дети')
+    const { page, context } = editorBrowser
+    await page.goto(appUrl('/department'))
+    await page.getByText('Педиатрия', { exact: true }).first().waitFor()
+    await goOffline(context)
+    try {
+      await openForm(page, row.id)
+      await page.getByLabel('Описание').fill('Дети до 18 лет')
+      await saveForm(page)
+      await apiPost(admin, '/api/department/update', { id: row.id, name: 'Детское отделение' })
+    } finally {
+      await goOnline(context)
+    }
+    await expect
+      .poll(async () => onServer(row.id), { timeout: 20_000 })
+      .toMatchObject({ name: 'Детское отделение', description: 'Дети до 18 лет' })
+    await expect
+      .poll(() => page.getByTestId('sync-status').getAttribute('data-state'), { timeout: 20_000 })
+      .toBe('saved')
+  })
+})
