@@ -28,15 +28,14 @@ export interface Split {
 
 /**
  * Splits a change (`mine`, made from `base`) against the server's row now (`current`). Only the
- * fields that differ from `base` are the change (a form sends its untouched fields too; with
- * `whole`, `mine` is a whole row, a block save). A field whose value before the change is not
+ * fields that differ from `base` are the change (a form sends its untouched fields too, a block
+ * save the whole block). A field whose value before the change is not
  * known counts as changed by both when the values differ.
  */
 export function splitChange(
   base: Readonly<Record<string, unknown>> | undefined,
   mine: Readonly<Record<string, unknown>>,
   current: Readonly<Record<string, unknown>>,
-  whole: boolean,
 ): Split {
   const send: Record<string, unknown> = {}
   const clashes: FieldClash[] = []
@@ -100,7 +99,7 @@ export async function settleConflict(
     }
     const whole = entry.op === 'save'
     const mine = entry.payload as Record<string, unknown>
-    const { send, clashes } = splitChange(entry.base, mine, current, whole)
+    const { send, clashes } = splitChange(entry.base, mine, current)
     const fresh = { key: newKey(), sent: false, baseVersion: version }
     // What goes now: for a block the whole block (the server's, with the fields that merge).
     const sendable = Object.keys(send).length > 0

@@ -3,12 +3,12 @@ import { splitChange } from '../../src/sync/conflicts.ts'
 
 describe('splitChange (a write refused because the row changed on the server)', () => {
   it('sends a field the other write left alone', () => {
-    const split = splitChange({ name: 'A' }, { name: 'B' }, { name: 'A', phone: '+7 900' }, false)
+    const split = splitChange({ name: 'A' }, { name: 'B' }, { name: 'A', phone: '+7 900' })
     expect(split).toEqual({ send: { name: 'B' }, clashes: [] })
   })
 
   it('makes a conflict of a field both sides changed to different values', () => {
-    const split = splitChange({ name: 'A' }, { name: 'Mine' }, { name: 'Theirs' }, false)
+    const split = splitChange({ name: 'A' }, { name: 'Mine' }, { name: 'Theirs' })
     expect(split).toEqual({
       send: {},
       clashes: [{ field: 'name', mine: 'Mine', theirs: 'Theirs' }],
@@ -16,7 +16,7 @@ describe('splitChange (a write refused because the row changed on the server)', 
   })
 
   it('has nothing to send when the server already holds the value', () => {
-    const split = splitChange({ name: 'A' }, { name: 'B' }, { name: 'B' }, false)
+    const split = splitChange({ name: 'A' }, { name: 'B' }, { name: 'B' })
     expect(split).toEqual({ send: {}, clashes: [] })
   })
 
@@ -25,17 +25,14 @@ describe('splitChange (a write refused because the row changed on the server)', 
       { name: 'A', address: 'x', phone: '1' },
       { name: 'Mine', address: 'y', phone: '2' },
       { name: 'Theirs', address: 'x', phone: '2' },
-      false,
     )
     expect(split.send).toEqual({ address: 'y' })
     expect(split.clashes).toEqual([{ field: 'name', mine: 'Mine', theirs: 'Theirs' }])
   })
 
   it('counts a field whose earlier value is unknown as a conflict when the values differ', () => {
-    expect(
-      splitChange(undefined, { name: 'Mine' }, { name: 'Theirs' }, false).clashes,
-    ).toHaveLength(1)
-    expect(splitChange({}, { name: 'Mine' }, { name: 'Mine' }, false)).toEqual({
+    expect(splitChange(undefined, { name: 'Mine' }, { name: 'Theirs' }).clashes).toHaveLength(1)
+    expect(splitChange({}, { name: 'Mine' }, { name: 'Mine' })).toEqual({
       send: {},
       clashes: [],
     })
@@ -46,7 +43,6 @@ describe('splitChange (a write refused because the row changed on the server)', 
       { name: 'Педиатрия', description: 'Дети' },
       { name: 'Педиатрия', description: 'Дети до 18 лет' },
       { name: 'Детское отделение', description: 'Дети' },
-      false,
     )
     expect(split).toEqual({ send: { description: 'Дети до 18 лет' }, clashes: [] })
   })
@@ -56,9 +52,9 @@ describe('splitChange (a write refused because the row changed on the server)', 
     // Moved here; recoloured and retexted there.
     const mine = { x: 50, y: 20, text: 'Hi', color: '#000' }
     const current = { id: 7, version: 3, x: 10, y: 20, text: 'Hello', color: '#f00' }
-    expect(splitChange(base, mine, current, true)).toEqual({ send: { x: 50 }, clashes: [] })
+    expect(splitChange(base, mine, current)).toEqual({ send: { x: 50 }, clashes: [] })
     // Both moved it: a conflict on x only; y changed only here goes.
-    const both = splitChange(base, { ...mine, y: 30 }, { ...current, x: 70 }, true)
+    const both = splitChange(base, { ...mine, y: 30 }, { ...current, x: 70 })
     expect(both.send).toEqual({ y: 30 })
     expect(both.clashes).toEqual([{ field: 'x', mine: 50, theirs: 70 }])
   })
