@@ -199,3 +199,11 @@ export const PLAY_SIGN: readonly (readonly [number, number])[] = [
   [0.55, 0],
   [-0.35, 0.5],
 ]
+
+/**
+ * The moment of a video its still shows, on the canvas and in the preview: half a second in, or
+ * halfway through a shorter clip (its first frame is often black).
+ */
+export function stillTime(durationS: number): number {
+  return Math.min(0.5, (durationS || 1) / 2)
+}

@@ -137,24 +137,34 @@ function CanvasRect({ p, frame }: { p: RectPrimitive; frame: Frame }) {
 }
 
 /**
- * Where CSS puts a line's baseline and where Pixi does differ: CSS centres the font's ascent and
- * descent (its own metrics) in the line, Pixi the measured extent of a few tall and deep glyphs.
- * The difference, per font, moves the text so both draw the glyphs at the same height.
+ * Where CSS puts a line's baseline and where Pixi does differ: Pixi centres the measured extent of
+ * a few tall and deep glyphs in the line, CSS the font's own ascent and descent as the browser's
+ * layout rounds and uses them. The browser is asked once per font and line height (an invisible
+ * line with a zero-height box on its baseline), and the text is moved by the difference, so the
+ * canvas and the preview draw the glyphs at the same height.
  */
 const baselineShifts = new Map<string, number>()
 function cssBaselineShift(style: TextStyle): number {
   const font = style._fontString
-  let shift = baselineShifts.get(font)
+  const lineHeight = style.lineHeight
+  const key = `${font}|${lineHeight}`
+  let shift = baselineShifts.get(key)
   if (shift === undefined) {
-    const context = CanvasTextMetrics._context as CanvasRenderingContext2D | null
-    if (!context) return 0 // no 2D canvas (unit tests): nothing to align
+    // No 2D canvas or no layout (unit tests): nothing to align.
+    if (!(CanvasTextMetrics._context as CanvasRenderingContext2D | null) || !document.body) return 0
     const pixi = CanvasTextMetrics.measureFont(font)
-    context.font = font
-    const css = context.measureText('')
-    const ascent = css.fontBoundingBoxAscent ?? pixi.ascent
-    const descent = css.fontBoundingBoxDescent ?? pixi.descent
-    shift = (ascent - descent - (pixi.ascent - pixi.descent)) / 2
-    baselineShifts.set(font, shift)
+    const pixiBaseline = Math.max(0, (lineHeight - pixi.fontSize) / 2) + pixi.ascent
+    const line = document.createElement('div')
+    line.style.cssText = `position:absolute;visibility:hidden;left:0;top:0;white-space:pre;font:${font};line-height:${lineHeight}px`
+    const mark = document.createElement('span')
+    mark.style.cssText = 'display:inline-block;width:0;height:0;vertical-align:baseline'
+    line.append('Hg', mark)
+    document.body.append(line)
+    const cssBaseline = mark.getBoundingClientRect().top - line.getBoundingClientRect().top
+    line.remove()
+    // A browser without layout (unit tests) reports zeros: nothing to align.
+    shift = cssBaseline > 0 ? cssBaseline - pixiBaseline : 0
+    baselineShifts.set(key, shift)
   }
   return shift
 }

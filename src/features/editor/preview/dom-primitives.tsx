@@ -8,7 +8,7 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react'
-import { PLAY_SIGN } from '../blocks/shared.ts'
+import { PLAY_SIGN, stillTime } from '../blocks/shared.ts'
 import type {
   Appearance,
   MediaPrimitive,
@@ -48,6 +48,7 @@ export function DomBlock({ look, resolveFileUrl, action }: DomBlockProps): React
   const [playing, setPlaying] = useState(false)
   const play = () => {
     setPlaying(true)
+    if (video.current) video.current.currentTime = 0
     // A browser that refuses to play (no autoplay, no codec) leaves the controls to try again.
     video.current?.play()?.catch(() => undefined)
   }
@@ -210,6 +211,10 @@ function DomMedia({
       controls={playing}
       playsInline
       preload="metadata"
+      // The still the canvas shows, until the play sign is pressed.
+      onLoadedMetadata={(event) => {
+        if (!playing) event.currentTarget.currentTime = stillTime(event.currentTarget.duration)
+      }}
       aria-label={p.alt || undefined}
       style={{ ...style, background: '#000' }}
     />
