@@ -36,6 +36,8 @@ extend({ Container, Graphics, Sprite, Text })
  */
 export interface CanvasTestHook {
   blocks(): CanvasBlockProbe[]
+  /** Shows a block at a zoom, in the middle or with its corner at a page point (pixel check). */
+  lookAt(key: string, zoom: number, corner?: Point): void
 }
 declare global {
   interface Window {
@@ -140,7 +142,7 @@ function Scene(
     host.setOverlaySource(() => interaction.overlayState)
     const detach = interaction.attach()
     onController(host)
-    const hook: CanvasTestHook = { blocks: () => host.probe() }
+    const hook: CanvasTestHook = { blocks: () => host.probe(), lookAt: host.lookAt }
     window.__promoEditorCanvas = hook
     return () => {
       detach()
