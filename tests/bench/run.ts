@@ -19,6 +19,7 @@ const benches: Bench[] = [
   { name: 'refresh', load: async () => (await import('./refresh-bench.ts')).runRefreshBench },
   { name: 'server', load: async () => (await import('./server-bench.ts')).runServerLoadFigures },
   { name: 'canvas', load: async () => (await import('./canvas-bench.ts')).runCanvasBench },
+  { name: 'pixels', load: async () => (await import('./pixel-bench.ts')).runPixelBench },
 ]
 
 const only = process.argv.slice(2)

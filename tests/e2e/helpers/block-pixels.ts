@@ -4,13 +4,13 @@
  * same size, and the share of pixels that differ. Used by the browser journey
  * (tests/e2e/block-pixels.e2e.ts) and the benchmark (tests/bench/pixel-bench.ts).
  */
+import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import pixelmatch from 'pixelmatch'
 import { BLOCK_TYPES, type BlockType } from '../../../src/domain/block.ts'
 import type { LocalBlock } from '../../../src/features/editor/editor-data.ts'
 import { pngImage } from '../../support/png.ts'
-import type { DrawnBlock } from './editor.ts'
-import { videoClip } from './editor.ts'
+import type { CanvasBlockProbe as DrawnBlock } from '../../../src/features/editor/canvas/scene-host.ts'
 
 /** Each block sits alone in the middle of its own 16:9 section. */
 const BG = { width: 320, height: 180 }
@@ -222,7 +222,10 @@ export async function pixelProject(baseUrl: string, token: string): Promise<numb
       })
     ).url
   const image = await uploaded(picture(), 'image/png')
-  const video = await uploaded(videoClip(), 'video/webm')
+  // A real VP8 WebM clip (tests/fixtures/README.md); not through helpers/editor.ts, which needs
+  // Vitest (the benchmark runs this outside it).
+  const clip = readFileSync(new URL('../../fixtures/clip.webm', import.meta.url))
+  const video = await uploaded(clip, 'video/webm')
   for (const block of blocksFor(bgIds, image, video))
     await api.post(`/api/${block.type}/add`, block)
   return project.id
