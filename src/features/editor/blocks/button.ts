@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro'
 import { DEFAULT_FONT } from '../model/fonts.ts'
 import { boxUnits, heightPercent, LINE_HEIGHT, paint } from './shared.ts'
 import type { BlockDefinition, Units } from './types.ts'
@@ -44,6 +45,17 @@ export const buttonBlock: BlockDefinition<'button'> = {
     scalesFont: false,
     minScreenPx: 8,
   },
+  style: [
+    { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
+    { kind: 'number', field: 'height', label: msg`Высота`, suffix: '%' },
+    { kind: 'number', field: 'fontSize', label: msg`Размер шрифта` },
+    { kind: 'number', field: 'border_width', label: msg`Толщина рамки` },
+    { kind: 'font', field: 'font', label: msg`Шрифт` },
+    { kind: 'align' },
+    { kind: 'color', field: 'color', label: msg`Цвет текста` },
+    { kind: 'color', field: 'background', label: msg`Цвет кнопки`, allowTransparent: true },
+    { kind: 'color', field: 'border_color', label: msg`Цвет рамки` },
+  ],
   appearance: (block, ctx) => {
     const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)
     const border = block.border_width

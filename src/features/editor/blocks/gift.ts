@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro'
 import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH, paint } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
@@ -16,6 +17,10 @@ export const giftBlock: BlockDefinition<'gift'> = {
   }),
   storedHeight: false,
   handles: CARD_HANDLES,
+  style: [
+    { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
+    { kind: 'color', field: 'color', label: msg`Цвет` },
+  ],
   appearance: (block, ctx) => {
     const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
     const texts = { title: block.text, sub: '', button: ctx.labels.giftButton }

@@ -20,6 +20,8 @@ export const imageBlock: BlockDefinition<'image'> = {
   },
   storedHeight: true,
   handles: MEDIA_HANDLES,
+  // Size and scale have their own section (the proportions switch goes with them).
+  style: [],
   appearance: (block, ctx) => {
     const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)
     if (!block.image_url) return { w, h, primitives: placeholder(w, h, ctx.labels.image, false) }

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro'
 import { formatPrice } from '../../../domain/format.ts'
 import { parsePrice } from '../../../domain/price.ts'
 import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH, paint } from './shared.ts'
@@ -20,6 +21,10 @@ export const priceBlock: BlockDefinition<'price'> = {
   },
   storedHeight: false,
   handles: CARD_HANDLES,
+  style: [
+    { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
+    { kind: 'color', field: 'color', label: msg`Цвет` },
+  ],
   appearance: (block, ctx) => {
     const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
     const texts = {

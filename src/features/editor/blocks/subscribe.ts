@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro'
 import { formatDayMonth } from '../../../domain/format.ts'
 import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
@@ -18,6 +19,7 @@ export const subscribeBlock: BlockDefinition<'subscribe'> = {
   }),
   storedHeight: false,
   handles: CARD_HANDLES,
+  style: [{ kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' }],
   appearance: (block, ctx) => {
     const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
     const texts = {

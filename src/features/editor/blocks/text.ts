@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro'
 import { DEFAULT_FONT } from '../model/fonts.ts'
 import { LINE_HEIGHT, paint } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
@@ -28,6 +29,14 @@ export const textBlock: BlockDefinition<'text'> = {
     scalesFont: true,
     minScreenPx: 8,
   },
+  style: [
+    { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
+    { kind: 'number', field: 'fontSize', label: msg`Размер шрифта` },
+    { kind: 'font', field: 'font', label: msg`Шрифт` },
+    { kind: 'align' },
+    { kind: 'color', field: 'color', label: msg`Цвет текста` },
+    { kind: 'color', field: 'background', label: msg`Фон`, allowTransparent: true },
+  ],
   appearance: (block) => {
     const w = block.width * 2
     return {

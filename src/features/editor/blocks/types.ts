@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from '@lingui/core'
 import type { Align, BlockOf, BlockType } from '../../../domain/block.ts'
 import type { FontWeight } from '../model/fonts.ts'
 
@@ -155,18 +156,30 @@ export interface DefaultTexts {
   subscribeAction: string
 }
 
-/** Numbers the inspector edits: where they sit, their unit and limits. */
-export interface NumberFieldDef<T extends BlockType> {
-  kind: 'number'
-  field: NumericKeys<BlockOf<T>>
-  label: string
-  suffix?: string
-  min: number
-  max: number
-}
+type KeysOf<B, V> = { [K in keyof B]-?: B[K] extends V ? K : never }[keyof B] & string
 
-type NumericKeys<B> = { [K in keyof B]-?: B[K] extends number | undefined ? K : never }[keyof B] &
-  string
+/**
+ * A field of the inspector's «Оформление» section, typed against the block's own fields (a field
+ * the type does not have does not compile). Limits are the domain schema's (`domain/block.ts`),
+ * which every field checks before it commits (docs/editor.md «Decisions»).
+ */
+export type StyleField<T extends BlockType> =
+  | {
+      kind: 'number'
+      field: KeysOf<BlockOf<T>, number | undefined>
+      label: MessageDescriptor
+      /** The unit shown after the number («%»); none: the stored 200-unit basis. */
+      suffix?: string
+    }
+  | {
+      kind: 'color'
+      field: KeysOf<BlockOf<T>, string>
+      label: MessageDescriptor
+      /** «Прозрачный» is a choice (a background, a button's face). */
+      allowTransparent?: boolean
+    }
+  | { kind: 'font'; field: KeysOf<BlockOf<T>, string>; label: MessageDescriptor }
+  | { kind: 'align' }
 
 /** One definition per block type (`blocks/<type>.ts`, listed in `blocks/index.ts`). */
 export interface BlockDefinition<T extends BlockType> {
@@ -181,4 +194,6 @@ export interface BlockDefinition<T extends BlockType> {
   storedHeight: boolean
   handles: BlockHandles
   appearance(block: BlockOf<T>, ctx: AppearanceContext): Appearance
+  /** The inspector's «Оформление» fields, in order (two numbers in a row share a line). */
+  style: readonly StyleField<T>[]
 }

@@ -24,6 +24,8 @@ export const videoBlock: BlockDefinition<'video'> = {
   },
   storedHeight: true,
   handles: MEDIA_HANDLES,
+  // Size and scale have their own section (the proportions switch goes with them).
+  style: [],
   appearance: (block, ctx) => {
     const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)
     const source = block.video_src || block.video_url
