@@ -23,6 +23,7 @@ const benches: Bench[] = [
   { name: 'server', load: async () => (await import('./server-bench.ts')).runServerLoadFigures },
   { name: 'uploads', load: async () => (await import('./upload-bench.ts')).runUploadBench },
   { name: 'canvas', load: async () => (await import('./canvas-bench.ts')).runCanvasBench },
+  { name: 'pixels', load: async () => (await import('./pixel-bench.ts')).runPixelBench },
 ]
 
 const only = process.argv.slice(2)

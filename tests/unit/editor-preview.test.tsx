@@ -160,7 +160,11 @@ describe('landing preview', () => {
       'https://example.ru/',
     )
     expect(second.querySelector('video')).toHaveAttribute('src', 'blob:local-file:3')
+    // The still with the play sign, as the canvas draws it; the sign plays it with the controls.
+    expect(second.querySelector('video')).not.toHaveAttribute('controls')
+    fireEvent.click(within(second).getByRole('button', { name: 'Смотреть видео' }))
     expect(second.querySelector('video')).toHaveAttribute('controls')
+    expect(within(second).queryByRole('button', { name: 'Смотреть видео' })).toBeNull()
     expect(within(second).getByText('Иванова Анна')).toBeInTheDocument()
     expect(within(second).getByRole('button', { name: 'Записаться' })).toBeInTheDocument()
   })
@@ -200,7 +204,7 @@ describe('landing preview', () => {
     } as LocalBlock
     const card = { ...defaultBlock('subscribe', 10, WIDE, 2, texts), action: '' } as LocalBlock
     setup('landing', [backgrounds[0]!], [button, card])
-    const link = screen.getByText('Круглая')
+    const link = screen.getByText('Круглая').closest('a')!
     // 10 % of a 16:9 background's height is 11.25 units: a pill, radius 5.625 units = 2.8125 cqw.
     expect(link.style.borderRadius).toBe('2.8125cqw')
     expect(link.style.border).toContain('1cqw')
@@ -217,7 +221,7 @@ describe('landing preview', () => {
       btn_type_value: 'javascript:alert(1)',
     } as LocalBlock
     setup('landing', [backgrounds[0]!], [bad])
-    expect(screen.getByText('Опасно')).not.toHaveAttribute('href')
+    expect(screen.getByText('Опасно').closest('a')).not.toHaveAttribute('href')
   })
 
   it('closes with Escape', () => {

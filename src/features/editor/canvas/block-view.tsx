@@ -1,25 +1,22 @@
-import { CanvasTextMetrics, Container, Graphics, TextStyle, type TextStyleOptions } from 'pixi.js'
+import { CanvasTextMetrics, Container, Graphics, TextStyle } from 'pixi.js'
 import { memo, useCallback, useLayoutEffect, useMemo } from 'react'
-import type { BlockOf } from '../../../domain/block.ts'
-import { formatDayMonth, formatPrice } from '../../../domain/format.ts'
+import { halfHeightUnits } from '../../../domain/geometry.ts'
+import { appearanceOf } from '../blocks/index.ts'
+import { placeholder, PLAY_SIGN } from '../blocks/shared.ts'
+import type {
+  BlockLabels,
+  MediaPrimitive,
+  PlayPrimitive,
+  Primitive,
+  RectPrimitive,
+  TextPrimitive,
+} from '../blocks/types.ts'
 import type { LocalBlock } from '../editor-data.ts'
 import { useCanvasFontFamily } from '../fonts/use-fonts.ts'
-import { CARD_RATIO, LINE_HEIGHT, widthUnits } from '../model/block-shape.ts'
-import { DEFAULT_FONT } from '../model/fonts.ts'
 import { useTexture } from './textures.ts'
-import { buttonRadiusUnits } from '../model/block-shape.ts'
 
-/** Translated words the canvas draws. */
-export interface CanvasLabels {
-  image: string
-  imageFailed: string
-  video: string
-  giftButton: string
-  noSpecialist: string
-  noDate: string
-  buy: string
-  subscribe: string
-}
+/** Translated words the canvas draws (the same the preview draws: `blocks/use-block-labels.ts`). */
+export type CanvasLabels = BlockLabels
 
 export interface BlockViewProps {
   blockKey: string
@@ -35,376 +32,227 @@ export interface BlockViewProps {
   onMeasured: (key: string, heightPx: number) => void
 }
 
-const COLOR_RE = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/
-/** A colour Pixi understands, or null for transparent / not a colour. */
-function cssColor(value: string, fallback: string | null = null): string | null {
-  return COLOR_RE.test(value) ? value : fallback
-}
-
 const RAD = Math.PI / 180
 
-/** One block on the canvas, drawn about its centre. Re-renders only when its own data changes. */
+/**
+ * One block on the canvas, drawn about its centre from its appearance (`blocks/`), the same list
+ * of primitives the preview draws. Re-renders only when its own data changes.
+ */
 export const BlockView = memo(function BlockView(props: BlockViewProps) {
-  const { block, blockKey, frameWidth, frameHeight, register } = props
-  const unit = unitPx(frameWidth)
+  const { block, blockKey, frameWidth, frameHeight, register, labels, specialistName } = props
+  const unit = frameWidth / 200
   const cx = frameWidth / 2 + block.x * unit
   const cy = frameHeight / 2 + block.y * unit
   const ref = useCallback((c: Container | null) => register(blockKey, c), [register, blockKey])
+  const bgHeight = 2 * halfHeightUnits({ width: frameWidth, height: frameHeight })
+  const look = useMemo(
+    () => appearanceOf(block, { bgHeight, labels, specialistName }),
+    [block, bgHeight, labels, specialistName],
+  )
+  // A text block is as high as its lines: its paragraph reports the height it is drawn at.
+  const sizer = look.primitives.find((p): p is TextPrimitive => p.kind === 'text' && !!p.sizesBlock)
+  const measured = useMeasuredHeight(sizer, unit)
+  const onMeasured = props.onMeasured
+  useLayoutEffect(() => {
+    if (measured !== null) onMeasured(blockKey, measured * unit)
+  }, [onMeasured, blockKey, measured, unit])
+  const h = look.h ?? measured ?? 0
+  const frame: Frame = {
+    unit,
+    left: (-look.w / 2) * unit,
+    top: (-h / 2) * unit,
+    blockHeight: h,
+    resolveFileUrl: props.resolveFileUrl,
+  }
   return (
     <pixiContainer ref={ref} x={cx} y={cy} rotation={block.rotation * RAD} label={blockKey}>
-      <BlockContent {...props} />
+      <Primitives primitives={look.primitives} frame={frame} />
     </pixiContainer>
   )
 })
 
-function BlockContent(props: BlockViewProps) {
-  const { block } = props
-  switch (block.type) {
+/** Where primitives go: world px per unit and the block's top left corner about its centre. */
+interface Frame {
+  unit: number
+  left: number
+  top: number
+  /** The block's height in units (a text block's as measured). */
+  blockHeight: number
+  resolveFileUrl: (url: string) => string
+}
+
+function Primitives({ primitives, frame }: { primitives: Primitive[]; frame: Frame }) {
+  return primitives.map((p, i) => <CanvasPrimitive key={i} p={p} frame={frame} />)
+}
+
+function CanvasPrimitive({ p, frame }: { p: Primitive; frame: Frame }) {
+  switch (p.kind) {
+    case 'rect':
+      return (
+        <>
+          <CanvasRect p={p} frame={frame} />
+          {p.label ? <CanvasText p={p.label} frame={frame} /> : null}
+        </>
+      )
     case 'text':
-      return <TextContent {...props} block={block} />
-    case 'button':
-      return <ButtonContent {...props} block={block} />
-    case 'image':
-      return <ImageContent {...props} block={block} />
-    case 'video':
-      return <VideoContent {...props} block={block} />
-    case 'gift':
-    case 'price':
-    case 'subscribe':
-      return <CardContent {...props} block={block} />
+      return <CanvasText p={p} frame={frame} />
+    case 'media':
+      return <CanvasMedia p={p} frame={frame} />
+    case 'play':
+      return <CanvasPlay p={p} frame={frame} />
   }
 }
 
-const unitPx = (frameWidth: number) => frameWidth / 200
-
-function anchorX(align: 'left' | 'center' | 'right'): number {
-  return align === 'left' ? 0 : align === 'right' ? 1 : 0.5
+/** A `#rrggbbaa` colour as Pixi's fill: the colour and its alpha times `alpha`. */
+function fillOf(color: string, alpha = 1): { color: string; alpha: number } {
+  const hex = color.replace('#', '')
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex
+  const a = full.length === 8 ? parseInt(full.slice(6), 16) / 255 : 1
+  return { color: `#${full.slice(0, 6)}`, alpha: a * alpha }
 }
 
-function TextContent(props: BlockViewProps & { block: BlockOf<'text'> }) {
-  const { block, frameWidth, onMeasured, blockKey } = props
-  const w = (block.width / 100) * frameWidth
-  const fontSize = block.fontSize * unitPx(frameWidth)
-  // Changes once, when the block's web font has loaded: the text is drawn (and measured) again.
-  const fontFamily = useCanvasFontFamily(block.font)
-  const style = useMemo<TextStyleOptions>(
-    () => ({
-      fontFamily,
-      fontSize,
-      fill: cssColor(block.color, '#000000')!,
-      align: block.align,
-      wordWrap: true,
-      breakWords: true,
-      wordWrapWidth: Math.max(1, w),
-      lineHeight: fontSize * LINE_HEIGHT,
-    }),
-    [fontFamily, fontSize, block.color, block.align, w],
-  )
-  const h = useMemo(() => {
-    const metrics = CanvasTextMetrics.measureText(block.text || ' ', new TextStyle(style))
-    return Math.max(metrics.height, fontSize * LINE_HEIGHT)
-  }, [block.text, style, fontSize])
-  useLayoutEffect(() => onMeasured(blockKey, h), [onMeasured, blockKey, h])
-  const bg = cssColor(block.background)
+function CanvasRect({ p, frame }: { p: RectPrimitive; frame: Frame }) {
+  const { unit } = frame
+  const x = frame.left + p.x * unit
+  const y = frame.top + p.y * unit
+  const w = p.w * unit
+  const h = (p.h ?? frame.blockHeight - p.y) * unit
+  const r = p.radius * unit
+  const { fill, border } = p
   const draw = useCallback(
     (g: Graphics) => {
       g.clear()
-      // An invisible hit area keeps empty text blocks visible to the selection outline.
-      g.rect(-w / 2, -h / 2, w, h).fill(bg ? { color: bg } : { color: 0xffffff, alpha: 0.001 })
-    },
-    [w, h, bg],
-  )
-  return (
-    <>
-      <pixiGraphics draw={draw} />
-      <pixiText
-        text={block.text}
-        style={style}
-        resolution={2}
-        anchor={{ x: anchorX(block.align), y: 0 }}
-        x={block.align === 'left' ? -w / 2 : block.align === 'right' ? w / 2 : 0}
-        y={-h / 2}
-      />
-    </>
-  )
-}
-
-function ButtonContent(props: BlockViewProps & { block: BlockOf<'button'> }) {
-  const { block, frameWidth, frameHeight } = props
-  const w = (block.width / 100) * frameWidth
-  const h = (block.height / 100) * frameHeight
-  const unit = unitPx(frameWidth)
-  const border = block.border_width * unit
-  const fill = cssColor(block.background)
-  const stroke = cssColor(block.border_color, '#000000')!
-  const draw = useCallback(
-    (g: Graphics) => {
-      g.clear()
-      const radius = buttonRadiusUnits(h / unit) * unit
-      g.roundRect(-w / 2, -h / 2, w, h, radius)
-      g.fill(fill ? { color: fill } : { color: 0xffffff, alpha: 0.001 })
-      if (border > 0) {
-        g.roundRect(-w / 2 + border / 2, -h / 2 + border / 2, w - border, h - border, radius)
-        g.stroke({ width: border, color: stroke })
+      // An invisible fill keeps an empty text block (no background) under the pointer.
+      g.roundRect(x, y, w, h, r).fill(fill ? fillOf(fill) : { color: 0xffffff, alpha: 0.001 })
+      const b = border ? border.width * unit : 0
+      if (border && b > 0) {
+        // Inside the edge, as CSS draws a border: the outer corner keeps the radius.
+        g.roundRect(x + b / 2, y + b / 2, w - b, h - b, Math.max(0, r - b / 2))
+        g.stroke({ width: b, ...fillOf(border.color, border.alpha) })
       }
     },
-    [w, h, unit, fill, border, stroke],
+    [x, y, w, h, r, fill, border, unit],
   )
-  const fontSize = block.fontSize * unit
-  const pad = Math.max(border, 4 * unit)
-  const fontFamily = useCanvasFontFamily(block.font)
-  const style = useMemo<TextStyleOptions>(
-    () => ({
-      fontFamily,
-      fontSize,
-      fill: cssColor(block.color, '#ffffff')!,
-      align: block.align,
-      wordWrap: true,
-      wordWrapWidth: Math.max(1, w - 2 * pad),
-    }),
-    [fontFamily, fontSize, block.color, block.align, w, pad],
-  )
+  return <pixiGraphics draw={draw} />
+}
+
+/**
+ * Where CSS puts a line's baseline and where Pixi does differ: Pixi centres the measured extent of
+ * a few tall and deep glyphs in the line, CSS the font's own ascent and descent as the browser's
+ * layout rounds and uses them. The browser is asked once per font and line height (an invisible
+ * line with a zero-height box on its baseline), and the text is moved by the difference, so the
+ * canvas and the preview draw the glyphs at the same height.
+ */
+const baselineShifts = new Map<string, number>()
+function cssBaselineShift(style: TextStyle): number {
+  const font = style._fontString
+  const lineHeight = style.lineHeight
+  const key = `${font}|${lineHeight}`
+  let shift = baselineShifts.get(key)
+  if (shift === undefined) {
+    // No 2D canvas or no layout (unit tests): nothing to align.
+    if (!(CanvasTextMetrics._context as CanvasRenderingContext2D | null) || !document.body) return 0
+    const pixi = CanvasTextMetrics.measureFont(font)
+    const pixiBaseline = Math.max(0, (lineHeight - pixi.fontSize) / 2) + pixi.ascent
+    const line = document.createElement('div')
+    line.style.cssText = `position:absolute;visibility:hidden;left:0;top:0;white-space:pre;font:${font};line-height:${lineHeight}px`
+    const mark = document.createElement('span')
+    mark.style.cssText = 'display:inline-block;width:0;height:0;vertical-align:baseline'
+    line.append('Hg', mark)
+    document.body.append(line)
+    const cssBaseline = mark.getBoundingClientRect().top - line.getBoundingClientRect().top
+    line.remove()
+    // A browser without layout (unit tests) reports zeros: nothing to align.
+    shift = cssBaseline > 0 ? cssBaseline - pixiBaseline : 0
+    baselineShifts.set(key, shift)
+  }
+  return shift
+}
+
+function textStyle(p: TextPrimitive, fontFamily: string, unit: number): TextStyle {
+  const fontSize = p.size * unit
+  return new TextStyle({
+    fontFamily,
+    fontSize,
+    fontWeight: p.weight === 700 ? '700' : '400',
+    fill: fillOf(p.color),
+    align: p.align,
+    wordWrap: true,
+    breakWords: p.breakWords,
+    wordWrapWidth: Math.max(1, p.width * unit),
+    lineHeight: fontSize * p.lineHeight,
+  })
+}
+
+/** The height a paragraph is drawn at, in units (null without one). */
+function useMeasuredHeight(p: TextPrimitive | undefined, unit: number): number | null {
+  const fontFamily = useCanvasFontFamily(p?.font ?? '', p?.weight ?? 400)
+  return useMemo(() => {
+    if (!p) return null
+    const style = textStyle(p, fontFamily, unit)
+    const metrics = CanvasTextMetrics.measureText(p.text || ' ', style)
+    return Math.max(metrics.height, p.size * p.lineHeight * unit) / unit
+  }, [p, fontFamily, unit])
+}
+
+const ANCHOR_X = { left: 0, center: 0.5, right: 1 } as const
+const ANCHOR_Y = { top: 0, middle: 0.5, bottom: 1 } as const
+
+function CanvasText({ p, frame }: { p: TextPrimitive; frame: Frame }) {
+  const { unit } = frame
+  // Changes once, when the web font has loaded: the text is drawn (and measured) again.
+  const fontFamily = useCanvasFontFamily(p.font, p.weight)
+  const style = useMemo(() => textStyle(p, fontFamily, unit), [p, fontFamily, unit])
+  const shift = useMemo(() => cssBaselineShift(style), [style])
+  const ax = ANCHOR_X[p.align]
   return (
-    <>
-      <pixiGraphics draw={draw} />
-      <pixiText
-        text={block.text}
-        style={style}
-        resolution={2}
-        anchor={{ x: anchorX(block.align), y: 0.5 }}
-        x={block.align === 'left' ? -w / 2 + pad : block.align === 'right' ? w / 2 - pad : 0}
-        y={0}
-      />
-    </>
+    <pixiText
+      text={p.text}
+      style={style}
+      resolution={2}
+      anchor={{ x: ax, y: ANCHOR_Y[p.anchor] }}
+      x={frame.left + (p.x + ax * p.width) * unit}
+      y={frame.top + p.y * unit + shift}
+    />
   )
 }
 
-function Placeholder({
-  w,
-  h,
-  label,
-  dark,
-  unit,
-}: {
-  w: number
-  h: number
-  label: string
-  dark?: boolean
-  unit: number
-}) {
-  const draw = useCallback(
-    (g: Graphics) => {
-      g.clear()
-      g.rect(-w / 2, -h / 2, w, h).fill({ color: dark ? 0x343a40 : 0xe9ecef })
-      // A plain stroke, not `pixelLine`: Pixi draws pixel lines as GL lines, which cannot share a
-      // batch with the triangles around them (a full frame of 1,000 blocks took ~1,150 draw calls
-      // with them, ~110 without).
-      g.rect(-w / 2, -h / 2, w, h).stroke({ width: 1, color: 0xadb5bd })
-    },
-    [w, h, dark],
-  )
-  const style = useMemo<TextStyleOptions>(
-    () => ({
-      fontFamily: 'Arial',
-      fontSize: Math.max(8, Math.min(h / 6, 6 * unit)),
-      fill: dark ? '#f1f3f5' : '#495057',
-      align: 'center',
-      wordWrap: true,
-      wordWrapWidth: Math.max(1, w * 0.9),
-    }),
-    [h, w, dark, unit],
-  )
-  return (
-    <>
-      <pixiGraphics draw={draw} />
-      <pixiText text={label} style={style} anchor={0.5} resolution={2} y={dark ? h * 0.22 : 0} />
-    </>
-  )
-}
-
-function ImageContent(props: BlockViewProps & { block: BlockOf<'image'> }) {
-  const { block, frameWidth, frameHeight, labels, resolveFileUrl } = props
-  const w = (block.width / 100) * frameWidth
-  const h = (block.height / 100) * frameHeight
-  const texture = useTexture(block.image_url ? resolveFileUrl(block.image_url) : '')
+function CanvasMedia({ p, frame }: { p: MediaPrimitive; frame: Frame }) {
+  const { unit } = frame
+  const texture = useTexture(p.src ? frame.resolveFileUrl(p.src) : '', p.media)
   if (texture.status === 'ready') {
     return (
       <pixiSprite
         texture={texture.texture}
         anchor={0.5}
-        width={w * block.scaleX}
-        height={h * block.scaleY}
+        x={frame.left + p.cx * unit}
+        y={frame.top + p.cy * unit}
+        width={p.w * unit}
+        height={p.h * unit}
       />
     )
   }
-  const label = texture.status === 'error' ? labels.imageFailed : labels.image
-  return <Placeholder w={w} h={h} label={label} unit={unitPx(frameWidth)} />
+  // The stand-in fills the box (the frame without the block's scale).
+  const { label, failedLabel, dark } = p.placeholder
+  const text = texture.status === 'error' ? failedLabel : label
+  const w = p.cx * 2
+  const h = p.cy * 2
+  return <Primitives primitives={placeholder(w, h, text, dark)} frame={frame} />
 }
 
-function VideoContent(props: BlockViewProps & { block: BlockOf<'video'> }) {
-  const { block, frameWidth, frameHeight, labels, resolveFileUrl } = props
-  const w = (block.width / 100) * frameWidth
-  const h = (block.height / 100) * frameHeight
-  const source = block.video_src || block.video_url
-  const poster = useTexture(source ? resolveFileUrl(source) : '', 'video')
-  const play = useCallback(
-    (g: Graphics) => {
-      g.clear()
-      const r = Math.max(6, Math.min(w, h) * 0.14)
-      g.circle(0, 0, r).fill({ color: 0x000000, alpha: 0.55 })
-      g.poly([-r * 0.35, -r * 0.5, r * 0.55, 0, -r * 0.35, r * 0.5]).fill({ color: 0xffffff })
-    },
-    [w, h],
-  )
-  return (
-    <>
-      {poster.status === 'ready' ? (
-        <pixiSprite
-          texture={poster.texture}
-          anchor={0.5}
-          width={w * block.scaleX}
-          height={h * block.scaleY}
-        />
-      ) : (
-        <Placeholder w={w} h={h} label={labels.video} dark unit={unitPx(frameWidth)} />
-      )}
-      <pixiGraphics draw={play} />
-    </>
-  )
-}
-
-type Card = BlockOf<'gift'> | BlockOf<'price'> | BlockOf<'subscribe'>
-
-const CARD_COLORS: Record<Card['type'], string> = {
-  gift: '#e64980',
-  price: '#2b8a3e',
-  subscribe: '#1c7ed6',
-}
-
-/** What a card says (its title, second line and button), as the preview says it too. */
-export function cardTexts(
-  block: Card,
-  props: BlockViewProps,
-): { title: string; sub: string; button: string } {
-  const { labels, specialistName } = props
-  switch (block.type) {
-    case 'gift':
-      return { title: block.text, sub: '', button: labels.giftButton }
-    case 'price':
-      return {
-        title: block.text_price !== null ? formatPrice(block.text_price) : block.text,
-        sub: '',
-        button: block.button_text || labels.buy,
-      }
-    case 'subscribe':
-      return {
-        title: specialistName(block.specialist_id) ?? labels.noSpecialist,
-        sub: block.date
-          ? formatDayMonth(block.date, { withYear: true }) || block.date
-          : labels.noDate,
-        button: block.action || labels.subscribe,
-      }
-  }
-}
-
-/** Dark text on light colours, white on dark ones (relative luminance). */
-export function contrastText(hex: string): string {
-  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})/i.exec(hex)
-  if (!m) return '#212529'
-  const h = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join('') : m[1]!
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(h.slice(i, i + 2), 16) / 255
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
-  }) as [number, number, number]
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 ? '#212529' : '#ffffff'
-}
-
-/** Gift, price and subscribe blocks: a card in the block's colour with a title and a button. */
-function CardContent(props: BlockViewProps & { block: Card }) {
-  const { block, frameWidth } = props
-  const unit = unitPx(frameWidth)
-  const w = widthUnits(block) * unit
-  const h = w * CARD_RATIO
-  const fill = cssColor('color' in block ? block.color : '', CARD_COLORS[block.type])!
-  const ink = contrastText(fill)
-  const { title, sub, button } = cardTexts(block, props)
-  const pad = w * 0.06
-  const buttonH = h * 0.26
+function CanvasPlay({ p, frame }: { p: PlayPrimitive; frame: Frame }) {
+  const { unit } = frame
+  const cx = frame.left + p.cx * unit
+  const cy = frame.top + p.cy * unit
+  const r = p.r * unit
+  const { disc, sign } = p
   const draw = useCallback(
     (g: Graphics) => {
       g.clear()
-      const r = w * 0.04
-      g.roundRect(-w / 2, -h / 2, w, h, r).fill({ color: fill })
-      g.roundRect(-w / 2, -h / 2, w, h, r).stroke({
-        width: Math.max(1, w * 0.006),
-        color: 0x000000,
-        alpha: 0.15,
-      })
-      g.roundRect(-w / 2 + pad, h / 2 - pad - buttonH, w - 2 * pad, buttonH, buttonH / 2).fill({
-        color: ink,
-      })
+      g.circle(cx, cy, r).fill(fillOf(disc.color, disc.alpha))
+      g.poly(PLAY_SIGN.flatMap(([px, py]) => [cx + px * r, cy + py * r])).fill(fillOf(sign))
     },
-    [w, h, fill, ink, pad, buttonH],
+    [cx, cy, r, disc, sign],
   )
-  // Cards use the default web font: bold for the title and the button, regular for the date.
-  const boldFamily = useCanvasFontFamily(DEFAULT_FONT, 700)
-  const regularFamily = useCanvasFontFamily(DEFAULT_FONT, 400)
-  const titleStyle = useMemo<TextStyleOptions>(
-    () => ({
-      fontFamily: boldFamily,
-      fontWeight: '700',
-      fontSize: w * (sub ? 0.07 : 0.085),
-      fill: ink,
-      align: 'center',
-      wordWrap: true,
-      breakWords: true,
-      wordWrapWidth: Math.max(1, w - 2 * pad),
-    }),
-    [boldFamily, w, pad, ink, sub],
-  )
-  const subStyle = useMemo<TextStyleOptions>(
-    () => ({ fontFamily: regularFamily, fontSize: w * 0.055, fill: ink, align: 'center' }),
-    [regularFamily, w, ink],
-  )
-  const buttonStyle = useMemo<TextStyleOptions>(
-    () => ({
-      fontFamily: boldFamily,
-      fontWeight: '700',
-      fontSize: w * 0.06,
-      fill: fill,
-      align: 'center',
-    }),
-    [boldFamily, w, fill],
-  )
-  const bodyTop = -h / 2 + pad
-  const bodyBottom = h / 2 - pad - buttonH
-  const mid = (bodyTop + bodyBottom) / 2
-  return (
-    <>
-      <pixiGraphics draw={draw} />
-      <pixiText
-        text={title}
-        style={titleStyle}
-        anchor={{ x: 0.5, y: sub ? 1 : 0.5 }}
-        resolution={2}
-        y={sub ? mid + h * 0.02 : mid}
-      />
-      {sub ? (
-        <pixiText
-          text={sub}
-          style={subStyle}
-          anchor={{ x: 0.5, y: 0 }}
-          resolution={2}
-          y={mid + h * 0.06}
-        />
-      ) : null}
-      <pixiText
-        text={button}
-        style={buttonStyle}
-        anchor={0.5}
-        resolution={2}
-        y={h / 2 - pad - buttonH / 2}
-      />
-    </>
-  )
+  return <pixiGraphics draw={draw} />
 }

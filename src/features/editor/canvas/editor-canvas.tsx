@@ -20,6 +20,7 @@ import type { Point, Rect } from '../../../domain/geometry.ts'
 import type { Background } from '../../../domain/project.ts'
 import { sortedKeys, type EditorStore } from '../model/editor-store.ts'
 import { layoutFrames, type EditorKind } from '../model/layout.ts'
+import { useBlockLabels } from '../blocks/use-block-labels.ts'
 import { BlockView, type CanvasLabels } from './block-view.tsx'
 import { CanvasInteraction } from './interaction.ts'
 import { SceneHost, type CanvasBlockProbe, type CanvasController } from './scene-host.ts'
@@ -35,6 +36,8 @@ extend({ Container, Graphics, Sprite, Text })
  */
 export interface CanvasTestHook {
   blocks(): CanvasBlockProbe[]
+  /** Shows a block at a zoom, in the middle or with its corner at a page point (pixel check). */
+  lookAt(key: string, zoom: number, corner?: Point): void
 }
 declare global {
   interface Window {
@@ -63,19 +66,7 @@ const GRID_COLOR = 0x228be6
 function EditorCanvas(props: EditorCanvasProps) {
   const hostRef = useRef<HTMLDivElement>(null)
   const { t } = useLingui()
-  const labels = useMemo<CanvasLabels>(
-    () => ({
-      image: t`Изображение`,
-      imageFailed: t`Не удалось загрузить изображение`,
-      video: t`Видео`,
-      giftButton: t`Получить подарок`,
-      noSpecialist: t`Специалист не выбран`,
-      noDate: t`Дата не выбрана`,
-      buy: t`Купить`,
-      subscribe: t`Записаться`,
-    }),
-    [t],
-  )
+  const labels = useBlockLabels()
   // @pixi/react starts the renderer asynchronously and, once it has started, renders the scene it
   // was given first, after every later render: props that changed meanwhile (the specialists' names
   // arrive from the mirror a moment after the blocks) were lost until some other change, so a
@@ -151,7 +142,7 @@ function Scene(
     host.setOverlaySource(() => interaction.overlayState)
     const detach = interaction.attach()
     onController(host)
-    const hook: CanvasTestHook = { blocks: () => host.probe() }
+    const hook: CanvasTestHook = { blocks: () => host.probe(), lookAt: host.lookAt }
     window.__promoEditorCanvas = hook
     return () => {
       detach()

@@ -24,6 +24,7 @@ import {
 } from '../../../domain/geometry.ts'
 import type { LocalBlock } from '../editor-data.ts'
 import { isTyping } from '../keyboard.ts'
+import { BLOCK_DEFINITIONS } from '../blocks/index.ts'
 import { blockBox, hasStoredHeight } from '../model/block-shape.ts'
 import type { EditorStore, Patch } from '../model/editor-store.ts'
 
@@ -72,7 +73,7 @@ const WHEEL_IDLE_MS = 150
 
 /** Handles a block type offers: text and cards change width (corners keep the aspect). */
 export function handlesOf(block: LocalBlock): readonly Handle[] {
-  return hasStoredHeight(block.type)
+  return BLOCK_DEFINITIONS[block.type].handles.sides === 'both'
     ? ['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w']
     : ['nw', 'ne', 'e', 'se', 'sw', 'w']
 }
@@ -643,19 +644,21 @@ export class CanvasInteraction {
       }
     }
     const corner = mode.handle.length === 2
-    // Text and cards keep their proportions at the corners; pictures and videos too while the
-    // person keeps them (the default), and Shift turns either way around.
-    const media = block.type === 'image' || block.type === 'video'
-    const keeps = !hasStoredHeight(block.type) || (media && this.host.store.getState().keepAspect)
+    // The type's handles (blocks/<type>.ts): text and cards keep their proportions at the corners;
+    // pictures and videos too while the person keeps them (the default); Shift turns it around.
+    const handles = BLOCK_DEFINITIONS[block.type].handles
+    const keeps =
+      handles.cornerAspect === 'always' ||
+      (handles.cornerAspect === 'switchable' && this.host.store.getState().keepAspect)
     const keepAspect = corner && keeps !== shift
     let box = resizeBox(mode.origin, mode.handle, world, {
       keepAspect,
-      min: 8 / this.host.view.zoom,
+      min: handles.minScreenPx / this.host.view.zoom,
     })
-    if (!hasStoredHeight(block.type) && !corner) {
-      // Width only: the height follows the content (text) or the card's proportions.
+    if (handles.heightFollows === 'ratio' && !corner) {
+      // Width only: the height keeps the card's proportions (a text's follows its lines).
       const ratio = mode.origin.width > 0 ? box.width / mode.origin.width : 1
-      if (block.type !== 'text') box = { ...box, height: mode.origin.height * ratio }
+      box = { ...box, height: mode.origin.height * ratio }
     }
     this.preview(mode.key, box)
     this.host.drawOverlay(this.overlay)
@@ -690,7 +693,8 @@ export class CanvasInteraction {
     if (hasStoredHeight(block.type) && Math.abs(box.height - origin.height) > 1e-9)
       patch.height = stored.height
     if (
-      block.type === 'text' &&
+      BLOCK_DEFINITIONS[block.type].handles.scalesFont &&
+      'fontSize' in block &&
       patch.width !== undefined &&
       Math.abs(box.height - origin.height) > 1e-9
     ) {

@@ -10,6 +10,8 @@ import {
   type Rect,
   type Viewport,
 } from '../../../domain/geometry.ts'
+import type { LocalBlock } from '../editor-data.ts'
+import { blockBox } from '../model/block-shape.ts'
 import type { EditorStore } from '../model/editor-store.ts'
 import type { EditorKind } from '../model/layout.ts'
 import { GestureCache } from './gesture-cache.ts'
@@ -49,6 +51,20 @@ export interface CanvasBlockProbe {
   y: number
   /** The words drawn in the block (its Pixi texts, in drawing order). */
   texts: string[]
+  /** The block's box on the page before rotation, in CSS px (a text's as measured). */
+  width: number
+  height: number
+}
+
+/** A block's box in page px: its stored box at `pxPerUnit`. */
+function boxOnPage(
+  block: LocalBlock,
+  frame: Rect,
+  measured: number | undefined,
+  pxPerUnit: number,
+): { width: number; height: number } {
+  const box = blockBox(block, frame, measured)
+  return { width: box.width * pxPerUnit, height: box.height * pxPerUnit }
 }
 
 /** The texts under a display object, depth first. */
@@ -272,6 +288,29 @@ export class SceneHost implements InteractionHost, CanvasController {
     this.applyView()
   }
 
+  /**
+   * Shows a block at `zoom`: its centre in the middle of the canvas, or its top left corner (before
+   * rotation) at the page point `corner` (browser checks compare it to the preview pixel by pixel).
+   */
+  lookAt = (key: string, zoom: number, corner?: Point) => {
+    const container = this.containers.get(key)
+    const block = this.store.get(key)
+    const frame = block && this.framesNow.get(block.bg_id)
+    if (!container || !this.world || !block || !frame) return
+    const { width, height } = this.screenSize()
+    const at = this.world.toLocal(container.getGlobalPosition())
+    this.view.zoom = zoom
+    this.view.panX = width / 2 - at.x * zoom
+    this.view.panY = height / 2 - at.y * zoom
+    if (corner) {
+      const page = this.element?.getBoundingClientRect() ?? { left: 0, top: 0 }
+      const size = boxOnPage(block, frame, this.measureUnits(key), (frame.width / 200) * zoom)
+      this.view.panX = corner.x - page.left + size.width / 2 - at.x * zoom
+      this.view.panY = corner.y - page.top + size.height / 2 - at.y * zoom
+    }
+    this.applyView()
+  }
+
   reveal = (bgId: number) => {
     const f = this.framesNow.get(bgId)
     if (!f) return
@@ -359,6 +398,7 @@ export class SceneHost implements InteractionHost, CanvasController {
         x: (container.x - frame.width / 2) / unit,
         y: (container.y - frame.height / 2) / unit,
         texts: textsOf(container),
+        ...boxOnPage(block, frame, this.measureUnits(key), unit * this.view.zoom),
       })
     }
     return blocks

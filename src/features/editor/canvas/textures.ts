@@ -1,5 +1,6 @@
 import { Texture } from 'pixi.js'
 import { useEffect, useState } from 'react'
+import { stillTime } from '../blocks/shared.ts'
 
 /**
  * Textures for images, backgrounds and video posters, shared by URL and counted: the last user
@@ -37,7 +38,7 @@ function loadVideoPoster(url: string): Promise<HTMLCanvasElement> {
     }
     video.onerror = fail
     video.onloadeddata = () => {
-      video.currentTime = Math.min(0.5, (video.duration || 1) / 2)
+      video.currentTime = stillTime(video.duration)
     }
     video.onseeked = () => {
       const canvas = document.createElement('canvas')

@@ -2,7 +2,7 @@ import '../editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Group, Image, Progress, SegmentedControl, Stack, Text, Title } from '@mantine/core'
 import { IconUpload, IconX } from '@tabler/icons-react'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
 import { localFileId } from '../../../data/ids.ts'
 import type { BlockOf, BlockType } from '../../../domain/block.ts'
@@ -16,6 +16,8 @@ import type { Background } from '../../../domain/project.ts'
 import { FieldCode, optionalWebUrl } from '../../../domain/validation.ts'
 import { errorMessage, fieldErrorText } from '../../../ui/field-error.ts'
 import type { LocalBlock } from '../editor-data.ts'
+import { BLOCK_DEFINITIONS } from '../blocks/index.ts'
+import type { StyleField } from '../blocks/types.ts'
 import { FONT_FAMILIES } from '../model/fonts.ts'
 import { checkUpload, IMAGE_TYPES, readImageSize, VIDEO_TYPES } from '../upload.ts'
 import {
@@ -161,7 +163,6 @@ function useFontOptions() {
 
 function TextFields({ ctx }: { ctx: FieldContext }) {
   const { t } = useLingui()
-  const fonts = useFontOptions()
   return (
     <>
       <Section title={t`Содержимое`}>
@@ -173,16 +174,7 @@ function TextFields({ ctx }: { ctx: FieldContext }) {
           description={t`Видно только в редакторе`}
         />
       </Section>
-      <Section title={t`Оформление`}>
-        <Row>
-          <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
-          <NumberField ctx={ctx} field="fontSize" label={t`Размер шрифта`} />
-        </Row>
-        <ChoiceField ctx={ctx} field="font" label={t`Шрифт`} options={fonts} />
-        <AlignField ctx={ctx} />
-        <ColorField ctx={ctx} field="color" label={t`Цвет текста`} />
-        <ColorField ctx={ctx} field="background" label={t`Фон`} allowTransparent />
-      </Section>
+      <StyleSection ctx={ctx} />
     </>
   )
 }
@@ -197,7 +189,6 @@ function ButtonFields({
   kind?: EditorKind
 }) {
   const { t } = useLingui()
-  const fonts = useFontOptions()
   const backgroundLabel = useBackgroundLabel(kind)
   const block = ctx.block as BlockOf<'button'>
   const targets = backgrounds.map((bg, i) => ({ value: String(bg.id), label: backgroundLabel(i) }))
@@ -252,21 +243,7 @@ function ButtonFields({
           />
         )}
       </Section>
-      <Section title={t`Оформление`}>
-        <Row>
-          <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
-          <NumberField ctx={ctx} field="height" label={t`Высота`} suffix="%" />
-        </Row>
-        <Row>
-          <NumberField ctx={ctx} field="fontSize" label={t`Размер шрифта`} />
-          <NumberField ctx={ctx} field="border_width" label={t`Толщина рамки`} />
-        </Row>
-        <ChoiceField ctx={ctx} field="font" label={t`Шрифт`} options={fonts} />
-        <AlignField ctx={ctx} />
-        <ColorField ctx={ctx} field="color" label={t`Цвет текста`} />
-        <ColorField ctx={ctx} field="background" label={t`Цвет кнопки`} allowTransparent />
-        <ColorField ctx={ctx} field="border_color" label={t`Цвет рамки`} />
-      </Section>
+      <StyleSection ctx={ctx} />
     </>
   )
 }
@@ -571,10 +548,7 @@ function GiftFields({ ctx }: { ctx: FieldContext }) {
           type="url"
         />
       </Section>
-      <Section title={t`Оформление`}>
-        <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
-        <ColorField ctx={ctx} field="color" label={t`Цвет`} />
-      </Section>
+      <StyleSection ctx={ctx} />
     </>
   )
 }
@@ -607,10 +581,7 @@ function PriceFields({ ctx }: { ctx: FieldContext }) {
         />
         <TextField ctx={ctx} field="button_text" label={t`Текст кнопки`} />
       </Section>
-      <Section title={t`Оформление`}>
-        <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
-        <ColorField ctx={ctx} field="color" label={t`Цвет`} />
-      </Section>
+      <StyleSection ctx={ctx} />
     </>
   )
 }
@@ -645,9 +616,63 @@ function SubscribeFields({ ctx, specialists }: { ctx: FieldContext; specialists:
           description={t`Текст кнопки, например «Записаться»`}
         />
       </Section>
-      <Section title={t`Оформление`}>
-        <NumberField ctx={ctx} field="width" label={t`Ширина`} suffix="%" />
-      </Section>
+      <StyleSection ctx={ctx} />
     </>
   )
+}
+
+/**
+ * The «Оформление» section of a block type, from its definition's typed fields
+ * (`blocks/<type>.ts` `style`); two numbers in a row share a line.
+ */
+function StyleSection({ ctx }: { ctx: FieldContext }) {
+  const { t, i18n } = useLingui()
+  const fonts = useFontOptions()
+  const fields = BLOCK_DEFINITIONS[ctx.block.type].style as readonly StyleField<BlockType>[]
+  if (fields.length === 0) return null
+  const number = (f: Extract<StyleField<BlockType>, { kind: 'number' }>) => (
+    <NumberField
+      key={f.field}
+      ctx={ctx}
+      field={f.field}
+      label={i18n._(f.label)}
+      suffix={f.suffix}
+    />
+  )
+  const items: ReactNode[] = []
+  for (let i = 0; i < fields.length; i += 1) {
+    const f = fields[i]!
+    const next = fields[i + 1]
+    if (f.kind === 'number' && next?.kind === 'number') {
+      items.push(
+        <Row key={f.field}>
+          {number(f)}
+          {number(next)}
+        </Row>,
+      )
+      i += 1
+    } else if (f.kind === 'number') items.push(number(f))
+    else if (f.kind === 'font')
+      items.push(
+        <ChoiceField
+          key={f.field}
+          ctx={ctx}
+          field={f.field}
+          label={i18n._(f.label)}
+          options={fonts}
+        />,
+      )
+    else if (f.kind === 'align') items.push(<AlignField key="align" ctx={ctx} />)
+    else
+      items.push(
+        <ColorField
+          key={f.field}
+          ctx={ctx}
+          field={f.field}
+          label={i18n._(f.label)}
+          allowTransparent={f.allowTransparent}
+        />,
+      )
+  }
+  return <Section title={t`Оформление`}>{items}</Section>
 }

@@ -1,0 +1,99 @@
+import { msg } from '@lingui/core/macro'
+import { DEFAULT_FONT } from '../model/fonts.ts'
+import { boxUnits, heightPercent, LINE_HEIGHT, paint } from './shared.ts'
+import type { BlockDefinition, Units } from './types.ts'
+
+/**
+ * The corner radius of a button, in stored units: half its height (a pill) up to 8 units.
+ */
+export function buttonRadiusUnits(heightUnits: Units): Units {
+  return Math.max(0, Math.min(heightUnits / 2, 8))
+}
+
+/**
+ * Button: a rounded face in its colour with an inner border, its label wrapped inside a padding of
+ * the border's width but at least 4 units. The face is what a visitor presses.
+ */
+export const buttonBlock: BlockDefinition<'button'> = {
+  type: 'button',
+  defaults: (base, bg, texts) => {
+    const portrait = bg.height > bg.width
+    const width = portrait ? 60 : 20
+    return {
+      ...base,
+      type: 'button',
+      width,
+      height: heightPercent(width, portrait ? 0.22 : 0.25, bg),
+      btn_type: 'link',
+      btn_type_value: '',
+      name: '',
+      border_width: 0,
+      border_color: '#1c7ed6',
+      fontSize: portrait ? 8 : 3,
+      font: DEFAULT_FONT,
+      align: 'center',
+      color: '#ffffff',
+      background: '#228be6',
+      text: texts.button,
+    }
+  },
+  storedHeight: true,
+  handles: {
+    sides: 'both',
+    heightFollows: 'stored',
+    cornerAspect: 'never',
+    scalesFont: false,
+    minScreenPx: 8,
+  },
+  style: [
+    { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
+    { kind: 'number', field: 'height', label: msg`Высота`, suffix: '%' },
+    { kind: 'number', field: 'fontSize', label: msg`Размер шрифта` },
+    { kind: 'number', field: 'border_width', label: msg`Толщина рамки` },
+    { kind: 'font', field: 'font', label: msg`Шрифт` },
+    { kind: 'align' },
+    { kind: 'color', field: 'color', label: msg`Цвет текста` },
+    { kind: 'color', field: 'background', label: msg`Цвет кнопки`, allowTransparent: true },
+    { kind: 'color', field: 'border_color', label: msg`Цвет рамки` },
+  ],
+  appearance: (block, ctx) => {
+    const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)
+    const border = block.border_width
+    const pad = Math.max(border, 4)
+    return {
+      w,
+      h,
+      primitives: [
+        {
+          kind: 'rect',
+          x: 0,
+          y: 0,
+          w,
+          h,
+          fill: paint(block.background, null),
+          radius: buttonRadiusUnits(h),
+          border:
+            border > 0
+              ? { width: border, color: paint(block.border_color, '#000000'), alpha: 1 }
+              : undefined,
+          action: true,
+          label: {
+            kind: 'text',
+            x: pad,
+            y: h / 2,
+            anchor: 'middle',
+            width: Math.max(0, w - 2 * pad),
+            text: block.text,
+            font: block.font,
+            weight: 400,
+            size: block.fontSize,
+            lineHeight: LINE_HEIGHT,
+            color: paint(block.color, '#ffffff'),
+            align: block.align,
+            breakWords: false,
+          },
+        },
+      ],
+    }
+  },
+}

@@ -1,0 +1,33 @@
+import { msg } from '@lingui/core/macro'
+import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH, paint } from './shared.ts'
+import type { BlockDefinition } from './types.ts'
+
+/** Gift: a pink card with its text and «Получить подарок». */
+export const giftBlock: BlockDefinition<'gift'> = {
+  type: 'gift',
+  defaults: (base, bg, texts) => ({
+    ...base,
+    type: 'gift',
+    width: bg.height > bg.width ? 80 : 30,
+    color: '#e64980',
+    text: texts.gift,
+    name: '',
+    button_url: '',
+    button_hook_url: '',
+  }),
+  storedHeight: false,
+  handles: CARD_HANDLES,
+  style: [
+    { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
+    { kind: 'color', field: 'color', label: msg`Цвет` },
+  ],
+  appearance: (block, ctx) => {
+    const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
+    const texts = { title: block.text, sub: '', button: ctx.labels.giftButton }
+    return {
+      w,
+      h: w * CARD_RATIO,
+      primitives: cardPrimitives(w, paint(block.color, '#e64980'), texts),
+    }
+  },
+}

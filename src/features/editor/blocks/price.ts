@@ -1,0 +1,41 @@
+import { msg } from '@lingui/core/macro'
+import { formatPrice } from '../../../domain/format.ts'
+import { parsePrice } from '../../../domain/price.ts'
+import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH, paint } from './shared.ts'
+import type { BlockDefinition } from './types.ts'
+
+/** Price: a green card with the price («1 500 ₽») and its button («Купить» by default). */
+export const priceBlock: BlockDefinition<'price'> = {
+  type: 'price',
+  defaults: (base, bg, texts) => {
+    const text = formatPrice(1000)
+    return {
+      ...base,
+      type: 'price',
+      width: bg.height > bg.width ? 80 : 30,
+      color: '#2b8a3e',
+      text,
+      text_price: parsePrice(text),
+      button_text: texts.priceButton,
+    }
+  },
+  storedHeight: false,
+  handles: CARD_HANDLES,
+  style: [
+    { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
+    { kind: 'color', field: 'color', label: msg`Цвет` },
+  ],
+  appearance: (block, ctx) => {
+    const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
+    const texts = {
+      title: block.text_price !== null ? formatPrice(block.text_price) : block.text,
+      sub: '',
+      button: block.button_text || ctx.labels.buy,
+    }
+    return {
+      w,
+      h: w * CARD_RATIO,
+      primitives: cardPrimitives(w, paint(block.color, '#2b8a3e'), texts),
+    }
+  },
+}

@@ -1,0 +1,34 @@
+import { msg } from '@lingui/core/macro'
+import { formatDayMonth } from '../../../domain/format.ts'
+import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH } from './shared.ts'
+import type { BlockDefinition } from './types.ts'
+
+/**
+ * Subscribe: a blue card with the specialist («Специалист не выбран»), the date («Дата не выбрана»)
+ * and the action («Записаться» by default).
+ */
+export const subscribeBlock: BlockDefinition<'subscribe'> = {
+  type: 'subscribe',
+  defaults: (base, bg, texts) => ({
+    ...base,
+    type: 'subscribe',
+    width: bg.height > bg.width ? 80 : 30,
+    specialist_id: null,
+    date: '',
+    action: texts.subscribeAction,
+  }),
+  storedHeight: false,
+  handles: CARD_HANDLES,
+  style: [{ kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' }],
+  appearance: (block, ctx) => {
+    const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
+    const texts = {
+      title: ctx.specialistName(block.specialist_id) ?? ctx.labels.noSpecialist,
+      sub: block.date
+        ? formatDayMonth(block.date, { withYear: true }) || block.date
+        : ctx.labels.noDate,
+      button: block.action || ctx.labels.subscribe,
+    }
+    return { w, h: w * CARD_RATIO, primitives: cardPrimitives(w, '#1c7ed6', texts) }
+  },
+}

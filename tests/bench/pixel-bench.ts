@@ -1,0 +1,59 @@
+/**
+ * How alike the canvas and the preview draw each block type (docs/editor.md «Canvas and preview,
+ * pixel for pixel»): `preview_canvas_mismatch_pct_<type>`, the share of a block's pixels that
+ * differ, and the largest of them. The same scene and comparison as tests/e2e/block-pixels.e2e.ts,
+ * against the built app and the reference server started in this process.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startServer } from '../../server/start.ts'
+import { ensureBuilt } from '../e2e/global-setup.ts'
+import { compareBlockPixels, pixelProject } from '../e2e/helpers/block-pixels.ts'
+import { launchBrowser } from '../e2e/helpers/browser.ts'
+
+const ROOT = join(import.meta.dirname, '../..')
+const PASSWORD = 'Пароль-надёжный-123'
+
+export async function runPixelBench(): Promise<Record<string, number>> {
+  ensureBuilt()
+  const dataDir = await mkdtemp(join(tmpdir(), 'pixel-bench-'))
+  const server = await startServer({
+    port: 0,
+    staticDir: join(ROOT, 'dist'),
+    dataDir,
+    seed: false,
+    loginLimit: { attempts: 1000, windowMs: 60_000 },
+  })
+  const browser = await launchBrowser({ viewport: { width: 1414, height: 900 }, timeout: 60_000 })
+  try {
+    const email = `pixels-${Date.now()}@example.test`
+    const response = await fetch(new URL('/api/register', server.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Замер', email, password: PASSWORD }),
+    })
+    if (!response.ok) throw new Error(`register: ${response.status} ${await response.text()}`)
+    const { access_token: token } = (await response.json()) as { access_token: string }
+    const page = browser.page
+    await page.goto(new URL('/pages/login', server.url).toString())
+    await page.locator('input[name="email"]').fill(email)
+    await page.locator('input[name="password"]').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Войти' }).click()
+    await page.waitForURL((url) => !url.pathname.startsWith('/pages/login'))
+    const projectId = await pixelProject(server.url, token)
+    const results = await compareBlockPixels(page, server.url, projectId)
+    const out: Record<string, number> = {}
+    for (const r of results) out[`preview_canvas_mismatch_pct_${r.type}`] = r.mismatchPct
+    out.preview_canvas_mismatch_pct_max = Math.max(...results.map((r) => r.mismatchPct))
+    return out
+  } finally {
+    await browser.close()
+    await server.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.table(await runPixelBench())
+}

@@ -1,0 +1,66 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { inject } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectShell, signIn, waitForServiceWorker } from './helpers/app.ts'
+import {
+  compareBlockPixels,
+  MAX_MISMATCH_PCT,
+  MAX_TEXT_MISMATCH_PCT,
+  pixelProject,
+  type BlockPixels,
+} from './helpers/block-pixels.ts'
+import { launchBrowser, type BrowserSession } from './helpers/browser.ts'
+import { registerUser, type TestUser } from './helpers/editor.ts'
+
+// A viewport wide enough for the preview's 1200 px sections (the canvas draws them at 100% too),
+// and one that puts them on a whole pixel beside the preview's scroll bar.
+let browser: BrowserSession
+let user: TestUser
+
+beforeAll(async () => {
+  user = await registerUser('pixels')
+  browser = await launchBrowser({ viewport: { width: 1414, height: 900 } })
+  await signIn(browser.page, user)
+  await expectShell(browser.page, 'Проекты')
+  await waitForServiceWorker(browser.page)
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('the canvas and the preview draw a block alike', () => {
+  it('every block type is drawn at the same size and differs in at most 2% of its pixels (text: 4%)', async () => {
+    const projectId = await pixelProject(inject('baseUrl'), user.token)
+    // PIXEL_DIFF_DIR=<dir> keeps each type's canvas, preview and difference images.
+    const dir = process.env.PIXEL_DIFF_DIR
+    const results: BlockPixels[] = await compareBlockPixels(
+      browser.page,
+      inject('baseUrl'),
+      projectId,
+      dir
+        ? (type, images) => {
+            mkdirSync(dir, { recursive: true })
+            for (const [name, png] of Object.entries(images))
+              writeFileSync(join(dir, `${type}-${name}.png`), png)
+          }
+        : undefined,
+    )
+    console.table(
+      results.map((r) => ({
+        type: r.type,
+        mismatch_pct: Number(r.mismatchPct.toFixed(2)),
+        canvas: `${r.canvas.width.toFixed(1)}×${r.canvas.height.toFixed(1)}`,
+        preview: `${r.preview.width.toFixed(1)}×${r.preview.height.toFixed(1)}`,
+      })),
+    )
+    expect(results.map((r) => r.type)).toHaveLength(7)
+    for (const r of results) {
+      expect(Math.abs(r.canvas.width - r.preview.width), `${r.type} width`).toBeLessThan(1)
+      expect(Math.abs(r.canvas.height - r.preview.height), `${r.type} height`).toBeLessThan(1)
+      const limit = r.type === 'text' ? MAX_TEXT_MISMATCH_PCT : MAX_MISMATCH_PCT
+      expect(r.mismatchPct, `${r.type} differing pixels, %`).toBeLessThanOrEqual(limit)
+    }
+  }, 240_000)
+})

@@ -1,0 +1,388 @@
+/**
+ * The canvas-and-preview pixel check (docs/editor.md «Canvas and preview, pixel for pixel»): every
+ * block type, with representative fields, drawn by the editor's canvas and by its preview at the
+ * same size, and the share of pixels that differ. Used by the browser journey
+ * (tests/e2e/block-pixels.e2e.ts) and the benchmark (tests/bench/pixel-bench.ts).
+ */
+import { readFileSync } from 'node:fs'
+import type { Page } from 'playwright-core'
+import pixelmatch from 'pixelmatch'
+import { BLOCK_TYPES, type BlockType } from '../../../src/domain/block.ts'
+import type { LocalBlock } from '../../../src/features/editor/editor-data.ts'
+import { pngImage } from '../../support/png.ts'
+import type { CanvasBlockProbe as DrawnBlock } from '../../../src/features/editor/canvas/scene-host.ts'
+
+/** Each block sits alone in the middle of its own 16:9 section. */
+const BG = { width: 320, height: 180 }
+/** A landing section is 1200 world px wide (docs/editor.md «Decisions»). */
+const WORLD_WIDTH = 1200
+/**
+ * Per-pixel tolerance: pixelmatch's YIQ colour distance (0–1) under which two pixels count as the
+ * same, and antialiased edge pixels (detected by pixelmatch) are not counted.
+ */
+export const PIXEL_THRESHOLD = 0.1
+/** The most a type may differ, in per cent of its box's pixels (docs/editor.md). */
+export const MAX_MISMATCH_PCT = 2
+/**
+ * A text block's lines sit up to a pixel apart: the browser paints a line's glyphs on whole pixels
+ * and the canvas at the exact fraction (docs/editor.md «What is left»). Measured 2.7–3.6 %.
+ */
+export const MAX_TEXT_MISMATCH_PCT = 4
+
+export interface BlockPixels {
+  type: BlockType
+  /** Share of the block's box whose pixels differ, per cent. */
+  mismatchPct: number
+  /** The box's size in CSS px on the canvas and in the preview. */
+  canvas: { width: number; height: number }
+  preview: { width: number; height: number }
+}
+
+interface Api {
+  post<T>(path: string, body: unknown): Promise<T>
+  call<T>(path: string, init?: RequestInit): Promise<T>
+  get<T>(path: string): Promise<T>
+}
+
+function apiClient(baseUrl: string, token: string): Api {
+  const call = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+    const response = await fetch(new URL(path, baseUrl), {
+      ...init,
+      headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
+    })
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+    return (await response.json()) as T
+  }
+  return {
+    call,
+    get: (path) => call(path),
+    post: (path, body) =>
+      call(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+  }
+}
+
+function formOf(file: Buffer, type: string, fields: Record<string, string> = {}): FormData {
+  const form = new FormData()
+  form.set('file', new Blob([new Uint8Array(file)], { type }))
+  for (const [k, v] of Object.entries(fields)) form.set(k, v)
+  return form
+}
+
+/** A picture with edges, stripes and a gradient, so a misplaced or blurred one shows. */
+function picture(): Buffer {
+  return pngImage(160, 120, (x, y) =>
+    (Math.floor(x / 20) + Math.floor(y / 20)) % 2 === 0
+      ? [Math.round((255 * x) / 160), 60, 200]
+      : [250, Math.round((255 * y) / 120), 40],
+  )
+}
+
+/**
+ * Where each block's top edge lands in its 1200 × 675 px section, as a stored `y` offset: a
+ * fraction of a pixel down from the middle, so that edge is on a whole pixel. The browser paints
+ * text on whole pixels and the canvas does not, so a block at a fraction of a pixel would measure
+ * that rounding (up to half a pixel of every glyph), not the drawing.
+ */
+const WHOLE_PIXEL_Y: Record<BlockType, number> = {
+  text: 0.0209, // 3 lines of 33.75 px: the top at 286.875 px, moved 0.125 px (and a hair)
+  button: 0.0834, // 108 px high: 283.5 px, moved 0.5 px (and a hair)
+  image: 0.0834, // 360 px
+  video: 0.0417, // 337.5 px: 168.75 px, moved 0.25 px
+  gift: 0.0834, // 288 px
+  price: 0.0834, // 252 px
+  subscribe: 0.0834, // 288 px
+}
+
+/** One block of each type, with the fields a person would set. */
+function blocksFor(bgIds: number[], image: string, video: string): LocalBlock[] {
+  const at = (i: number) => ({
+    bg_id: bgIds[i]!,
+    x: 0,
+    y: WHOLE_PIXEL_Y[BLOCK_TYPES[i]!],
+    zindex: 1,
+    rotation: 0,
+  })
+  return [
+    {
+      ...at(0),
+      type: 'text',
+      width: 50,
+      fontSize: 4.5,
+      font: 'Roboto',
+      align: 'left',
+      color: '#1b4332',
+      background: '#fff3bf',
+      text:
+        'Весенняя чистка зубов со скидкой 20 %: запишитесь до конца месяца, и гигиенист ' +
+        'подберёт уход, который подходит именно вам.',
+      name: '',
+    },
+    {
+      ...at(1),
+      type: 'button',
+      width: 30,
+      height: 16,
+      btn_type: 'link',
+      btn_type_value: 'https://example.ru/sale',
+      name: '',
+      border_width: 1.5,
+      border_color: '#0b7285',
+      fontSize: 4,
+      font: 'PT Sans',
+      align: 'center',
+      color: '#0b7285',
+      background: '#e3fafc',
+      text: 'Записаться на приём',
+    },
+    {
+      ...at(2),
+      type: 'image',
+      width: 40,
+      height: 53.3333,
+      scaleX: 1,
+      scaleY: 1,
+      name: 'Клиника',
+      image_url: image,
+    },
+    {
+      ...at(3),
+      type: 'video',
+      width: 50,
+      height: 50,
+      scaleX: 1,
+      scaleY: 1,
+      video_url: '',
+      video_src: video,
+      name: 'Ролик',
+    },
+    {
+      ...at(4),
+      type: 'gift',
+      width: 40,
+      color: '#fcc2d7',
+      text: 'Скидка 10 % на первое посещение',
+      name: '',
+      button_url: 'https://example.ru/gift',
+      button_hook_url: '',
+    },
+    {
+      ...at(5),
+      type: 'price',
+      width: 35,
+      color: '#2b8a3e',
+      text: '2 500 ₽',
+      text_price: 2500,
+      button_text: 'Оплатить',
+    },
+    {
+      ...at(6),
+      type: 'subscribe',
+      width: 40,
+      specialist_id: null,
+      date: '2026-12-15',
+      action: '',
+    },
+  ] as LocalBlock[]
+}
+
+/** A landing project with one section per block type; resolves with its id. */
+export async function pixelProject(baseUrl: string, token: string): Promise<number> {
+  const api = apiClient(baseUrl, token)
+  const [workspace] = await api.get<{ id: number }[]>('/api/workspace/list')
+  const project = await api.post<{ id: number }>('/api/project/add', {
+    workspace_id: workspace!.id,
+    name: 'Холст и предпросмотр',
+  })
+  await api.post('/api/project/set_type', { project_id: project.id, type: 1 })
+  const gradient = pngImage(BG.width, BG.height, (x, y) => [
+    Math.round((255 * x) / BG.width),
+    180,
+    Math.round((255 * y) / BG.height),
+  ])
+  const bgIds: number[] = []
+  for (const _ of BLOCK_TYPES) {
+    const form = formOf(gradient, 'image/png', {
+      project_id: String(project.id),
+      width: String(BG.width),
+      height: String(BG.height),
+    })
+    bgIds.push(
+      (await api.call<{ id: number }>('/api/project/add_bg', { method: 'POST', body: form })).id,
+    )
+  }
+  const uploaded = async (file: Buffer, type: string) =>
+    (
+      await api.call<{ url: string }>('/api/image/upload', {
+        method: 'POST',
+        body: formOf(file, type),
+      })
+    ).url
+  const image = await uploaded(picture(), 'image/png')
+  // A real VP8 WebM clip (tests/fixtures/README.md); not through helpers/editor.ts, which needs
+  // Vitest (the benchmark runs this outside it).
+  const clip = readFileSync(new URL('../../fixtures/clip.webm', import.meta.url))
+  const video = await uploaded(clip, 'video/webm')
+  for (const block of blocksFor(bgIds, image, video))
+    await api.post(`/api/${block.type}/add`, block)
+  return project.id
+}
+
+type Clip = { x: number; y: number; width: number; height: number }
+
+/** A screenshot of `clip` once two in a row are the same (pictures, stills and fonts have loaded). */
+async function settledShot(page: Page, clip: Clip): Promise<Buffer> {
+  let last = await page.screenshot({ clip })
+  for (let i = 0; i < 40; i += 1) {
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    )
+    const next = await page.screenshot({ clip })
+    if (next.equals(last)) return next
+    last = next
+  }
+  return last
+}
+
+/** RGBA pixels of a PNG, decoded by the browser. */
+function rgba(page: Page, png: Buffer): Promise<number[]> {
+  return page.evaluate(async (bytes) => {
+    const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }))
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height)
+    const context = canvas.getContext('2d')!
+    context.drawImage(bitmap, 0, 0)
+    return Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data)
+  }, Array.from(png))
+}
+
+/** Every face the blocks use has loaded, for the preview's CSS and the canvas alike. */
+async function fontsLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document.fonts.status === 'loaded' &&
+      ['400 20px Roboto', '700 20px Roboto', '400 20px "PT Sans"'].every((f) =>
+        document.fonts.check(f, 'Ая'),
+      ),
+  )
+}
+
+type Box = { left: number; top: number; width: number; height: number }
+
+const fraction = (n: number) => n - Math.floor(n)
+
+/** The whole pixels a box touches. */
+function clipOf(box: Box): Clip {
+  const x = Math.floor(box.left)
+  const y = Math.floor(box.top)
+  return {
+    x,
+    y,
+    width: Math.ceil(box.left + box.width) - x,
+    height: Math.ceil(box.top + box.height) - y,
+  }
+}
+
+/**
+ * Opens the project's editor (the page is signed in), shows each block in the preview and on the
+ * canvas at the same size, and compares their pixels. `saveDiff` receives each type's images.
+ */
+export async function compareBlockPixels(
+  page: Page,
+  baseUrl: string,
+  projectId: number,
+  saveDiff?: (type: BlockType, images: { canvas: Buffer; preview: Buffer; diff: Buffer }) => void,
+): Promise<BlockPixels[]> {
+  await page.goto(new URL(`/projects/${projectId}/edit/type-1`, baseUrl).toString())
+  const probe = () =>
+    page.evaluate(
+      () =>
+        (
+          window as { __promoEditorCanvas?: { blocks(): DrawnBlock[] } }
+        ).__promoEditorCanvas?.blocks() ?? [],
+    )
+  await page.waitForFunction(
+    (count) =>
+      ((window as { __promoEditorCanvas?: { blocks(): unknown[] } }).__promoEditorCanvas?.blocks()
+        .length ?? 0) === count,
+    BLOCK_TYPES.length,
+  )
+  // The grid is drawn over the canvas only.
+  await page.getByRole('switch', { name: 'Сетка' }).uncheck({ force: true })
+  await fontsLoaded(page)
+
+  // The preview first: its sections' width sets the canvas's zoom.
+  await page.getByRole('button', { name: 'Предпросмотр' }).click()
+  const preview = page.locator('[data-testid="landing-preview"]')
+  await preview.waitFor()
+  await fontsLoaded(page)
+  const sectionWidth = (await preview.locator('section').first().boundingBox())!.width
+  const shots = new Map<BlockType, { png: Buffer; box: Box }>()
+  for (const type of BLOCK_TYPES) {
+    const element = preview.locator(`[data-block-type="${type}"]`)
+    await element.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+    // Its box before rotation (the check's blocks are not rotated).
+    const box = await element.evaluate((el) => {
+      const r = el.getBoundingClientRect()
+      return { left: r.left, top: r.top, width: r.width, height: r.height }
+    })
+    shots.set(type, { png: await settledShot(page, clipOf(box)), box })
+  }
+  await page.keyboard.press('Escape')
+  await preview.waitFor({ state: 'detached' })
+
+  // The canvas at the zoom that draws a section as wide as the preview does, each block with its
+  // corner at the same fraction of a pixel as in the preview, so both clips cut it alike.
+  const zoom = sectionWidth / WORLD_WIDTH
+  const host = (await page.locator('[data-testid="editor-canvas"]').boundingBox())!
+  const results: BlockPixels[] = []
+  for (const type of BLOCK_TYPES) {
+    const key = (await probe()).find((b) => b.type === type)!.key
+    const shot = shots.get(type)!
+    const corner = {
+      x: Math.round(host.x + host.width / 2 - shot.box.width / 2) + fraction(shot.box.left),
+      y: Math.round(host.y + host.height / 2 - shot.box.height / 2) + fraction(shot.box.top),
+    }
+    await page.evaluate(
+      ([k, z, c]) =>
+        (
+          window as {
+            __promoEditorCanvas?: {
+              lookAt(key: string, zoom: number, corner: { x: number; y: number }): void
+            }
+          }
+        ).__promoEditorCanvas?.lookAt(k, z, c),
+      [key, zoom, corner] as const,
+    )
+    const drawn = (await probe()).find((b) => b.key === key)!
+    const clip = clipOf({ ...shot.box, left: corner.x, top: corner.y })
+    const png = await settledShot(page, clip)
+    const [a, b] = [await rgba(page, png), await rgba(page, shot.png)]
+    const diff = new Uint8Array(clip.width * clip.height * 4)
+    const differing = pixelmatch(
+      new Uint8Array(a),
+      new Uint8Array(b),
+      diff,
+      clip.width,
+      clip.height,
+      { threshold: PIXEL_THRESHOLD },
+    )
+    saveDiff?.(type, {
+      canvas: png,
+      preview: shot.png,
+      diff: pngImage(clip.width, clip.height, (x, y) => {
+        const i = (y * clip.width + x) * 4
+        return [diff[i]!, diff[i + 1]!, diff[i + 2]!]
+      }),
+    })
+    results.push({
+      type,
+      mismatchPct: (100 * differing) / (clip.width * clip.height),
+      canvas: { width: drawn.width, height: drawn.height },
+      preview: { width: shot.box.width, height: shot.box.height },
+    })
+  }
+  return results
+}
