@@ -3,7 +3,9 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Box, Group, Stack, Text, UnstyledButton } from '@mantine/core'
 import { IconButton } from '../../ui/button.tsx'
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react'
-import { memo } from 'react'
+import { memo, useMemo } from 'react'
+import { useParkedEntries } from '../../sync/client.ts'
+import { Badge } from '../../ui/badge.tsx'
 import type { LocalBlock } from './editor-data.ts'
 import { BlockIcon } from './block-icons.tsx'
 import { useBlockTypeLabel } from './inspector/block-inspector.tsx'
@@ -21,6 +23,17 @@ export function useBlockTitle(): (block: LocalBlock) => string {
   }
 }
 
+/** Ids of blocks with a conflict waiting for the person's choice (docs/SYNC.md, "Conflicts"). */
+function useConflictedBlocks(): ReadonlySet<number> {
+  const parked = useParkedEntries()
+  const ids = parked
+    .filter((entry) => entry.table === 'blocks' && entry.conflict)
+    .map((entry) => entry.recordId)
+  const key = ids.join(',')
+  // One set per distinct list: the memoised rows re-render only when it changes.
+  return useMemo(() => new Set(key ? key.split(',').map(Number) : []), [key])
+}
+
 /** The blocks of one background, front first; tap selects (Shift adds), arrows reorder. */
 export function LayersPanel({
   store,
@@ -32,6 +45,7 @@ export function LayersPanel({
   bgId: number | null
 }) {
   const { t } = useLingui()
+  const conflicted = useConflictedBlocks()
   const keys = bgId === null ? [] : sortedKeys(state.blocks, bgId).reverse()
   return (
     <Stack gap={6} mih={0} flex={1}>
@@ -52,6 +66,7 @@ export function LayersPanel({
                 blockKey={key}
                 block={state.blocks.get(key)!}
                 selected={state.selection.includes(key)}
+                conflict={conflicted.has(state.blocks.get(key)!.id ?? 0)}
                 first={i === 0}
                 last={i === keys.length - 1}
               />
@@ -72,6 +87,8 @@ const LayerRow = memo(function LayerRow(props: {
   blockKey: string
   block: LocalBlock
   selected: boolean
+  /** Changed here and, differently, by someone else: the sync panel asks which to keep. */
+  conflict: boolean
   first: boolean
   last: boolean
 }) {
@@ -99,6 +116,11 @@ const LayerRow = memo(function LayerRow(props: {
           <Text size="sm" truncate="end">
             {title(block)}
           </Text>
+          {props.conflict ? (
+            <Badge color="orange" data-testid="layer-conflict">
+              <Trans>конфликт</Trans>
+            </Badge>
+          ) : null}
         </Group>
       </UnstyledButton>
       <IconButton
