@@ -208,6 +208,30 @@ describe('canvas interaction', () => {
     t.detach()
   })
 
+  it('adds and removes blocks with taps of a finger in the selection mode', () => {
+    const t = setup()
+    const a = t.add('gift')
+    const b = t.add('gift')
+    t.store.setGeometry([{ key: b, patch: { x: 60 } }])
+    t.store.select([a])
+    t.store.setMultiSelect(true)
+    const touch = { pointerType: 'touch' } as Partial<PointerEvent>
+    const tap = (key: string) => {
+      const box = worldBox(t.host, key)!
+      t.pointer('pointerdown', box.cx, box.cy, touch)
+      t.pointer('pointerup', box.cx, box.cy, touch)
+    }
+    tap(b)
+    expect(t.store.getState().selection).toEqual([a, b])
+    tap(a)
+    expect(t.store.getState().selection).toEqual([b])
+    // Out of the mode a tap selects that block alone again.
+    t.store.setMultiSelect(false)
+    tap(a)
+    expect(t.store.getState().selection).toEqual([a])
+    t.detach()
+  })
+
   it('opens the menu on a long touch press without moving the block', async () => {
     const t = setup()
     const key = t.add('image')

@@ -20,6 +20,7 @@ import {
   IconArrowBackUp,
   IconArrowLeft,
   IconArrowForwardUp,
+  IconSelectAll,
   IconArrowsMaximize,
   IconClipboard,
   IconCopy,
@@ -214,6 +215,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
         store={store}
         canUndo={state.canUndo}
         canRedo={state.canRedo}
+        multiSelect={state.multiSelect}
         canAdd={activeBgId !== null}
         onAdd={(type) => activeBgId !== null && store.add(type, activeBgId)}
         zoom={zoom}
@@ -402,6 +404,7 @@ function Toolbar(props: {
   store: EditorStore
   canUndo: boolean
   canRedo: boolean
+  multiSelect: boolean
   canAdd: boolean
   onAdd: (type: BlockType) => void
   zoom: number
@@ -475,6 +478,17 @@ function Toolbar(props: {
                 onClick={() => props.store.redo()}
               >
                 <IconArrowForwardUp size={20} />
+              </IconButton>
+            </Tooltip>
+            {/* A finger has no Shift: in this mode each tap adds a block or takes it out. */}
+            <Tooltip label={t`Касание добавляет блок к выделению или убирает его`}>
+              <IconButton
+                variant={props.multiSelect ? 'filled' : 'default'}
+                aria-label={t`Выбор нескольких`}
+                aria-pressed={props.multiSelect}
+                onClick={() => props.store.setMultiSelect(!props.multiSelect)}
+              >
+                <IconSelectAll size={20} />
               </IconButton>
             </Tooltip>
           </Group>

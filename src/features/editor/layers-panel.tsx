@@ -109,7 +109,9 @@ const LayerRow = memo(function LayerRow(props: {
         px="xs"
         mih={40}
         aria-pressed={selected}
-        onClick={(e) => (e.shiftKey ? store.toggleSelect(key) : store.select([key]))}
+        onClick={(e) =>
+          e.shiftKey || store.getState().multiSelect ? store.toggleSelect(key) : store.select([key])
+        }
       >
         <Group gap={8} wrap="nowrap">
           <BlockIcon type={block.type} />

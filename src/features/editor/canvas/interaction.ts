@@ -284,12 +284,14 @@ export class CanvasInteraction {
       return
     }
     const key = this.blockAt(world, touch ? 6 / this.host.view.zoom : 0)
+    // Shift, or the selection mode a finger turns on in the toolbar, adds and removes.
+    const additive = e.shiftKey || this.host.store.getState().multiSelect
     if (key) {
       const { selection } = this.host.store.getState()
       const wasSelected = selection.includes(key)
-      if (e.shiftKey) this.host.store.toggleSelect(key)
+      if (additive) this.host.store.toggleSelect(key)
       else if (!wasSelected) this.host.store.select([key])
-      this.mode = { kind: 'pending', key, start: p, wasSelected, shift: e.shiftKey }
+      this.mode = { kind: 'pending', key, start: p, wasSelected, shift: additive }
       if (touch) this.startLongPress(p, key)
       return
     }
@@ -298,7 +300,7 @@ export class CanvasInteraction {
       this.startLongPress(p, null)
       return
     }
-    this.mode = { kind: 'marquee', start: p, current: p, additive: e.shiftKey }
+    this.mode = { kind: 'marquee', start: p, current: p, additive }
   }
 
   private onMove = (e: PointerEvent) => {

@@ -35,6 +35,8 @@ export interface EditorState {
   readonly unsaved: number
   /** Pictures and videos keep their proportions when resized (a preference, not an edit). */
   readonly keepAspect: boolean
+  /** Selection mode: a tap adds a block to the selection or takes it out (a finger's Shift). */
+  readonly multiSelect: boolean
   /** Bumps on every change. */
   readonly version: number
 }
@@ -107,6 +109,7 @@ export class EditorStore {
   private backgroundIds = new Map<string, number>()
   private clipboard: { blocks: LocalBlock[]; from: number | null; pastes: number } | null = null
   private keepAspect = true
+  private multiSelect = false
   private changeCounter = 0
   private listeners = new Set<() => void>()
   private state: EditorState
@@ -318,6 +321,13 @@ export class EditorStore {
   setKeepAspect(keep: boolean) {
     if (this.keepAspect === keep) return
     this.keepAspect = keep
+    this.emit()
+  }
+
+  /** Turns the selection mode on or off (not undoable): taps then add and remove blocks. */
+  setMultiSelect(on: boolean) {
+    if (this.multiSelect === on) return
+    this.multiSelect = on
     this.emit()
   }
 
@@ -639,6 +649,7 @@ export class EditorStore {
       canRedo: this.redoStack.length > 0,
       unsaved: this.dirty.size + this.pendingDeletes.size,
       keepAspect: this.keepAspect,
+      multiSelect: this.multiSelect,
       version,
     }
   }
