@@ -161,7 +161,7 @@ export const QUERIES = {
     return now === id ? null : now
   },
 
-  outboxCounts(): Promise<{ pending: number; parked: number }> {
+  outboxCounts(): Promise<{ pending: number; parked: number; conflicts: number }> {
     return countOutbox()
   },
 

@@ -62,10 +62,13 @@ export async function readAuthToken(
 /** Pending (not parked) and parked entries; what the sign-out dialog and the status show. */
 export async function countOutbox(
   db: MirrorDb = getDb(),
-): Promise<{ pending: number; parked: number }> {
-  const parked = await db.outbox.where('state').equals('parked').count()
+): Promise<{ pending: number; parked: number; conflicts: number }> {
+  const parkedEntries = await db.outbox.where('state').equals('parked').toArray()
+  const parked = parkedEntries.length
+  // Conflicts are parked too: the person chooses; the rest the server refused.
+  const conflicts = parkedEntries.filter((entry) => entry.conflict !== undefined).length
   const total = await db.outbox.count()
-  return { pending: total - parked, parked }
+  return { pending: total - parked, parked, conflicts }
 }
 
 /** Changes not on the server yet (pending and parked), for the sign-out confirmation. */

@@ -273,7 +273,8 @@ export function useIdRedirect(table: MirrorTable, id: number): number | null {
 // ---------------------------------------------------------------------------------------------
 // Sync status (used by src/sync/client.ts)
 
-export function useOutboxCounts(): { pending: number; parked: number } | undefined {
+export function useOutboxCounts():
+  { pending: number; parked: number; conflicts: number } | undefined {
   return useMirror('outboxCounts')
 }
 

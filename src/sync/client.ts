@@ -279,7 +279,10 @@ export interface SyncStatus {
   /** The browser has a network and the API answers requests (src/sync/reachability.ts). */
   online: boolean
   pending: number
+  /** Parked entries: refused by the server, or conflicts waiting for the person's choice. */
   parked: number
+  /** Of the parked, the conflicts. */
+  conflicts: number
   /** False until the outbox's counts have been read: nothing may be called saved before. */
   counted: boolean
   replaying: boolean
@@ -301,6 +304,7 @@ export function useSyncStatus(): SyncStatus {
     online: network && answering,
     pending: counts?.pending ?? 0,
     parked: counts?.parked ?? 0,
+    conflicts: counts?.conflicts ?? 0,
     counted: counts !== undefined,
     replaying: busy,
     lastSyncedAt: meta.lastSyncedAt,

@@ -89,7 +89,8 @@ describe('sync status in the top bar', () => {
       }),
     )
     await renderInApp(() => <SyncStatus />)
-    await userEvent.click(await screen.findByRole('button', { name: /Отклонено: 1/ }))
+    // The header says what waits: a conflict to decide, not a refusal.
+    await userEvent.click(await screen.findByRole('button', { name: /Конфликты: 1/ }))
     const row = await screen.findByTestId('conflict-entry')
     expect(
       screen.getByText('Изменено и здесь, и на сервере: 1. Выберите, что оставить.'),

@@ -29,8 +29,13 @@ export function useSyncStateLabel(state: SyncState, status: SyncStatus): string 
       return t`Сохраняется…`
     case 'pending':
       return t`Ждут отправки: ${pending}`
-    case 'parked':
-      return t`Отклонено: ${parked}`
+    case 'parked': {
+      const { conflicts } = status
+      const refused = parked - conflicts
+      if (conflicts === 0) return t`Отклонено: ${parked}`
+      if (refused === 0) return t`Конфликты: ${conflicts}`
+      return t`Конфликты: ${conflicts} · отклонено: ${refused}`
+    }
     case 'checking':
       return t`Проверяется…`
     case 'saved':
