@@ -27,6 +27,7 @@ const api = {
   ...createMirrorService(),
   replay: (options) => engine.replay(options),
   refresh: (scope) => engine.refresh(scope),
+  knows: (change) => engine.knows(change),
   retryEntry: (seq) => engine.retryEntry(seq),
   discardEntry: (seq) => engine.discardEntry(seq),
   flush: (timeoutMs: number) => engine.flush(timeoutMs),

@@ -154,7 +154,15 @@ function updateLiveStream() {
     stop = listenToWorkspace({
       workspaceId: want,
       onChange: (event) => {
-        for (const scope of scopesOf(event, want)) refreshIfShown(scope)
+        // This device's own writes come back too: the mirror has them already.
+        void (remote?.knows(event) ?? Promise.resolve(false)).then(
+          (known) => {
+            if (!known) for (const scope of scopesOf(event, want)) refreshIfShown(scope)
+          },
+          () => {
+            for (const scope of scopesOf(event, want)) refreshIfShown(scope)
+          },
+        )
       },
       onReset: refreshActiveScopes,
     })

@@ -12,8 +12,10 @@ import { inAll } from './mutators/apply.ts'
 import { ParkError, send, type SendContext, type SyncApi } from './mutators/index.ts'
 import { createParked } from './parked.ts'
 import { createPull } from './pull.ts'
+import type { MirrorTable } from '../data/types.ts'
 import {
   REPLAY_LOCK,
+  type KnownChange,
   type RefreshScope,
   type ReplayOptions,
   type ReplayOutcome,
@@ -48,12 +50,26 @@ export interface SyncEngineOptions {
 export interface SyncEngine {
   replay(options?: ReplayOptions): Promise<ReplayOutcome>
   refresh(scope: RefreshScope): Promise<void>
+  knows(change: KnownChange): Promise<boolean>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
   flush(timeoutMs: number): Promise<boolean>
 }
 
 const MAX_PASSES = 20
+
+/** The mirror's table of each table name a change event uses (docs/API.md, "Live changes"). */
+const MIRROR_TABLE_OF: Record<string, MirrorTable | undefined> = {
+  workspace: 'workspaces',
+  amo: 'amo',
+  bitrix: 'bitrix',
+  department: 'department',
+  location: 'location',
+  specialist: 'specialist',
+  project: 'projects',
+  background: 'backgrounds',
+  block: 'blocks',
+}
 const MAX_RESENDS = 10
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
@@ -310,6 +326,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     })
   }
 
+  async function knows(change: KnownChange): Promise<boolean> {
+    const table = MIRROR_TABLE_OF[change.table]
+    if (!table) return false
+    const row = await db.mirror(table).get(change.id)
+    if (change.op === 'delete') return row === undefined
+    const version = (row as { version?: unknown } | undefined)?.version
+    return typeof version === 'number' && change.version !== undefined && version >= change.version
+  }
+
   async function flush(timeoutMs: number): Promise<boolean> {
     const deadline = now() + timeoutMs
     while (now() < deadline) {
@@ -326,6 +351,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   return {
     replay,
     refresh,
+    knows,
     retryEntry: parked.retryEntry,
     discardEntry: parked.discardEntry,
     flush,

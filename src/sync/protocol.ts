@@ -16,6 +16,12 @@ export interface SyncWorkerApi {
    */
   replay(options?: ReplayOptions): Promise<ReplayOutcome>
   refresh(scope: RefreshScope): Promise<void>
+  /**
+   * Whether the mirror already holds a change the server announced (docs/SYNC.md, "Live
+   * changes"): the row at that version or newer, or gone after a delete. This device's own writes
+   * come back as events too; they need no refresh.
+   */
+  knows(change: KnownChange): Promise<boolean>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
   /** Replays until the outbox is idle or `timeoutMs` passes; true when nothing is left pending. */
@@ -54,4 +60,12 @@ export const REPLAY_LOCK = 'promo-builder-outbox'
 
 export function scopeKey(scope: RefreshScope): string {
   return JSON.stringify(scope)
+}
+
+/** A change the server announced, as far as the mirror can tell whether it has it. */
+export interface KnownChange {
+  table: string
+  id: number
+  version?: number | undefined
+  op: string
 }

@@ -230,3 +230,25 @@ describe('two people editing one block', () => {
     expect(items[0]?.x).toBe(80)
   })
 })
+
+describe('announced changes the mirror already holds', () => {
+  it('knows its own writes and not someone else’s, until a refresh brings them', async () => {
+    const row = await department()
+    await updateRecord('department', row.id, { name: 'Своё' })
+    expect(await h.engine.replay()).toBe('idle')
+    const own = await onServer(row.id)
+    expect(
+      await h.engine.knows({ table: 'department', id: row.id, version: own.version, op: 'update' }),
+    ).toBe(true)
+    const theirs = await elsewhere('/api/department/update', { id: row.id, name: 'Чужое' })
+    const change = { table: 'department', id: row.id, version: theirs.version, op: 'update' }
+    expect(await h.engine.knows(change)).toBe(false)
+    await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
+    expect(await h.engine.knows(change)).toBe(true)
+    await h.call('POST', '/api/department/delete', { id: row.id })
+    const gone = { table: 'department', id: row.id, op: 'delete' }
+    expect(await h.engine.knows(gone)).toBe(false)
+    await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
+    expect(await h.engine.knows(gone)).toBe(true)
+  })
+})
