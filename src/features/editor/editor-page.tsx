@@ -243,7 +243,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
         <Paper
           withBorder
           p="sm"
-          w={220}
+          w={260}
           visibleFrom="md"
           style={{ overflow: 'hidden', display: 'flex', flexDirection: 'column', gap: 12 }}
         >
