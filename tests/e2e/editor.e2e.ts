@@ -603,3 +603,36 @@ describe('on a tablet in portrait (800 × 1200)', () => {
     }
   }, 90_000)
 })
+
+describe('the layers list', () => {
+  it('a layer dragged by its grip lands where it is dropped, and one undo puts it back', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await createProjectThroughUi(page, 'Порядок слоёв', 1)
+    await page.getByText('Добавьте первую секцию').waitFor()
+    await uploadBackground(page, makePng(BG.width, BG.height))
+    for (const label of ['Текст', 'Кнопка', 'Изображение'])
+      await addBlockButton(page, label).click()
+    await expect.poll(() => layerItems(page).count()).toBe(3)
+    const order = async () =>
+      (await layerItems(page).allTextContents()).map((text) =>
+        /Изображение/.test(text) ? 'image' : /Кнопка/.test(text) ? 'button' : 'text',
+      )
+    // Front first: the last one added is on top.
+    expect(await order()).toEqual(['image', 'button', 'text'])
+    const grip = layerItems(page)
+      .first()
+      .getByRole('img', { name: /^Перетащить слой/ })
+    const from = (await grip.boundingBox())!
+    const last = (await layerItems(page).last().boundingBox())!
+    expect(Math.min(from.width, from.height)).toBeGreaterThanOrEqual(44)
+    expect(await grip.evaluate((el) => getComputedStyle(el).touchAction)).toBe('none')
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(from.x + from.width / 2, last.y + last.height - 5, { steps: 8 })
+    await page.getByTestId('layer-drop-line').waitFor()
+    await page.mouse.up()
+    await expect.poll(order).toEqual(['button', 'text', 'image'])
+    await page.getByRole('button', { name: 'Отменить', exact: true }).click()
+    await expect.poll(order).toEqual(['image', 'button', 'text'])
+  }, 60_000)
+})
