@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { LocalBlock } from '../../src/features/editor/editor-data.ts'
 import { LayersPanel } from '../../src/features/editor/layers-panel.tsx'
@@ -120,5 +120,49 @@ describe('dragging a layer by its handle', () => {
     expect(screen.queryByTestId('layer-drop-line')).toBeNull()
     expect(store.keysOf(10)).toEqual(['ck-1', 'ck-2', 'ck-3', 'ck-4'])
     expect(store.getState().canUndo).toBe(false)
+  })
+
+  it('scrolls a long list while the finger stays near its bottom edge', async () => {
+    const { store, handle } = await setup()
+    const list = screen.getByRole('list', { name: 'Слои' })
+    const scroller = list.parentElement!
+    // The scrolling box shows 100 px from the list's top; the list itself moves as it scrolls.
+    let scrollTop = 0
+    Object.defineProperty(scroller, 'scrollTop', {
+      get: () => scrollTop,
+      set: (v: number) => {
+        scrollTop = Math.max(0, Math.min(84, v))
+      },
+    })
+    const boxRect = { top: LIST_TOP, bottom: LIST_TOP + 100, height: 100 }
+    vi.mocked(HTMLElement.prototype.getBoundingClientRect).mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      const row = this.closest('[data-layer-key]')
+      let top = LIST_TOP - scrollTop
+      let height = 4 * ROW
+      if (this === scroller) ({ top, height } = boxRect)
+      else if (row) {
+        top += [...row.parentElement!.children].indexOf(row) * ROW
+        height = 44
+      }
+      return { top, bottom: top + height, height } as DOMRect
+    })
+    const frames: FrameRequestCallback[] = []
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => frames.push(cb))
+    const grip = handle('Четыре')
+    fireEvent.pointerDown(grip, { pointerId: 1, pointerType: 'touch', clientY: rowY(0) })
+    fireEvent.pointerMove(grip, { pointerId: 1, pointerType: 'touch', clientY: boxRect.bottom - 5 })
+    expect(scrollTop).toBeGreaterThan(0)
+    // The finger holds still: the list goes on scrolling, one step a frame, to its end.
+    act(() => {
+      while (frames.length > 0) frames.shift()!(0)
+    })
+    expect(scrollTop).toBe(84)
+    // The rows moved up under the finger: it is now past «Один», the last row (unscrolled it
+    // would be between «Три» and «Два»).
+    expect(screen.getByTestId('layer-drop-line')).toHaveStyle({ top: `${4 * ROW - 1 - 1.5}px` })
+    fireEvent.pointerUp(grip, { pointerId: 1, pointerType: 'touch', clientY: boxRect.bottom - 5 })
+    expect(store.keysOf(10)).toEqual(['ck-4', 'ck-1', 'ck-2', 'ck-3'])
   })
 })
