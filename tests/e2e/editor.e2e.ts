@@ -545,4 +545,94 @@ describe('on a tablet in portrait (800 × 1200)', () => {
       await page.setViewportSize({ width: 1280, height: 800 })
     }
   }, 60_000)
+
+  it('the side panels start collapsed, open with their toggle, and the canvas fits the width it has', async () => {
+    const shots = process.env.EDITOR_SCREENSHOT_DIR
+    const canvas = page.locator('[data-testid="editor-canvas"]')
+    const zoomLabel = page.getByLabel('Масштаб', { exact: true })
+    const percent = async () => Number((await zoomLabel.textContent())!.replace('%', ''))
+    const fitted = async () => {
+      const box = (await canvas.boundingBox())!
+      return Math.round(fitZoom(box, { width: LANDING_WORLD_WIDTH, height: 0 }, 'landing') * 100)
+    }
+    const layersToggle = page.getByRole('button', { name: 'Панель секций и слоёв' })
+    const inspectorToggle = page.getByRole('button', { name: 'Панель свойств' })
+    await page.setViewportSize({ width: 800, height: 1280 })
+    try {
+      await createProjectThroughUi(page, 'Панели в портрете', 1)
+      await page.getByText('Добавьте первую секцию').waitFor()
+      await uploadBackground(page, makePng(BG.width, BG.height))
+      await canvas.waitFor()
+      await addBlockButton(page, 'Текст').click()
+      for (const toggle of [layersToggle, inspectorToggle]) {
+        expect(await toggle.getAttribute('aria-expanded')).toBe('false')
+        const size = (await toggle.boundingBox())!
+        expect(Math.min(size.width, size.height)).toBeGreaterThanOrEqual(44)
+      }
+      // Both panels collapsed: the canvas has all but two 56 px strips of the width.
+      const narrow = (await canvas.boundingBox())!.width
+      expect(narrow).toBeGreaterThan(800 - 2 * 56 - 60)
+      await expect.poll(percent).toBe(await fitted())
+      if (shots) await page.screenshot({ path: `${shots}/editor-800x1280-collapsed.png` })
+
+      await layersToggle.click()
+      expect(await layersToggle.getAttribute('aria-expanded')).toBe('true')
+      await expect.poll(() => layerItems(page).count()).toBe(1)
+      const opened = (await canvas.boundingBox())!.width
+      expect(opened).toBeLessThan(narrow - 150)
+      // The canvas fitted its new width at once (Pixi itself follows only the window's size).
+      await expect.poll(percent).toBe(await fitted())
+      if (shots) await page.screenshot({ path: `${shots}/editor-800x1280-layers.png` })
+
+      // Remembered on the device: after a reload the layers panel is open, the inspector is not.
+      await page.reload()
+      await canvas.waitFor()
+      expect(await layersToggle.getAttribute('aria-expanded')).toBe('true')
+      expect(await inspectorToggle.getAttribute('aria-expanded')).toBe('false')
+      await layersToggle.click()
+      expect(await layersToggle.getAttribute('aria-expanded')).toBe('false')
+
+      // Landscape has its own choice: both panels open by default, the canvas fitted between them.
+      await page.setViewportSize({ width: 1280, height: 800 })
+      await expect.poll(() => inspectorToggle.getAttribute('aria-expanded')).toBe('true')
+      expect(await layersToggle.getAttribute('aria-expanded')).toBe('true')
+      await expect.poll(percent).toBe(await fitted())
+      if (shots) await page.screenshot({ path: `${shots}/editor-1280x800.png` })
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
+  }, 90_000)
+})
+
+describe('the layers list', () => {
+  it('a layer dragged by its grip lands where it is dropped, and one undo puts it back', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await createProjectThroughUi(page, 'Порядок слоёв', 1)
+    await page.getByText('Добавьте первую секцию').waitFor()
+    await uploadBackground(page, makePng(BG.width, BG.height))
+    for (const label of ['Текст', 'Кнопка', 'Изображение'])
+      await addBlockButton(page, label).click()
+    await expect.poll(() => layerItems(page).count()).toBe(3)
+    const order = async () =>
+      (await layerItems(page).allTextContents()).map((text) =>
+        /Изображение/.test(text) ? 'image' : /Кнопка/.test(text) ? 'button' : 'text',
+      )
+    // Front first: the last one added is on top.
+    expect(await order()).toEqual(['image', 'button', 'text'])
+    const grip = layerItems(page)
+      .first()
+      .getByRole('img', { name: /^Перетащить слой/ })
+    const from = (await grip.boundingBox())!
+    const last = (await layerItems(page).last().boundingBox())!
+    expect(Math.min(from.width, from.height)).toBeGreaterThanOrEqual(44)
+    expect(await grip.evaluate((el) => getComputedStyle(el).touchAction)).toBe('none')
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(from.x + from.width / 2, last.y + last.height - 5, { steps: 8 })
+    await page.getByTestId('layer-drop-line').waitFor()
+    await page.mouse.up()
+    await expect.poll(order).toEqual(['button', 'text', 'image'])
+    await page.getByRole('button', { name: 'Отменить', exact: true }).click()
+    await expect.poll(order).toEqual(['image', 'button', 'text'])
+  }, 60_000)
 })

@@ -170,6 +170,40 @@ describe('adding, selecting and z-order', () => {
     expect(store.keysOf(LANDSCAPE.id)).toEqual([c, a, b])
   })
 
+  it('sets a background’s order from a list of keys in one step, saving only moved blocks', () => {
+    const { store } = setup()
+    store.syncFromData([
+      ...[1, 2, 3, 4].map((id) => text(id, { zindex: id * 10 })),
+      text(9, { bg_id: PORTRAIT.id, zindex: 5 }),
+    ])
+    expect(store.getState().unsaved).toBe(0)
+    const history = store.getState().canUndo
+    // Block 4 dragged from the front to just above block 1; a key of another slide is ignored.
+    store.setOrder(LANDSCAPE.id, ['1', '4', '2', '3', '9'])
+    expect(store.keysOf(LANDSCAPE.id)).toEqual(['1', '4', '2', '3'])
+    expect(store.keysOf(LANDSCAPE.id).map((k) => block(store, k).zindex)).toEqual([10, 20, 30, 40])
+    // Block 1 kept its place and its z value: only the three that moved wait to be saved.
+    expect(store.takeChanges().keys.sort()).toEqual(['2', '3', '4'])
+    expect(block(store, '9').zindex).toBe(5)
+    expect(history).toBe(false)
+    store.undo()
+    expect(store.keysOf(LANDSCAPE.id)).toEqual(['1', '2', '3', '4'])
+    expect(store.getState().canUndo).toBe(false)
+    store.redo()
+    expect(store.keysOf(LANDSCAPE.id)).toEqual(['1', '4', '2', '3'])
+  })
+
+  it('keeps a block missing from the list in its place, and does nothing for the same order', () => {
+    const { store } = setup()
+    store.syncFromData([1, 2, 3].map((id) => text(id, { zindex: id })))
+    store.setOrder(LANDSCAPE.id, ['1', '2', '3'])
+    expect(store.getState().canUndo).toBe(false)
+    // Block 2 arrived while the list showed only 1 and 3: it stays in the middle.
+    store.setOrder(LANDSCAPE.id, ['3', '1'])
+    expect(store.keysOf(LANDSCAPE.id)).toEqual(['3', '2', '1'])
+    expect(store.getState().canUndo).toBe(true)
+  })
+
   it('renumbers when z values repeat', () => {
     const { store } = setup()
     store.syncFromData([text(1, { zindex: 0 }), text(2, { zindex: 0 }), text(3, { zindex: 0 })])

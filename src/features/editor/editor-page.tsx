@@ -61,6 +61,7 @@ import { EditorStore } from './model/editor-store.ts'
 import { editorKindOf, FRAME_WIDTH } from './model/layout.ts'
 import { ProjectPreview } from './preview/project-preview.tsx'
 import { AlignTools, SelectionPanel } from './selection-panel.tsx'
+import { SidePanel, useSidePanels } from './side-panels.tsx'
 import { useAutosave, type SaveState } from './use-autosave.ts'
 import { useShortcuts } from './use-shortcuts.ts'
 import { SwitchField } from '../../ui/switch-field.tsx'
@@ -165,6 +166,12 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
     }
   }, [data.backgrounds])
 
+  // Side panels collapse (in portrait by default): the canvas takes the width and fits again.
+  const panels = useSidePanels()
+  useEffect(() => {
+    controller.current?.refit()
+  }, [panels.open.layers, panels.open.inspector])
+
   const { status, saveNow } = useAutosave(store, data)
   useShortcuts({
     store,
@@ -240,20 +247,26 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
         resolveFileUrl={data.resolveFileUrl}
       />
       <Group gap="xs" align="stretch" wrap="nowrap" flex={1} mih={0}>
-        <Paper
-          withBorder
-          p="sm"
-          w={220}
-          visibleFrom="md"
-          style={{ overflow: 'hidden', display: 'flex', flexDirection: 'column', gap: 12 }}
+        <SidePanel
+          side="layers"
+          open={panels.open.layers}
+          onToggle={() => panels.toggle('layers')}
+          label={kind === 'landing' ? t`Панель секций и слоёв` : t`Панель слоёв`}
+          width={260}
         >
-          {kind === 'landing' ? (
-            <ScrollArea.Autosize mah="45%" type="auto">
-              <SectionList {...nav} />
-            </ScrollArea.Autosize>
-          ) : null}
-          <LayersPanel store={store} state={state} bgId={activeBgId} />
-        </Paper>
+          <Box
+            px="sm"
+            pb="sm"
+            style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 12 }}
+          >
+            {kind === 'landing' ? (
+              <ScrollArea.Autosize mah="45%" type="auto">
+                <SectionList {...nav} />
+              </ScrollArea.Autosize>
+            ) : null}
+            <LayersPanel store={store} state={state} bgId={activeBgId} />
+          </Box>
+        </SidePanel>
         <Paper withBorder flex={1} miw={0} pos="relative" style={{ overflow: 'hidden' }}>
           {data.backgrounds.length === 0 ? (
             <EmptyCanvas data={data} kind={kind} onAdded={goTo} />
@@ -278,7 +291,13 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
             activeBgId={activeBgId}
           />
         </Paper>
-        <Paper withBorder w={{ base: 280, lg: 320 }} style={{ overflow: 'hidden' }}>
+        <SidePanel
+          side="inspector"
+          open={panels.open.inspector}
+          onToggle={() => panels.toggle('inspector')}
+          label={t`Панель свойств`}
+          width={300}
+        >
           <ScrollArea h="100%" type="auto" offsetScrollbars>
             <Box p="md">
               {selected && selectedKey ? (
@@ -313,14 +332,11 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
                       удерживайте Shift или обведите их рамкой.
                     </Trans>
                   </Text>
-                  <Box hiddenFrom="md">
-                    <LayersPanel store={store} state={state} bgId={activeBgId} />
-                  </Box>
                 </Stack>
               )}
             </Box>
           </ScrollArea>
-        </Paper>
+        </SidePanel>
       </Group>
       {kind === 'stories' ? (
         <Paper withBorder p={6}>

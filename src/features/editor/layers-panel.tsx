@@ -2,12 +2,13 @@ import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Box, Group, Stack, Text, UnstyledButton } from '@mantine/core'
 import { IconButton } from '../../ui/button.tsx'
-import { IconArrowDown, IconArrowUp } from '@tabler/icons-react'
-import { memo, useMemo } from 'react'
+import { IconArrowDown, IconArrowUp, IconGripVertical } from '@tabler/icons-react'
+import { memo, useCallback, useEffect, useMemo, useState, type PointerEvent } from 'react'
 import { useParkedEntries } from '../../sync/client.ts'
 import { Badge } from '../../ui/badge.tsx'
 import type { LocalBlock } from './editor-data.ts'
 import { BlockIcon } from './block-icons.tsx'
+import { LayerDrag, type DropTarget } from './layer-drag.ts'
 import { useBlockTypeLabel } from './inspector/block-inspector.tsx'
 import { sortedKeys, type EditorState, type EditorStore } from './model/editor-store.ts'
 
@@ -34,7 +35,10 @@ function useConflictedBlocks(): ReadonlySet<number> {
   return useMemo(() => new Set(key ? key.split(',').map(Number) : []), [key])
 }
 
-/** The blocks of one background, front first; tap selects (Shift adds), arrows reorder. */
+/**
+ * The blocks of one background, front first; tap selects (Shift adds), arrows reorder by one, and a
+ * row dragged by its handle lands where the line shows (one undo step).
+ */
 export function LayersPanel({
   store,
   state,
@@ -47,6 +51,18 @@ export function LayersPanel({
   const { t } = useLingui()
   const conflicted = useConflictedBlocks()
   const keys = bgId === null ? [] : sortedKeys(state.blocks, bgId).reverse()
+  const [target, setTarget] = useState<DropTarget | null>(null)
+  const [drag] = useState(() => new LayerDrag(setTarget))
+  const order = keys.join('\n')
+  useEffect(() => {
+    drag.update(order ? order.split('\n') : [], (next) => {
+      if (bgId !== null) store.setOrder(bgId, [...next].reverse())
+    })
+  }, [drag, order, store, bgId])
+  const listRef = useCallback((el: HTMLElement | null) => drag.setList(el), [drag])
+  const scrollerRef = useCallback((el: HTMLElement | null) => drag.setScroller(el), [drag])
+  // A drag does not outlive the panel or its background.
+  useEffect(() => drag.stop, [drag, bgId])
   return (
     <Stack gap={6} mih={0} flex={1}>
       <Text size="xs" fw={700} tt="uppercase" c="dimmed">
@@ -57,8 +73,8 @@ export function LayersPanel({
           <Trans>На этом фоне пока нет блоков.</Trans>
         </Text>
       ) : (
-        <Box mih={0} style={{ overflowY: 'auto' }}>
-          <Stack gap={2} role="list" aria-label={t`Слои`}>
+        <Box ref={scrollerRef} mih={0} style={{ overflowY: 'auto' }}>
+          <Stack ref={listRef} gap={2} role="list" aria-label={t`Слои`} pos="relative">
             {keys.map((key, i) => (
               <LayerRow
                 key={key}
@@ -69,8 +85,29 @@ export function LayersPanel({
                 conflict={conflicted.has(state.blocks.get(key)!.id ?? 0)}
                 first={i === 0}
                 last={i === keys.length - 1}
+                dragging={target?.key === key}
+                onDragStart={drag.onPointerDown}
+                onDragMove={drag.onPointerMove}
+                onDragEnd={drag.onPointerUp}
+                onDragCancel={drag.onPointerCancel}
               />
             ))}
+            {target ? (
+              <Box
+                data-testid="layer-drop-line"
+                aria-hidden
+                style={{
+                  position: 'absolute',
+                  left: 0,
+                  right: 0,
+                  height: 3,
+                  top: target.y - 1.5,
+                  background: 'var(--mantine-color-blue-filled)',
+                  borderRadius: 2,
+                  pointerEvents: 'none',
+                }}
+              />
+            ) : null}
           </Stack>
         </Box>
       )}
@@ -91,18 +128,50 @@ const LayerRow = memo(function LayerRow(props: {
   conflict: boolean
   first: boolean
   last: boolean
+  /** Being dragged by its handle: shown faded while the line shows where it lands. */
+  dragging: boolean
+  onDragStart: (key: string, e: PointerEvent<HTMLElement>) => void
+  onDragMove: (e: PointerEvent<HTMLElement>) => void
+  onDragEnd: (e: PointerEvent<HTMLElement>) => void
+  onDragCancel: (e: PointerEvent<HTMLElement>) => void
 }) {
   const { store, blockKey: key, block, selected } = props
   const { t } = useLingui()
   const title = useBlockTitle()
+  const name = title(block)
   return (
     <Group
       role="listitem"
+      data-layer-key={key}
       gap={4}
       wrap="nowrap"
       bg={selected ? 'var(--mantine-color-blue-light)' : undefined}
-      style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+      style={{ borderRadius: 'var(--mantine-radius-sm)', opacity: props.dragging ? 0.5 : 1 }}
     >
+      {/* A finger's grip (44 px): keyboard users reorder with «Выше» and «Ниже» instead. */}
+      <Box
+        role="img"
+        aria-label={t`Перетащить слой «${name}»`}
+        style={{
+          width: 44,
+          height: 44,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          flexShrink: 0,
+          cursor: props.dragging ? 'grabbing' : 'grab',
+          // The finger moves the row, not the list or the page.
+          touchAction: 'none',
+          userSelect: 'none',
+          color: 'var(--mantine-color-dimmed)',
+        }}
+        onPointerDown={(e) => props.onDragStart(key, e)}
+        onPointerMove={props.onDragMove}
+        onPointerUp={props.onDragEnd}
+        onPointerCancel={props.onDragCancel}
+      >
+        <IconGripVertical size={18} aria-hidden />
+      </Box>
       <UnstyledButton
         flex={1}
         miw={0}
@@ -116,7 +185,7 @@ const LayerRow = memo(function LayerRow(props: {
         <Group gap={8} wrap="nowrap">
           <BlockIcon type={block.type} />
           <Text size="sm" truncate="end">
-            {title(block)}
+            {name}
           </Text>
           {props.conflict ? (
             <Badge color="orange" data-testid="layer-conflict">

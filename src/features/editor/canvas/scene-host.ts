@@ -30,6 +30,8 @@ export interface CanvasController {
   zoomBy(factor: number): void
   setZoom(zoom: number): void
   fit(): void
+  /** The canvas's box changed without the window resizing (a side panel): resize and fit. */
+  refit(): void
   reveal(bgId: number): void
 }
 
@@ -278,6 +280,12 @@ export class SceneHost implements InteractionHost, CanvasController {
     this.view.panY =
       this.kind === 'landing' ? MARGIN - first.top * zoom : (sh - first.height * zoom) / 2
     this.applyView()
+  }
+
+  refit = () => {
+    // Pixi follows the window's resize only; the host's new size is read here.
+    this.app?.resize()
+    this.fit()
   }
 
   zoomBy = (factor: number) => this.setZoom(this.view.zoom * factor)

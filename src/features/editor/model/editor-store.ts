@@ -443,6 +443,24 @@ export class EditorStore {
     this.reorder(keys, 'back')
   }
 
+  /**
+   * Puts a background's blocks in the order of `keys`, back to front (the layers list's drag), as
+   * one undo step; only the blocks whose z value changes are marked for saving. Keys of other
+   * backgrounds or unknown ones are ignored; a block of the background missing from `keys` (one
+   * that arrived meanwhile) keeps its place, and the listed ones fill the other places in order.
+   */
+  setOrder(bgId: number, keys: readonly string[]) {
+    const order = this.keysOf(bgId)
+    const present = new Set(order)
+    const listed = unique(keys).filter((k) => present.has(k))
+    const listedSet = new Set(listed)
+    let i = 0
+    const next = order.map((k) => (listedSet.has(k) ? listed[i++]! : k))
+    const changes = new Map<string, LocalBlock | null>()
+    this.renumber(order, next, changes)
+    if (changes.size > 0) this.commit(changes)
+  }
+
   /** Aligns the selection's bounding boxes (one block: to its background). */
   align(mode: AlignMode, keys: readonly string[] = this.selection) {
     this.shiftByRects(keys, (rects, bgId) => {
@@ -562,17 +580,28 @@ export class EditorStore {
           ;[next[i], next[j]] = [next[j]!, next[i]!]
         }
       }
-      // Keep the z values already there (in order) so only the blocks that moved are saved;
-      // fall back to renumbering when values repeat.
-      const values = order.map((k) => this.blocks.get(k)!.zindex)
-      const distinct = new Set(values).size === values.length
-      next.forEach((key, i) => {
-        const z = distinct ? values[i]! : i
-        const block = this.blocks.get(key)!
-        if (block.zindex !== z) changes.set(key, { ...block, zindex: z } as LocalBlock)
-      })
+      this.renumber(order, next, changes)
     }
     if (changes.size > 0) this.commit(changes)
+  }
+
+  /**
+   * The z values that put a background's blocks (now in `order`) in the order `next`, into
+   * `changes` for the blocks whose value changes. The values already there are kept, in order, so
+   * only the blocks that moved are saved; they are renumbered from 0 when values repeat.
+   */
+  private renumber(
+    order: readonly string[],
+    next: readonly string[],
+    changes: Map<string, LocalBlock | null>,
+  ) {
+    const values = order.map((k) => this.blocks.get(k)!.zindex)
+    const distinct = new Set(values).size === values.length
+    next.forEach((key, i) => {
+      const z = distinct ? values[i]! : i
+      const block = this.blocks.get(key)!
+      if (block.zindex !== z) changes.set(key, { ...block, zindex: z } as LocalBlock)
+    })
   }
 
   private commit(

@@ -1,0 +1,168 @@
+import { act, fireEvent, screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { LocalBlock } from '../../src/features/editor/editor-data.ts'
+import { LayersPanel } from '../../src/features/editor/layers-panel.tsx'
+import { EditorStore } from '../../src/features/editor/model/editor-store.ts'
+import { renderInApp } from './helpers/render-app.tsx'
+
+const texts = { text: 'Т', button: 'К', gift: 'П', priceButton: 'К', subscribeAction: 'З' }
+const block = (id: number, text: string) =>
+  ({
+    id,
+    ck: `ck-${id}`,
+    bg_id: 10,
+    type: 'text',
+    x: 0,
+    y: 0,
+    zindex: id,
+    rotation: 0,
+    width: 50,
+    fontSize: 16,
+    font: 'Roboto',
+    align: 'center',
+    color: '#000000',
+    text,
+    background: 'transparent',
+    name: '',
+  }) as unknown as LocalBlock
+
+/** Rows are 44 px high with a 2 px gap, from the list's top at 100 px on the page. */
+const LIST_TOP = 100
+const ROW = 46
+
+beforeEach(() => {
+  // jsdom lays nothing out: each row reports its place in the list.
+  vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (
+    this: HTMLElement,
+  ) {
+    const row = this.closest('[data-layer-key]')
+    const list = this.closest('[role="list"]') ?? this.querySelector('[role="list"]')
+    let top = LIST_TOP
+    let height = 400
+    if (row) {
+      top = LIST_TOP + [...row.parentElement!.children].indexOf(row) * ROW
+      height = 44
+    } else if (!list) top = 0
+    return {
+      top,
+      bottom: top + height,
+      height,
+      left: 0,
+      right: 200,
+      width: 200,
+      x: 0,
+      y: top,
+      toJSON: () => ({}),
+    } as DOMRect
+  })
+})
+afterEach(() => vi.restoreAllMocks())
+
+async function setup() {
+  const store = new EditorStore({ texts, frameWidth: 1200 })
+  store.setBackgrounds([{ id: 10, width: 1600, height: 900, position: 0 }])
+  // Front first the list shows Четыре, Три, Два, Один.
+  store.syncFromData([block(1, 'Один'), block(2, 'Два'), block(3, 'Три'), block(4, 'Четыре')])
+  await renderInApp(() => <LayersPanel store={store} state={store.getState()} bgId={10} />)
+  const handle = (name: string) => screen.getByRole('img', { name: `Перетащить слой «${name}»` })
+  return { store, handle }
+}
+
+const rowY = (index: number) => LIST_TOP + index * ROW + 22
+
+describe('dragging a layer by its handle', () => {
+  it('moves the block to where the line shows, as one undo step', async () => {
+    const { store, handle } = await setup()
+    const grip = handle('Четыре')
+    expect(grip.style.touchAction).toBe('none')
+    expect(grip).toHaveStyle({ width: '44px', height: '44px' })
+    fireEvent.pointerDown(grip, { pointerId: 1, pointerType: 'touch', clientY: rowY(0) })
+    // Past the middle of «Два» (the third row): the line goes between «Два» and «Один».
+    fireEvent.pointerMove(grip, { pointerId: 1, pointerType: 'touch', clientY: rowY(2) + 10 })
+    const line = await screen.findByTestId('layer-drop-line')
+    expect(line).toHaveStyle({ top: `${3 * ROW - 1 - 1.5}px` })
+    // Nothing changes while the finger moves.
+    expect(store.keysOf(10)).toEqual(['ck-1', 'ck-2', 'ck-3', 'ck-4'])
+    fireEvent.pointerUp(grip, { pointerId: 1, pointerType: 'touch', clientY: rowY(2) + 10 })
+    expect(screen.queryByTestId('layer-drop-line')).toBeNull()
+    expect(store.keysOf(10)).toEqual(['ck-1', 'ck-4', 'ck-2', 'ck-3'])
+    // Only the blocks whose z value changed are saved.
+    expect(store.takeChanges().keys.sort()).toEqual(['ck-2', 'ck-3', 'ck-4'])
+    store.undo()
+    expect(store.keysOf(10)).toEqual(['ck-1', 'ck-2', 'ck-3', 'ck-4'])
+    expect(store.getState().canUndo).toBe(false)
+  })
+
+  it('drags to the front with a mouse', async () => {
+    const { store, handle } = await setup()
+    const grip = handle('Один')
+    fireEvent.pointerDown(grip, { pointerId: 7, pointerType: 'mouse', button: 0, clientY: rowY(3) })
+    fireEvent.pointerMove(grip, { pointerId: 7, pointerType: 'mouse', clientY: LIST_TOP + 5 })
+    expect(screen.getByTestId('layer-drop-line')).toHaveStyle({ top: `${-1 - 1.5}px` })
+    fireEvent.pointerUp(grip, { pointerId: 7, pointerType: 'mouse', clientY: LIST_TOP + 5 })
+    expect(store.keysOf(10)).toEqual(['ck-2', 'ck-3', 'ck-4', 'ck-1'])
+  })
+
+  it('changes nothing on a release in place, a cancel or another pointer', async () => {
+    const { store, handle } = await setup()
+    const grip = handle('Три')
+    fireEvent.pointerDown(grip, { pointerId: 1, pointerType: 'touch', clientY: rowY(1) })
+    fireEvent.pointerMove(grip, { pointerId: 1, pointerType: 'touch', clientY: rowY(1) + 5 })
+    fireEvent.pointerUp(grip, { pointerId: 1, pointerType: 'touch', clientY: rowY(1) + 5 })
+    expect(store.getState().canUndo).toBe(false)
+
+    fireEvent.pointerDown(grip, { pointerId: 2, pointerType: 'touch', clientY: rowY(1) })
+    fireEvent.pointerMove(grip, { pointerId: 2, pointerType: 'touch', clientY: rowY(3) })
+    // A second finger lifting elsewhere is not the drag's.
+    fireEvent.pointerUp(grip, { pointerId: 3, pointerType: 'touch', clientY: rowY(3) })
+    expect(screen.getByTestId('layer-drop-line')).toBeInTheDocument()
+    fireEvent.pointerCancel(grip, { pointerId: 2, pointerType: 'touch' })
+    expect(screen.queryByTestId('layer-drop-line')).toBeNull()
+    expect(store.keysOf(10)).toEqual(['ck-1', 'ck-2', 'ck-3', 'ck-4'])
+    expect(store.getState().canUndo).toBe(false)
+  })
+
+  it('scrolls a long list while the finger stays near its bottom edge', async () => {
+    const { store, handle } = await setup()
+    const list = screen.getByRole('list', { name: 'Слои' })
+    const scroller = list.parentElement!
+    // The scrolling box shows 100 px from the list's top; the list itself moves as it scrolls.
+    let scrollTop = 0
+    Object.defineProperty(scroller, 'scrollTop', {
+      get: () => scrollTop,
+      set: (v: number) => {
+        scrollTop = Math.max(0, Math.min(84, v))
+      },
+    })
+    const boxRect = { top: LIST_TOP, bottom: LIST_TOP + 100, height: 100 }
+    vi.mocked(HTMLElement.prototype.getBoundingClientRect).mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      const row = this.closest('[data-layer-key]')
+      let top = LIST_TOP - scrollTop
+      let height = 4 * ROW
+      if (this === scroller) ({ top, height } = boxRect)
+      else if (row) {
+        top += [...row.parentElement!.children].indexOf(row) * ROW
+        height = 44
+      }
+      return { top, bottom: top + height, height } as DOMRect
+    })
+    const frames: FrameRequestCallback[] = []
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => frames.push(cb))
+    const grip = handle('Четыре')
+    fireEvent.pointerDown(grip, { pointerId: 1, pointerType: 'touch', clientY: rowY(0) })
+    fireEvent.pointerMove(grip, { pointerId: 1, pointerType: 'touch', clientY: boxRect.bottom - 5 })
+    expect(scrollTop).toBeGreaterThan(0)
+    // The finger holds still: the list goes on scrolling, one step a frame, to its end.
+    act(() => {
+      while (frames.length > 0) frames.shift()!(0)
+    })
+    expect(scrollTop).toBe(84)
+    // The rows moved up under the finger: it is now past «Один», the last row (unscrolled it
+    // would be between «Три» and «Два»).
+    expect(screen.getByTestId('layer-drop-line')).toHaveStyle({ top: `${4 * ROW - 1 - 1.5}px` })
+    fireEvent.pointerUp(grip, { pointerId: 1, pointerType: 'touch', clientY: boxRect.bottom - 5 })
+    expect(store.keysOf(10)).toEqual(['ck-4', 'ck-1', 'ck-2', 'ck-3'])
+  })
+})
