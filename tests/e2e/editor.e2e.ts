@@ -506,6 +506,78 @@ describe('stories editor (type 2)', () => {
   }, 120_000)
 })
 
+describe('a story slide of another shape (docs/editor.md)', () => {
+  interface StoredBackground {
+    id: number
+    image_url: string
+    width: number
+    height: number
+  }
+
+  /** The stored file's pixel size and the colour of its top left and top right pixels. */
+  function storedPicture(url: string) {
+    return page.evaluate(async (src) => {
+      const response = await fetch(src)
+      const bitmap = await createImageBitmap(await response.blob())
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height)
+      const ctx = canvas.getContext('2d')!
+      ctx.drawImage(bitmap, 0, 0)
+      const left = Array.from(ctx.getImageData(0, 0, 1, 1).data)
+      const right = Array.from(ctx.getImageData(bitmap.width - 1, 0, 1, 1).data)
+      return {
+        type: response.headers.get('content-type'),
+        width: bitmap.width,
+        height: bitmap.height,
+        left,
+        right,
+      }
+    }, url)
+  }
+
+  it('asks about a 16:9 picture, crops it where the person dragged it, and the server stores a 9:16 slide', async () => {
+    const projectId = await createProjectThroughUi(page, 'Сторис с широкой картинкой', 2)
+    await page.getByText('Добавьте первый слайд').waitFor()
+    // 320 × 180: red grows from 0 at the left edge to 255 at the right one (makePng).
+    await uploadBackground(page, makePng(320, 180))
+    const dialog = page.getByRole('dialog', { name: 'Слайд должен быть 9:16' })
+    await dialog.getByText('другие пропорции (320 × 180)').waitFor()
+    // The 9:16 window is 101 × 180 picture px and shows 320 px of height: 16/9 preview px a pixel.
+    const frame = dialog.getByTestId('story-fit-crop')
+    const box = (await frame.boundingBox())!
+    expect(box.height).toBeCloseTo(320, 0)
+    expect(box.width).toBeCloseTo((101 * 320) / 180, 0)
+    // Dragging the picture 100 px to the right shows what lies 56.25 picture px to the left of
+    // the centred window (x 110): x 53 of the 219 px the window can move.
+    const start = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    await page.mouse.move(start.x, start.y)
+    await page.mouse.down()
+    await page.mouse.move(start.x + 50, start.y, { steps: 3 })
+    await page.mouse.move(start.x + 100, start.y, { steps: 3 })
+    await page.mouse.up()
+    await dialog.getByRole('button', { name: 'Добавить слайд' }).click()
+    await dialog.waitFor({ state: 'detached' })
+
+    await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
+    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    const project = await apiGet<{ backgrounds: StoredBackground[] }>(
+      user,
+      `/api/project/get?project_id=${projectId}`,
+    )
+    const [bg] = project.backgrounds
+    expect({ width: bg!.width, height: bg!.height }).toEqual({ width: 101, height: 180 })
+    // The stored file itself is that 9:16 crop, at the picture's own resolution, from x 53.
+    const stored = await storedPicture(bg!.image_url)
+    expect(stored.type).toBe('image/png')
+    expect({ width: stored.width, height: stored.height }).toEqual({ width: 101, height: 180 })
+    const redAt = (x: number) => Math.round((255 * x) / 320)
+    expect(Math.abs(stored.left[0]! - redAt(53))).toBeLessThanOrEqual(3)
+    expect(Math.abs(stored.right[0]! - redAt(53 + 100))).toBeLessThanOrEqual(3)
+    expect(stored.left[1]).toBe(180)
+    await page.goto(appUrl('/projects'))
+    await expectShell(page, 'Проекты')
+  }, 90_000)
+})
+
 describe('on a tablet in portrait (800 × 1200)', () => {
   /** Boxes of the visible controls inside `selector`, as the page lays them out. */
   function controlBoxes(selector: string) {
