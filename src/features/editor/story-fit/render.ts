@@ -17,9 +17,15 @@ export type StoryFitChoice = { mode: 'crop'; offset: number } | { mode: 'fit'; c
 
 type Canvas2D = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D
 
-interface Surface {
-  ctx: Canvas2D
+export interface Surface {
+  ctx: Pick<Canvas2D, 'drawImage' | 'fillRect' | 'getImageData'> & { fillStyle: unknown }
   toBlob(type: string, quality?: number): Promise<Blob | null>
+}
+
+/** What drawing needs from the browser; tests pass their own. */
+export interface RenderDeps {
+  decode(file: Blob): Promise<ImageBitmap>
+  surface(size: Size): Surface
 }
 
 function surface(size: Size): Surface {
@@ -80,8 +86,9 @@ function outputType(type: string): string {
 export async function renderStorySlide(
   file: Blob,
   choice: StoryFitChoice,
+  deps: RenderDeps = { decode: decodeImage, surface },
 ): Promise<{ blob: Blob; size: Size }> {
-  const bitmap = await decodeImage(file)
+  const bitmap = await deps.decode(file)
   try {
     const source = { width: bitmap.width, height: bitmap.height }
     let full: Size
@@ -108,7 +115,7 @@ export async function renderStorySlide(
     for (const attempt of attempts) {
       const scale = cap * attempt.scale
       const size = scaled(full, scale)
-      const { ctx, toBlob } = surface(size)
+      const { ctx, toBlob } = deps.surface(size)
       if (choice.mode === 'fit') {
         ctx.fillStyle = choice.colour
         ctx.fillRect(0, 0, size.width, size.height)
