@@ -203,20 +203,26 @@ export function SlideStrip(props: BackgroundsNavProps) {
   const { t } = useLingui()
   return (
     <ScrollArea type="auto" scrollbarSize={8} offsetScrollbars>
-      <Group gap="sm" wrap="nowrap" p={4} role="list" aria-label={t`Слайды`}>
-        {props.backgrounds.map((bg, i) => (
-          <div role="listitem" key={bg.id}>
-            <Thumb
-              bg={bg}
-              index={i}
-              kind="stories"
-              active={bg.id === props.activeBgId}
-              count={props.blockCounts.get(bg.id) ?? 0}
-              resolveFileUrl={props.resolveFileUrl}
-              onClick={() => props.onSelect(bg.id)}
-            />
-          </div>
-        ))}
+      <Group gap="sm" wrap="nowrap" p={4}>
+        {/* Only slides are list items: the add button sits beside the list (an ARIA list holds
+            list items only, and an empty one is none). */}
+        {props.backgrounds.length > 0 ? (
+          <Group gap="sm" wrap="nowrap" role="list" aria-label={t`Слайды`}>
+            {props.backgrounds.map((bg, i) => (
+              <div role="listitem" key={bg.id}>
+                <Thumb
+                  bg={bg}
+                  index={i}
+                  kind="stories"
+                  active={bg.id === props.activeBgId}
+                  count={props.blockCounts.get(bg.id) ?? 0}
+                  resolveFileUrl={props.resolveFileUrl}
+                  onClick={() => props.onSelect(bg.id)}
+                />
+              </div>
+            ))}
+          </Group>
+        ) : null}
         <AddBackgroundButton
           compact
           addBackground={props.addBackground}

@@ -185,6 +185,7 @@ export function StoryFitDialog(props: StoryFitDialogProps) {
             onChange={setColour}
             error={colourOk ? undefined : t`Введите цвет, например #ffffff`}
             swatches={[...new Set([props.defaultColour, '#ffffff', '#000000'])]}
+            eyeDropperButtonProps={{ 'aria-label': t`Взять цвет с экрана` }}
           />
         )}
         {props.error ? (
