@@ -506,6 +506,124 @@ describe('stories editor (type 2)', () => {
   }, 120_000)
 })
 
+describe('a story slide of another shape (docs/editor.md)', () => {
+  interface StoredBackground {
+    id: number
+    image_url: string
+    width: number
+    height: number
+  }
+
+  /** The stored file's type, pixel size and the colours at the given pixels (RGBA). */
+  function storedPicture(url: string, points: [number, number][]) {
+    return page.evaluate(
+      async ({ src, at }) => {
+        const response = await fetch(src)
+        const bitmap = await createImageBitmap(await response.blob())
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height)
+        const ctx = canvas.getContext('2d')!
+        ctx.drawImage(bitmap, 0, 0)
+        return {
+          type: response.headers.get('content-type'),
+          width: bitmap.width,
+          height: bitmap.height,
+          pixels: at.map(([x, y]) => Array.from(ctx.getImageData(x, y, 1, 1).data)),
+        }
+      },
+      { src: url, at: points },
+    )
+  }
+
+  async function storedBackgrounds(projectId: number): Promise<StoredBackground[]> {
+    const project = await apiGet<{ backgrounds: StoredBackground[] }>(
+      user,
+      `/api/project/get?project_id=${projectId}`,
+    )
+    return project.backgrounds
+  }
+
+  it('asks about a 16:9 picture, crops it where the person dragged it, and the server stores a 9:16 slide', async () => {
+    const projectId = await createProjectThroughUi(page, 'Сторис с широкой картинкой', 2)
+    await page.getByText('Добавьте первый слайд').waitFor()
+    // 320 × 180: red grows from 0 at the left edge to 255 at the right one (makePng).
+    await uploadBackground(page, makePng(320, 180))
+    const dialog = page.getByRole('dialog', { name: 'Слайд должен быть 9:16' })
+    await dialog.getByText('другие пропорции (320 × 180)').waitFor()
+    // The 9:16 window is 101 × 180 picture px and shows 320 px of height: 16/9 preview px a pixel.
+    const frame = dialog.getByTestId('story-fit-crop')
+    const box = (await frame.boundingBox())!
+    expect(box.height).toBeCloseTo(320, 0)
+    expect(box.width).toBeCloseTo((101 * 320) / 180, 0)
+    // Dragging the picture 100 px to the right shows what lies 56.25 picture px to the left of
+    // the centred window (x 110): x 53 of the 219 px the window can move.
+    const start = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    await page.mouse.move(start.x, start.y)
+    await page.mouse.down()
+    await page.mouse.move(start.x + 50, start.y, { steps: 3 })
+    await page.mouse.move(start.x + 100, start.y, { steps: 3 })
+    await page.mouse.up()
+    await dialog.getByRole('button', { name: 'Добавить слайд' }).click()
+    await dialog.waitFor({ state: 'detached' })
+
+    await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
+    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    const [bg] = await storedBackgrounds(projectId)
+    expect({ width: bg!.width, height: bg!.height }).toEqual({ width: 101, height: 180 })
+    // The stored file itself is that 9:16 crop, at the picture's own resolution, from x 53.
+    const stored = await storedPicture(bg!.image_url, [
+      [0, 0],
+      [100, 0],
+    ])
+    expect(stored.type).toBe('image/png')
+    expect({ width: stored.width, height: stored.height }).toEqual({ width: 101, height: 180 })
+    const redAt = (x: number) => Math.round((255 * x) / 320)
+    const [left, right] = stored.pixels
+    expect(Math.abs(left![0]! - redAt(53))).toBeLessThanOrEqual(3)
+    expect(Math.abs(right![0]! - redAt(53 + 100))).toBeLessThanOrEqual(3)
+    expect(left![1]).toBe(180)
+    await page.goto(appUrl('/projects'))
+    await expectShell(page, 'Проекты')
+  }, 90_000)
+
+  it('fits a 16:9 picture with white margins offline, shows the slide at once, and sends it back online', async () => {
+    const projectId = await createProjectThroughUi(page, 'Сторис с полями', 2)
+    await page.getByText('Добавьте первый слайд').waitFor()
+    await goOffline(browser.context)
+    try {
+      await uploadBackground(page, makePng(320, 180))
+      const dialog = page.getByRole('dialog', { name: 'Слайд должен быть 9:16' })
+      await dialog.getByText('Вписать с полями').click()
+      await dialog.getByLabel('Цвет полей').fill('#ffffff')
+      await dialog.getByRole('button', { name: 'Добавить слайд' }).click()
+      await dialog.waitFor({ state: 'detached' })
+      // The slide is in the strip while the file waits on the device.
+      await page.getByRole('list', { name: 'Слайды' }).getByRole('listitem').first().waitFor()
+      expect(await mirrorOutboxSize(page)).toBeGreaterThan(0)
+    } finally {
+      await goOnline(browser.context)
+    }
+    await expect.poll(() => backgroundsOf(projectId), { timeout: 20_000 }).toHaveLength(1)
+    await expect.poll(() => mirrorOutboxSize(page), { timeout: 20_000 }).toBe(0)
+    const [bg] = await storedBackgrounds(projectId)
+    // 320 wide keeps the picture's resolution: 320 × 569, the picture from y 195 to 374.
+    expect({ width: bg!.width, height: bg!.height }).toEqual({ width: 320, height: 569 })
+    const stored = await storedPicture(bg!.image_url, [
+      [0, 0],
+      [319, 568],
+      [0, 195],
+      [319, 374],
+    ])
+    expect({ width: stored.width, height: stored.height }).toEqual({ width: 320, height: 569 })
+    const [top, bottom, pictureStart, pictureEnd] = stored.pixels
+    expect(top).toEqual([255, 255, 255, 255])
+    expect(bottom).toEqual([255, 255, 255, 255])
+    expect(pictureStart![1]).toBe(180)
+    expect(pictureEnd![1]).toBe(180)
+    await page.goto(appUrl('/projects'))
+    await expectShell(page, 'Проекты')
+  }, 90_000)
+})
+
 describe('on a tablet in portrait (800 × 1200)', () => {
   /** Boxes of the visible controls inside `selector`, as the page lays them out. */
   function controlBoxes(selector: string) {

@@ -7,28 +7,57 @@ import { FileButton } from '../../ui/file-button.tsx'
 import { IconPhotoPlus, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
 import type { Background } from '../../domain/project.ts'
-import { errorMessage } from '../../ui/field-error.ts'
 import { notifyError } from '../../ui/notify.tsx'
 import type { EditorData } from './editor-data.ts'
 import type { EditorKind } from './model/layout.ts'
-import { checkUpload, IMAGE_TYPES, readImageSize } from './upload.ts'
+import { checkUpload, IMAGE_TYPES, readImageSize, uploadErrorText } from './upload.ts'
 import { useBackgroundLabel } from './background-label.ts'
+import type { Size } from '../../domain/geometry.ts'
+import { needsStoryFit } from './story-fit/geometry.ts'
+import {
+  decodeImage,
+  renderStorySlide,
+  sampleEdgeColour,
+  type StoryFitChoice,
+} from './story-fit/render.ts'
+import { StoryFitDialog } from './story-fit/story-fit-dialog.tsx'
 
-/** Picks an image, checks it, reads its natural size and adds it as a background. */
+interface FitRequest {
+  file: Blob
+  size: Size
+  url: string
+  colour: string
+}
+
+/**
+ * Picks an image, checks it, reads its natural size and adds it as a background. A story asks first
+ * when the picture is not 9:16, and adds the cropped or fitted result (docs/editor.md).
+ */
 export function AddBackgroundButton({
   addBackground,
   onAdded,
   compact,
   label,
+  kind,
 }: {
   addBackground: EditorData['addBackground']
   onAdded: (bgId: number) => void
   compact?: boolean
   label: string
+  kind: EditorKind
 }) {
   const [busy, setBusy] = useState(false)
-  const pick = (file: File | null) => {
-    if (!file) return
+  const [ask, setAsk] = useState<FitRequest | null>(null)
+  const [rendering, setRendering] = useState(false)
+  const [fitError, setFitError] = useState<string | null>(null)
+  const closeAsk = () => {
+    if (ask) URL.revokeObjectURL(ask.url)
+    setAsk(null)
+    setFitError(null)
+  }
+  const pick = (picked: File | null) => {
+    if (!picked) return
+    const file: File = picked
     const problem = checkUpload(file, IMAGE_TYPES, 'image')
     if (problem) {
       notifyError(problem)
@@ -36,24 +65,61 @@ export function AddBackgroundButton({
     }
     setBusy(true)
     readImageSize(file)
-      .then((size) => addBackground(file, size))
-      .then(onAdded)
-      .catch((e: unknown) => notifyError(errorMessage(e)))
+      .then(async (size) => {
+        if (kind === 'stories' && needsStoryFit(size)) {
+          const bitmap = await decodeImage(file)
+          const colour = sampleEdgeColour(bitmap)
+          bitmap.close()
+          setAsk({ file, size, url: URL.createObjectURL(file), colour })
+          return
+        }
+        onAdded(await addBackground(file, size))
+      })
+      .catch((e: unknown) => notifyError(uploadErrorText(e)))
       .finally(() => setBusy(false))
   }
+  const choose = (choice: StoryFitChoice) => {
+    if (!ask) return
+    setRendering(true)
+    setFitError(null)
+    renderStorySlide(ask.file, choice)
+      .then(({ blob, size }) => addBackground(blob, size))
+      .then((bgId) => {
+        closeAsk()
+        onAdded(bgId)
+      })
+      // The dialog stays open with the picture: the person can try the other way or cancel.
+      .catch((e: unknown) => setFitError(uploadErrorText(e)))
+      .finally(() => setRendering(false))
+  }
   return (
-    <FileButton onChange={pick} accept={IMAGE_TYPES.join(',')}>
-      {(props) => (
-        <Button
-          {...props}
-          loading={busy}
-          variant={compact ? 'default' : 'filled'}
-          leftSection={compact ? <IconPlus size={18} /> : <IconPhotoPlus size={18} />}
-        >
-          {label}
-        </Button>
-      )}
-    </FileButton>
+    <>
+      <FileButton onChange={pick} accept={IMAGE_TYPES.join(',')}>
+        {(props) => (
+          <Button
+            {...props}
+            loading={busy}
+            variant={compact ? 'default' : 'filled'}
+            leftSection={compact ? <IconPlus size={18} /> : <IconPhotoPlus size={18} />}
+          >
+            {label}
+          </Button>
+        )}
+      </FileButton>
+      {ask ? (
+        <StoryFitDialog
+          imageUrl={ask.url}
+          size={ask.size}
+          defaultColour={ask.colour}
+          busy={rendering}
+          error={fitError}
+          onChoose={choose}
+          onCancel={() => {
+            if (!rendering) closeAsk()
+          }}
+        />
+      ) : null}
+    </>
   )
 }
 
@@ -137,25 +203,32 @@ export function SlideStrip(props: BackgroundsNavProps) {
   const { t } = useLingui()
   return (
     <ScrollArea type="auto" scrollbarSize={8} offsetScrollbars>
-      <Group gap="sm" wrap="nowrap" p={4} role="list" aria-label={t`Слайды`}>
-        {props.backgrounds.map((bg, i) => (
-          <div role="listitem" key={bg.id}>
-            <Thumb
-              bg={bg}
-              index={i}
-              kind="stories"
-              active={bg.id === props.activeBgId}
-              count={props.blockCounts.get(bg.id) ?? 0}
-              resolveFileUrl={props.resolveFileUrl}
-              onClick={() => props.onSelect(bg.id)}
-            />
-          </div>
-        ))}
+      <Group gap="sm" wrap="nowrap" p={4}>
+        {/* Only slides are list items: the add button sits beside the list (an ARIA list holds
+            list items only, and an empty one is none). */}
+        {props.backgrounds.length > 0 ? (
+          <Group gap="sm" wrap="nowrap" role="list" aria-label={t`Слайды`}>
+            {props.backgrounds.map((bg, i) => (
+              <div role="listitem" key={bg.id}>
+                <Thumb
+                  bg={bg}
+                  index={i}
+                  kind="stories"
+                  active={bg.id === props.activeBgId}
+                  count={props.blockCounts.get(bg.id) ?? 0}
+                  resolveFileUrl={props.resolveFileUrl}
+                  onClick={() => props.onSelect(bg.id)}
+                />
+              </div>
+            ))}
+          </Group>
+        ) : null}
         <AddBackgroundButton
           compact
           addBackground={props.addBackground}
           onAdded={props.onSelect}
           label={t`Слайд`}
+          kind="stories"
         />
       </Group>
     </ScrollArea>
@@ -190,6 +263,7 @@ export function SectionList(props: BackgroundsNavProps) {
         addBackground={props.addBackground}
         onAdded={props.onSelect}
         label={t`Секция`}
+        kind="landing"
       />
     </Stack>
   )

@@ -387,6 +387,7 @@ function EmptyCanvas({
         addBackground={data.addBackground}
         onAdded={onAdded}
         label={t`Загрузить фон`}
+        kind={kind}
       />
     </Stack>
   )

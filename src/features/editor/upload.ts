@@ -1,6 +1,7 @@
 import './editor-messages.ts'
 import { t } from '@lingui/core/macro'
 import type { Size } from '../../domain/geometry.ts'
+import { errorMessage } from '../../ui/field-error.ts'
 
 /**
  * What the API takes (DESIGN §4, docs/API.md): images up to 10 MB; on `image/upload` also MP4 or
@@ -10,6 +11,14 @@ export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'
 export const VIDEO_TYPES = ['video/mp4', 'video/webm'] as const
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 export const MAX_VIDEO_UPLOAD_BYTES = 100 * 1024 * 1024
+
+/** A file the editor cannot use, with the Russian sentence to show the person. */
+export class UploadProblem extends Error {}
+
+/** What to tell the person when adding a file failed: the problem itself, or the usual words. */
+export function uploadErrorText(error: unknown): string {
+  return error instanceof UploadProblem ? error.message : errorMessage(error)
+}
 
 /** A Russian sentence when the file cannot be sent, or null. */
 export function checkUpload(
@@ -47,7 +56,8 @@ export async function readImageSize(file: Blob): Promise<Size> {
     return await new Promise<Size>((resolve, reject) => {
       const img = new Image()
       img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight })
-      img.onerror = () => reject(new Error(t`Не удалось прочитать изображение. Файл повреждён?`))
+      img.onerror = () =>
+        reject(new UploadProblem(t`Не удалось прочитать изображение. Файл повреждён?`))
       img.src = url
     })
   } finally {

@@ -14,12 +14,12 @@ import { halfHeightUnits, roundStored, type Size } from '../../../domain/geometr
 import { parsePrice } from '../../../domain/price.ts'
 import type { Background } from '../../../domain/project.ts'
 import { FieldCode, optionalWebUrl } from '../../../domain/validation.ts'
-import { errorMessage, fieldErrorText } from '../../../ui/field-error.ts'
+import { fieldErrorText } from '../../../ui/field-error.ts'
 import type { LocalBlock } from '../editor-data.ts'
 import { BLOCK_DEFINITIONS } from '../blocks/index.ts'
 import type { StyleField } from '../blocks/types.ts'
 import { FONT_FAMILIES } from '../model/fonts.ts'
-import { checkUpload, IMAGE_TYPES, readImageSize, VIDEO_TYPES } from '../upload.ts'
+import { checkUpload, IMAGE_TYPES, readImageSize, uploadErrorText, VIDEO_TYPES } from '../upload.ts'
 import {
   AlignField,
   ChoiceField,
@@ -269,7 +269,7 @@ function UploadButton(props: {
     setBusy(true)
     props
       .onFile(file)
-      .catch((e: unknown) => setError(errorMessage(e)))
+      .catch((e: unknown) => setError(uploadErrorText(e)))
       .finally(() => setBusy(false))
   }
   return (
