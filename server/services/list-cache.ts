@@ -9,6 +9,12 @@ export interface ListEntry {
   json: Uint8Array<ArrayBuffer>
   /** The rows the bytes say, once a write on this instance needed them. */
   rows?: readonly { id: number }[]
+  /**
+   * PGlite: the database's count of writes (Database.writes) when the version was last confirmed,
+   * and the users whose membership that confirmation checked. While the count stays the same the
+   * entry answers them without asking the database again.
+   */
+  quiet?: { writes: number; members: Set<number> }
 }
 
 export class ListCache {
