@@ -7,8 +7,14 @@
 export interface ListEntry {
   version: string
   json: Uint8Array<ArrayBuffer>
-  /** The rows the bytes say, once a write on this instance needed them. */
-  rows?: readonly { id: number }[]
+  /** The rows the bytes say, each as its JSON, once a write on this instance needed them. */
+  rows?: readonly { id: number; json: Uint8Array }[]
+  /**
+   * PGlite: the database's count of writes (Database.writes) when the version was last confirmed,
+   * and the users whose membership that confirmation checked. While the count stays the same the
+   * entry answers them without asking the database again.
+   */
+  quiet?: { writes: number; members: Set<number> }
 }
 
 export class ListCache {

@@ -22,7 +22,7 @@ import * as store from '../storage/records.ts'
 import type { RecordKind, RecordRow, WrittenRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
 import { AppError, type FieldProblem } from './errors.ts'
-import { ListCache } from './list-cache.ts'
+import { ListCache, type ListEntry } from './list-cache.ts'
 import { expectVersion } from './versions.ts'
 
 interface KindRules {
@@ -98,6 +98,31 @@ export const RECORD_RULES: Record<RecordKind, KindRules> = {
  * Integrations and the directory: the same calls (add, list, get, update, delete, and for some
  * disable/able) over records that live in a workspace.
  */
+/** The JSON array of rows kept as JSON each. */
+function joinRows(rows: readonly { json: Uint8Array }[]): Uint8Array<ArrayBuffer> {
+  let size = rows.length === 0 ? 2 : rows.length + 1
+  for (const r of rows) size += r.json.byteLength
+  const bytes = new Uint8Array(size)
+  bytes[0] = 0x5b // [
+  let offset = 1
+  for (const [i, r] of rows.entries()) {
+    if (i > 0) bytes[offset++] = 0x2c // ,
+    bytes.set(r.json, offset)
+    offset += r.json.byteLength
+  }
+  bytes[offset] = 0x5d // ]
+  return bytes
+}
+
+/**
+ * Notes that `entry` was found current for `userId` (a member) by a read sent when the database's
+ * write count was `writes`; a confirmation older than the one kept changes nothing.
+ */
+function confirmed(entry: ListEntry, writes: number, userId: number): void {
+  if (!entry.quiet || entry.quiet.writes < writes) entry.quiet = { writes, members: new Set() }
+  if (entry.quiet.writes === writes) entry.quiet.members.add(userId)
+}
+
 export class RecordService {
   /** Lists answered lately, by kind and workspace, with the version they show. */
   private readonly lists = new ListCache()
@@ -151,14 +176,23 @@ export class RecordService {
     if (!kept || rowVersion === undefined || BigInt(kept.version) + 1n !== BigInt(rowVersion)) {
       return row
     }
+    // Each row's JSON is kept apart: a write rewrites its own row and joins the bytes, instead of
+    // writing out the whole list again.
     const rows = [
-      ...(kept.rows ?? (JSON.parse(Buffer.from(kept.json).toString('utf8')) as RecordRow[])),
+      ...(kept.rows ??
+        (JSON.parse(Buffer.from(kept.json).toString('utf8')) as RecordRow[]).map((r) => ({
+          id: r.id,
+          json: Buffer.from(JSON.stringify(r)),
+        }))),
     ]
     // Ordered by id (docs/API.md): replace the row, or put a new one in its place.
     let at = rows.findIndex((r) => r.id >= row.id)
     if (at === -1) at = rows.length
-    rows.splice(at, rows[at]?.id === row.id ? 1 : 0, row)
-    this.lists.set(key, { version: rowVersion, json: Buffer.from(JSON.stringify(rows)), rows })
+    rows.splice(at, rows[at]?.id === row.id ? 1 : 0, {
+      id: row.id,
+      json: Buffer.from(JSON.stringify(row)),
+    })
+    this.lists.set(key, { version: rowVersion, json: joinRows(rows), rows })
     return row
   }
 
@@ -181,11 +215,21 @@ export class RecordService {
   ): Promise<Uint8Array<ArrayBuffer>> {
     const key = `${kind}:${workspaceId}`
     const kept = this.lists.get(key)
+    const writes = this.db.writes
     if (kept) {
+      // PGlite: nothing was written since this list and this user's membership were confirmed.
+      if (writes && kept.quiet?.writes === writes() && kept.quiet.members.has(userId)) {
+        return kept.json
+      }
+      const mark = writes?.()
       const version = await store.recordListVersion(this.db, kind, workspaceId, userId)
       if (version === null) throw AppError.notFound()
-      if (version === kept.version) return kept.json
+      if (version === kept.version) {
+        if (mark !== undefined) confirmed(kept, mark, userId)
+        return kept.json
+      }
     }
+    const mark = writes?.()
     const fresh = await store.listRecordsJsonForMember(this.db, kind, workspaceId, userId)
     if (fresh === null) throw AppError.notFound()
     const json =
@@ -193,7 +237,9 @@ export class RecordService {
         ? fresh.json
         : JSON.stringify((JSON.parse(fresh.json) as RecordRow[]).map((r) => this.present(kind, r)))
     const bytes = Buffer.from(json)
-    this.lists.set(key, { version: fresh.version, json: bytes })
+    const entry: ListEntry = { version: fresh.version, json: bytes }
+    if (mark !== undefined) confirmed(entry, mark, userId)
+    this.lists.set(key, entry)
     return bytes
   }
 

@@ -214,4 +214,30 @@ describe('a list kept in memory', () => {
     })
     expect(res.status).toBe(404)
   })
+
+  it('answers a repeat without asking the database while nothing was written (PGlite)', async () => {
+    const { db } = (await s.app.ready()).services
+    const sent: string[] = []
+    const query = db.query
+    db.query = (text, params) => {
+      sent.push(text)
+      return query(text, params)
+    }
+    try {
+      const first = await list('this')
+      const before = sent.length
+      expect(await list('this')).toEqual(first)
+      expect(await list('this')).toEqual(first)
+      // PostgreSQL: other processes may write, so each repeat checks the version (one query).
+      expect(sent.length).toBe(postgres ? before + 2 : before)
+      // Plain SQL counts as a write: the next list asks again and shows it.
+      await db.query(`UPDATE departments SET name = 'Переименовано' WHERE workspace_id = $1`, [
+        user.workspaceId,
+      ])
+      expect((await list('this')).every((d) => d.name === 'Переименовано')).toBe(true)
+      expect(sent.length).toBeGreaterThan(before + 1)
+    } finally {
+      db.query = query
+    }
+  })
 })
