@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Paper, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core'
 import { useNavigate } from '@tanstack/react-router'
-import { useCallback, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { setProjectType } from '../../mirror/commands.ts'
 import { useProject, useProjectTypes } from '../../mirror/live.ts'
 import { PROJECT_TYPE_IDS, type ProjectTypeId } from '../../domain/project.ts'
@@ -22,9 +22,15 @@ export function ProjectTypePage({ id }: { id: number }) {
   const project = useKeepWhileLoading(useProject(id), id)
   const types = useProjectTypes()
   const [choosing, setChoosing] = useState<ProjectTypeId | null>(null)
+  // Once a type is chosen the page is on its way to the editor (whose code may still be loading,
+  // with this page on screen): the editor follows the project to its server id, this page must not
+  // pull the person back to the type choice when the id arrives meanwhile.
+  const leaving = useRef(false)
   const follow = useCallback(
-    (next: number) =>
-      void navigate({ to: '/project/$id/type', params: { id: String(next) }, replace: true }),
+    (next: number) => {
+      if (leaving.current) return
+      void navigate({ to: '/project/$id/type', params: { id: String(next) }, replace: true })
+    },
     [navigate],
   )
   useFollowId('projects', id, follow)
@@ -48,7 +54,9 @@ export function ProjectTypePage({ id }: { id: number }) {
     setChoosing(type)
     const done = await runCommand(() => setProjectType(project.id, type).then(() => true))
     setChoosing(null)
-    if (done) void navigate(projectRoute({ id: project.id, type }))
+    if (!done) return
+    leaving.current = true
+    void navigate(projectRoute({ id: project.id, type }))
   }
 
   const name = project.name
