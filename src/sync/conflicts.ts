@@ -58,9 +58,15 @@ function ownFields(row: Readonly<Record<string, unknown>>): Record<string, unkno
 
 /** Whether a refused entry can be settled here (creates, copies and uploads cannot conflict). */
 export function settles(entry: OutboxEntry): boolean {
+  return entry.baseVersion !== undefined && changesRow(entry)
+}
+
+/** The operations that change an existing row (the ones sent with If-Match). */
+function changesRow(
+  entry: OutboxEntry,
+): entry is Extract<OutboxEntry, { op: 'update' | 'toggle' | 'save' | 'delete' }> {
   return (
-    entry.baseVersion !== undefined &&
-    (entry.op === 'update' || entry.op === 'toggle' || entry.op === 'save' || entry.op === 'delete')
+    entry.op === 'update' || entry.op === 'toggle' || entry.op === 'save' || entry.op === 'delete'
   )
 }
 
@@ -79,7 +85,7 @@ export async function settleConflict(
 ): Promise<Settled> {
   return inAll(db, async () => {
     const entry = await db.outbox.get(seq)
-    if (!entry) return 'done'
+    if (!entry || !changesRow(entry)) return 'done'
     const version = current.version ?? entry.baseVersion ?? 0
     const conflictOf = (fields: FieldClash[]): EntryConflict => ({ version, fields, current })
     const park = {
@@ -92,7 +98,6 @@ export async function settleConflict(
       nextAttemptAt: 0,
       baseVersion: version,
     }
-    if (entry.table === 'files') return 'done'
     if (entry.op === 'delete') {
       await db.outbox.put({ ...entry, ...park, conflict: conflictOf([]) })
       return 'parked'

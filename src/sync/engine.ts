@@ -9,6 +9,7 @@ import { coalesce } from './coalesce.ts'
 import { settleConflict, settles } from './conflicts.ts'
 import { defaultLocks, withLock, type LockManagerLike } from './lock.ts'
 import { inAll } from './mutators/apply.ts'
+import { versionOf } from './mutators/local.ts'
 import { ParkError, send, type SendContext, type SyncApi } from './mutators/index.ts'
 import { createParked } from './parked.ts'
 import { createPull } from './pull.ts'
@@ -59,7 +60,7 @@ export interface SyncEngine {
 const MAX_PASSES = 20
 
 /** The mirror's table of each table name a change event uses (docs/API.md, "Live changes"). */
-const MIRROR_TABLE_OF: Record<string, MirrorTable | undefined> = {
+const MIRROR_TABLE_OF: Record<KnownChange['table'], MirrorTable> = {
   workspace: 'workspaces',
   amo: 'amo',
   bitrix: 'bitrix',
@@ -327,12 +328,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   }
 
   async function knows(change: KnownChange): Promise<boolean> {
-    const table = MIRROR_TABLE_OF[change.table]
-    if (!table) return false
-    const row = await db.mirror(table).get(change.id)
+    const row = await db.mirror(MIRROR_TABLE_OF[change.table]).get(change.id)
     if (change.op === 'delete') return row === undefined
-    const version = (row as { version?: unknown } | undefined)?.version
-    return typeof version === 'number' && change.version !== undefined && version >= change.version
+    const version = versionOf(row)
+    return version !== undefined && version >= change.version
   }
 
   async function flush(timeoutMs: number): Promise<boolean> {

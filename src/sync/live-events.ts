@@ -1,7 +1,9 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
+import * as v from 'valibot'
 import { openEventStream } from '../api/client.ts'
 import type { RefreshScope } from './protocol.ts'
 import { RECORD_KINDS, type RecordKind } from '../data/types.ts'
+import { ChangeEvent } from '../domain/workspace.ts'
 
 /**
  * Live changes of the current workspace (docs/SYNC.md, "Live changes"): the page reads
@@ -10,16 +12,6 @@ import { RECORD_KINDS, type RecordKind } from '../data/types.ts'
  * missed; a `reset` (the server no longer has the events since then) refreshes everything. While
  * the stream is down the periodic refresh goes on as before.
  */
-
-/** One change as the server announces it. */
-export interface ChangeEvent {
-  table: string
-  id: number
-  version?: number
-  op: string
-  project_id?: number
-  bg_id?: number
-}
 
 export interface LiveOptions {
   workspaceId: number
@@ -61,9 +53,8 @@ export function reconnectDelay(failures: number, random: () => number): number {
 
 function parseChange(data: string): ChangeEvent | null {
   try {
-    const value = JSON.parse(data) as Partial<ChangeEvent>
-    if (typeof value.table !== 'string' || typeof value.id !== 'number') return null
-    return value as ChangeEvent
+    const parsed = v.safeParse(ChangeEvent, JSON.parse(data))
+    return parsed.success ? parsed.output : null
   } catch {
     return null
   }

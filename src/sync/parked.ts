@@ -14,6 +14,7 @@ import { newKey } from '../data/outbox.ts'
 import { createsRecord } from '../data/refs.ts'
 import { RECORD_KINDS, type MirrorTable, type RecordKind } from '../data/types.ts'
 import { editsOf, inAll, type Row } from './mutators/apply.ts'
+import { versionOf } from './mutators/local.ts'
 import type { SyncApi } from './mutators/context.ts'
 import type { Pull } from './pull.ts'
 
@@ -59,7 +60,7 @@ export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
         const row = await db.mirror(table).get(entry.recordId)
         if (!row) return
         const theirs = Object.fromEntries(fields.map((c) => [c.field, c.theirs]))
-        const known = typeof row.version === 'number' ? row.version : 0
+        const known = versionOf(row) ?? 0
         await db.mirror(table).put({ ...row, ...theirs, version: Math.max(known, version) })
       })
       return

@@ -1,4 +1,5 @@
 import type { RecordKind } from '../data/types.ts'
+import type { ChangeEvent } from '../domain/workspace.ts'
 
 /** What the page, the sync worker and the service worker say to each other. */
 
@@ -63,9 +64,4 @@ export function scopeKey(scope: RefreshScope): string {
 }
 
 /** A change the server announced, as far as the mirror can tell whether it has it. */
-export interface KnownChange {
-  table: string
-  id: number
-  version?: number | undefined
-  op: string
-}
+export type KnownChange = Pick<ChangeEvent, 'table' | 'id' | 'version' | 'op'>

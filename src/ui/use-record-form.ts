@@ -36,6 +36,11 @@ function same(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b)
 }
 
+/** Whether any field of `values` differs from `from`. */
+function differs<Values extends object>(values: Values, from: Values): boolean {
+  return (Object.keys(values) as (keyof Values)[]).some((key) => !same(values[key], from[key]))
+}
+
 /**
  * Form state for a record: validates with the domain's valibot schema (messages in the user's
  * language through field-error), tracks unsaved edits for the leave warning, and shows field errors
@@ -80,15 +85,10 @@ export function useRecordForm<Values extends object, S extends v.GenericSchema>(
   const [outdated, setOutdated] = useState(false)
   if (initialKey !== startKey) {
     setStartKey(initialKey)
-    const edited = (Object.keys(values) as (keyof Values)[]).some(
-      (key) => !same(values[key], baseline[key]),
-    )
-    const matches = (Object.keys(values) as (keyof Values)[]).every((key) =>
-      same(values[key], options.initial[key]),
-    )
+    const edited = differs(values, baseline)
     setBaseline(options.initial)
     if (!edited) setValues(options.initial)
-    setOutdated(edited && !matches)
+    setOutdated(edited && differs(values, options.initial))
   }
   const { initial } = options
   const reload = useCallback(() => {
@@ -97,11 +97,7 @@ export function useRecordForm<Values extends object, S extends v.GenericSchema>(
     setOutdated(false)
   }, [initial])
 
-  const dirty = useMemo(
-    () =>
-      (Object.keys(values) as (keyof Values)[]).some((key) => !same(values[key], baseline[key])),
-    [values, baseline],
-  )
+  const dirty = useMemo(() => differs(values, baseline), [values, baseline])
   const dirtyRef = useRef(dirty)
   const valuesRef = useRef(values)
   useLayoutEffect(() => {

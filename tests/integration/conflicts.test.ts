@@ -8,6 +8,7 @@ import {
 import type { LocalBlock } from '../../src/data/types.ts'
 import type { SavedBlock } from '../../src/domain/block.ts'
 import { pngImage } from '../server/helpers.ts'
+import type { KnownChange } from '../../src/sync/protocol.ts'
 import { json, startHarness, type Harness } from './harness.ts'
 
 // Two people on one workspace: this device (the engine) and another (direct calls), each writing
@@ -241,12 +242,22 @@ describe('announced changes the mirror already holds', () => {
       await h.engine.knows({ table: 'department', id: row.id, version: own.version, op: 'update' }),
     ).toBe(true)
     const theirs = await elsewhere('/api/department/update', { id: row.id, name: 'Чужое' })
-    const change = { table: 'department', id: row.id, version: theirs.version, op: 'update' }
+    const change: KnownChange = {
+      table: 'department',
+      id: row.id,
+      version: theirs.version,
+      op: 'update',
+    }
     expect(await h.engine.knows(change)).toBe(false)
     await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
     expect(await h.engine.knows(change)).toBe(true)
     await h.call('POST', '/api/department/delete', { id: row.id })
-    const gone = { table: 'department', id: row.id, op: 'delete' }
+    const gone: KnownChange = {
+      table: 'department',
+      id: row.id,
+      version: theirs.version + 1,
+      op: 'delete',
+    }
     expect(await h.engine.knows(gone)).toBe(false)
     await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
     expect(await h.engine.knows(gone)).toBe(true)

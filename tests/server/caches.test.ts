@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp, type ApiApp } from '../../server/app.ts'
 import { sessionCacheFor } from '../../server/services/session-cache.ts'
-import { json, testServer, type TestServer, type TestUser } from './helpers.ts'
+import { json, secondInstance, testServer, type TestServer, type TestUser } from './helpers.ts'
 
 /**
  * What the server keeps in memory between requests — a token's user, a workspace's lists — is never
@@ -16,20 +16,7 @@ const postgres = Boolean(process.env.DATABASE_URL)
 
 beforeAll(async () => {
   s = await testServer()
-  const { services } = await s.app.ready()
-  if (postgres) {
-    const { rows } = await services.db.query<{ schema: string }>(
-      'SELECT current_schema() AS schema',
-    )
-    other = createApp({
-      dataDir: 'memory',
-      databaseUrl: process.env.DATABASE_URL,
-      schema: rows[0]!.schema,
-    })
-  } else {
-    other = createApp({ dataDir: 'memory', db: services.db })
-  }
-  await other.ready()
+  other = await secondInstance(s)
 })
 
 afterAll(async () => {

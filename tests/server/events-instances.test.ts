@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, type ApiApp } from '../../server/app.ts'
-import { testServer, type TestServer, type TestUser } from './helpers.ts'
+import type { ApiApp } from '../../server/app.ts'
+import { secondInstance, testServer, type TestServer, type TestUser } from './helpers.ts'
 import { SseReader } from './sse.ts'
 
 /**
@@ -16,20 +16,7 @@ const postgres = Boolean(process.env.DATABASE_URL)
 
 beforeAll(async () => {
   s = await testServer()
-  const { services } = await s.app.ready()
-  if (postgres) {
-    const { rows } = await services.db.query<{ schema: string }>(
-      'SELECT current_schema() AS schema',
-    )
-    other = createApp({
-      dataDir: 'memory',
-      databaseUrl: process.env.DATABASE_URL,
-      schema: rows[0]!.schema,
-    })
-  } else {
-    other = createApp({ dataDir: 'memory', db: services.db })
-  }
-  await other.ready()
+  other = await secondInstance(s)
   user = await s.signUp()
 }, 30_000)
 

@@ -82,6 +82,29 @@ export async function testServer(options: AppOptions = {}): Promise<TestServer> 
 }
 
 /** JSON body of a response, typed loosely for assertions. */
+/**
+ * A second app instance over `s`'s database: on PostgreSQL (DATABASE_URL) its own pool on the same
+ * schema, on PGlite (one process) the same database object.
+ */
+export async function secondInstance(s: TestServer): Promise<ApiApp> {
+  const { services } = await s.app.ready()
+  let other: ApiApp
+  if (process.env.DATABASE_URL) {
+    const { rows } = await services.db.query<{ schema: string }>(
+      'SELECT current_schema() AS schema',
+    )
+    other = createApp({
+      dataDir: 'memory',
+      databaseUrl: process.env.DATABASE_URL,
+      schema: rows[0]!.schema,
+    })
+  } else {
+    other = createApp({ dataDir: 'memory', db: services.db })
+  }
+  await other.ready()
+  return other
+}
+
 export async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
   return (await res.json()) as T
 }

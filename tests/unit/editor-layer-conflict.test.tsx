@@ -1,9 +1,9 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import type { LocalBlock } from '../../src/features/editor/editor-data.ts'
 import { LayersPanel } from '../../src/features/editor/layers-panel.tsx'
 import { EditorStore } from '../../src/features/editor/model/editor-store.ts'
 import type { ParkedEntry } from '../../src/sync/client.ts'
+import { textBlock as block } from './helpers/editor-data.ts'
 import { renderInApp } from './helpers/render-app.tsx'
 
 const parked: ParkedEntry[] = [
@@ -25,25 +25,6 @@ vi.mock('../../src/sync/client.ts', async (importOriginal) => ({
 }))
 
 const texts = { text: 'Т', button: 'К', gift: 'П', priceButton: 'К', subscribeAction: 'З' }
-const block = (id: number, text: string) =>
-  ({
-    id,
-    ck: `ck-${id}`,
-    bg_id: 10,
-    type: 'text',
-    x: 0,
-    y: 0,
-    zindex: id,
-    rotation: 0,
-    width: 50,
-    fontSize: 16,
-    font: 'Roboto',
-    align: 'center',
-    color: '#000000',
-    text,
-    background: 'transparent',
-    name: '',
-  }) as unknown as LocalBlock
 
 describe('layers of a slide with a conflict', () => {
   it('marks the block whose change waits for the person’s choice', async () => {

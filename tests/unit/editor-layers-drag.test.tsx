@@ -1,30 +1,11 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { LocalBlock } from '../../src/features/editor/editor-data.ts'
 import { LayersPanel } from '../../src/features/editor/layers-panel.tsx'
 import { EditorStore } from '../../src/features/editor/model/editor-store.ts'
+import { textBlock as block } from './helpers/editor-data.ts'
 import { renderInApp } from './helpers/render-app.tsx'
 
 const texts = { text: 'Т', button: 'К', gift: 'П', priceButton: 'К', subscribeAction: 'З' }
-const block = (id: number, text: string) =>
-  ({
-    id,
-    ck: `ck-${id}`,
-    bg_id: 10,
-    type: 'text',
-    x: 0,
-    y: 0,
-    zindex: id,
-    rotation: 0,
-    width: 50,
-    fontSize: 16,
-    font: 'Roboto',
-    align: 'center',
-    color: '#000000',
-    text,
-    background: 'transparent',
-    name: '',
-  }) as unknown as LocalBlock
 
 /** Rows are 44 px high with a 2 px gap, from the list's top at 100 px on the page. */
 const LIST_TOP = 100

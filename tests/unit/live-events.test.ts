@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { listenToWorkspace, scopesOf, type ChangeEvent } from '../../src/sync/live-events.ts'
+import type { ChangeEvent } from '../../src/domain/workspace.ts'
+import { listenToWorkspace, scopesOf } from '../../src/sync/live-events.ts'
 
 /** A response streaming `chunks`, then ending (or staying open with `hold`). */
 function stream(chunks: string[], hold = false): Response {
@@ -21,14 +22,16 @@ function waitFor(check: () => boolean): Promise<void> {
 
 describe('live changes of a workspace', () => {
   it('maps each change to the scopes that show it', () => {
-    expect(scopesOf({ table: 'department', id: 3, op: 'update' }, 7)).toEqual([
+    expect(scopesOf({ table: 'department', id: 3, version: 2, op: 'update' }, 7)).toEqual([
       { kind: 'department', workspaceId: 7 },
     ])
-    expect(scopesOf({ table: 'block', id: 9, op: 'update', project_id: 4, bg_id: 2 }, 7)).toEqual([
+    expect(
+      scopesOf({ table: 'block', id: 9, version: 2, op: 'update', project_id: 4, bg_id: 2 }, 7),
+    ).toEqual([
       { kind: 'project', projectId: 4 },
       { kind: 'projects', workspaceId: 7 },
     ])
-    expect(scopesOf({ table: 'workspace', id: 7, op: 'update' }, 7)).toEqual([
+    expect(scopesOf({ table: 'workspace', id: 7, version: 2, op: 'update' }, 7)).toEqual([
       { kind: 'workspaces' },
     ])
   })
@@ -38,7 +41,10 @@ describe('live changes of a workspace', () => {
     const answers = [
       stream(['id: 5\ndata: {"table":"department","id":1,"version":2,"op":"update"}\n\n']),
       stream(
-        ['event: reset\ndata: {}\n\n', 'id: 9\ndata: {"table":"location","id":2,"op":"add"}\n\n'],
+        [
+          'event: reset\ndata: {}\n\n',
+          'id: 9\ndata: {"table":"location","id":2,"version":1,"op":"add"}\n\n',
+        ],
         true,
       ),
     ]

@@ -21,9 +21,14 @@ export function inAll<T>(db: MirrorDb, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Queued edits of one record (the completion step of a background is not an edit of it). */
-export async function editsOf(db: MirrorDb, table: MirrorTable, id: number): Promise<number> {
+async function editEntriesOf(db: MirrorDb, table: MirrorTable, id: number) {
   const entries = await db.outbox.where('[table+recordId]').equals([table, id]).toArray()
-  return entries.filter((e) => e.op !== 'complete').length
+  return entries.filter((e) => e.op !== 'complete')
+}
+
+/** How many edits of one record are queued. */
+export async function editsOf(db: MirrorDb, table: MirrorTable, id: number): Promise<number> {
+  return (await editEntriesOf(db, table, id)).length
 }
 
 /**
@@ -121,8 +126,7 @@ export async function applyUpdated(
   await inAll(db, async () => {
     await db.outbox.delete(entry.seq!)
     const version = versionOf(row)
-    const later = await db.outbox.where('[table+recordId]').equals([table, row.id]).toArray()
-    const waiting = later.filter((e) => e.op !== 'complete')
+    const waiting = await editEntriesOf(db, table, row.id)
     if (version !== undefined && entry.baseVersion !== undefined) {
       const rebased = waiting
         .filter((e) => e.baseVersion === entry.baseVersion && e.state === 'pending')

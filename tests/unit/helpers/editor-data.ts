@@ -58,3 +58,24 @@ export function fakeEditorData(
   }
   return data
 }
+
+/** A saved text block on background 10 (id, key and z from `id`), for the layers list. */
+export const textBlock = (id: number, text: string) =>
+  ({
+    id,
+    ck: `ck-${id}`,
+    bg_id: 10,
+    type: 'text',
+    x: 0,
+    y: 0,
+    zindex: id,
+    rotation: 0,
+    width: 50,
+    fontSize: 16,
+    font: 'Roboto',
+    align: 'center',
+    color: '#000000',
+    text,
+    background: 'transparent',
+    name: '',
+  }) as unknown as LocalBlock
