@@ -1,4 +1,5 @@
-import { claimMirror, storeAuthToken } from '../mirror/commands.ts'
+import { claimMirror, deleteBlocks, saveBlocks, storeAuthToken } from '../mirror/commands.ts'
+import { draftStorage, restoreDrafts } from '../features/editor/draft.ts'
 import { defaultLocks, withLock } from '../sync/lock.ts'
 import { REPLAY_LOCK } from '../sync/protocol.ts'
 import { hasValidToken, type SessionSnapshot } from '../features/auth/session.ts'
@@ -31,6 +32,9 @@ export async function applySession(snapshot: SessionSnapshot): Promise<void> {
     await claimMirror(user.id)
   }
   await setSyncToken(auth)
+  // Editor changes a previous page kept as drafts when it went away go into the outbox now
+  // (docs/editor.md "Edits survive the page going away"); another person's are dropped unsent.
+  if (user) await restoreDrafts(draftStorage(), user.id, { saveBlocks, deleteBlocks })
   if (user) appliedUser = user.id
   else appliedUser ??= null
   if (!hasValidToken(snapshot)) return

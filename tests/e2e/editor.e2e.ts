@@ -450,6 +450,46 @@ describe('a subscribe block («Запись»)', () => {
   }, 90_000)
 })
 
+describe('edits made just before the page goes away', () => {
+  it('a block added and another moved a moment before a reload are there after it, and reach the server', async () => {
+    const projectId = await createProjectThroughUi(page, 'Перед перезагрузкой', 1)
+    await page.getByText('Добавьте первую секцию').waitFor()
+    await uploadBackground(page, makePng(BG.width, BG.height))
+    expect(await canvasRenderer()).toBe('webgl')
+    await addBlockButton(page, 'Текст').click()
+    await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
+    await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
+    const bgId = (await backgroundsOf(projectId))[0]!
+    await expect.poll(async () => (await serverBlocks(bgId)).length, { timeout: 15_000 }).toBe(1)
+    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    const [saved] = await savedDrawnBlocks(1)
+
+    // Within the autosave's pause: the page is reloaded before the editor hands anything over.
+    await dragOnCanvas(
+      page,
+      { x: saved!.clientX, y: saved!.clientY },
+      {
+        x: saved!.clientX + 40,
+        y: saved!.clientY + 20,
+      },
+    )
+    const moved = (await drawnBlocks(page)).find((b) => b.id === saved!.id)!
+    expect(moved.x).not.toBeCloseTo(saved!.x, 2)
+    await addBlockButton(page, 'Кнопка').click()
+    await expect.poll(async () => (await drawnBlocks(page)).length).toBe(2)
+    await page.reload()
+
+    expect(await canvasRenderer()).toBe('webgl')
+    const after = await savedDrawnBlocks(2)
+    expect(after.map((b) => b.type).sort()).toEqual(['button', 'text'])
+    expect(after.find((b) => b.id === saved!.id)!.x).toBeCloseTo(moved.x, 6)
+    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    const server = await serverBlocks(bgId)
+    expect(server.map((b) => b.type).sort()).toEqual(['button', 'text'])
+    expect(server.find((b) => b.id === saved!.id)!.x).toBeCloseTo(moved.x, 4)
+  }, 90_000)
+})
+
 describe('stories editor (type 2)', () => {
   it('takes a slide and every block type, drags one, reloads, and finds it where it was left, as the server holds it', async () => {
     const projectId = await createProjectThroughUi(page, 'Сторис к открытию', 2)

@@ -1,8 +1,9 @@
-import { act, renderHook } from '@testing-library/react'
+import { act, cleanup, renderHook } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
 import type { LocalBlock } from '../../src/features/editor/editor-data.ts'
 import { EditorStore } from '../../src/features/editor/model/editor-store.ts'
+import { readDrafts } from '../../src/features/editor/draft.ts'
 import { AUTOSAVE_DELAY_MS, useAutosave } from '../../src/features/editor/use-autosave.ts'
 import { fakeEditorData } from './helpers/editor-data.ts'
 
@@ -12,7 +13,7 @@ const BG = { id: 10, width: 1600, height: 900, position: 0 }
 function setup(data = fakeEditorData()) {
   const store = new EditorStore({ texts, frameWidth: 1200 })
   store.setBackgrounds([BG])
-  const hook = renderHook(() => useAutosave(store, data))
+  const hook = renderHook(() => useAutosave(store, data, 1))
   return { store, data, hook }
 }
 
@@ -20,9 +21,20 @@ beforeEach(() => {
   act(() => i18n.activate('ru'))
   vi.useFakeTimers()
 })
-afterEach(() => {
+afterEach(async () => {
+  // Closing an editor saves what is left; its last draft write follows that save.
+  cleanup()
+  await vi.runAllTimersAsync()
   vi.useRealTimers()
+  localStorage.clear()
 })
+
+/** Hides the page as a reload, a tab switch or the system taking the app away does. */
+function hidePage() {
+  Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true })
+  document.dispatchEvent(new Event('visibilitychange'))
+  Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true })
+}
 
 describe('autosave', () => {
   it('saves the changed blocks once, after a pause, and reports it', async () => {
@@ -87,5 +99,49 @@ describe('autosave', () => {
     expect(hook.result.current.status).toBe('error')
     expect(store.getState().unsaved).toBe(1)
     expect(store.takeChanges().blocks).toHaveLength(1)
+  })
+
+  it('keeps what the data layer may not have yet as a draft the moment the page is hidden, and drops it once saved', async () => {
+    let finish: () => void = () => {}
+    const data = fakeEditorData()
+    const save = data.saveBlocks.bind(data)
+    // The data layer takes its time (the worker writing), as when the page goes away meanwhile.
+    data.saveBlocks = (blocks) =>
+      new Promise((resolve) => {
+        finish = () => resolve(save(blocks))
+      })
+    const { store } = setup(data)
+    act(() => {
+      store.add('text', BG.id)
+    })
+    expect(readDrafts(localStorage)).toEqual([])
+    act(hidePage)
+    const drafts = readDrafts(localStorage)
+    expect(drafts).toHaveLength(1)
+    expect(drafts[0]!.draft).toEqual({
+      user: 1,
+      blocks: [expect.objectContaining({ type: 'text', bg_id: BG.id, ck: expect.any(String) })],
+      deleteKeys: [],
+    })
+    await act(async () => finish())
+    expect(store.getState().unsaved).toBe(0)
+    expect(readDrafts(localStorage)).toEqual([])
+  })
+
+  it('keeps the draft when the save fails, with the latest values', async () => {
+    const data = fakeEditorData()
+    data.saveBlocks = vi.fn(async () => {
+      throw new Error('disk full')
+    })
+    const { store } = setup(data)
+    act(() => {
+      store.add('text', BG.id)
+    })
+    const key = store.getState().selection[0]!
+    await act(() => vi.advanceTimersByTimeAsync(AUTOSAVE_DELAY_MS + 10))
+    act(() => store.setGeometry([{ key, patch: { x: 42 } }]))
+    act(hidePage)
+    const [kept] = readDrafts(localStorage)
+    expect(kept!.draft!.blocks).toEqual([expect.objectContaining({ ck: key, x: 42 })])
   })
 })

@@ -63,6 +63,7 @@ import { ProjectPreview } from './preview/project-preview.tsx'
 import { AlignTools, SelectionPanel } from './selection-panel.tsx'
 import { SidePanel, useSidePanels } from './side-panels.tsx'
 import { useAutosave, type SaveState } from './use-autosave.ts'
+import { useSessionUser } from '../auth/use-session-user.ts'
 import { useShortcuts } from './use-shortcuts.ts'
 import { SwitchField } from '../../ui/switch-field.tsx'
 import { syncState, useSyncStateLabel } from '../sync-status/sync-state.ts'
@@ -172,7 +173,8 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
     controller.current?.refit()
   }, [panels.open.layers, panels.open.inspector])
 
-  const { status, saveNow } = useAutosave(store, data)
+  const owner = useSessionUser()?.id ?? null
+  const { status, saveNow } = useAutosave(store, data, owner)
   useShortcuts({
     store,
     activeBgId,

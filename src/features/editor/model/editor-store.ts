@@ -224,6 +224,19 @@ export class EditorStore {
     if (changed) this.emit()
   }
 
+  /**
+   * The unsaved blocks (each with its key as `ck`) and pending deletions as they are now, without
+   * handing them over: what a page that goes away would lose (the autosave keeps it as a draft).
+   */
+  unsavedChanges(): { blocks: LocalBlock[]; deleteKeys: string[] } {
+    const blocks: LocalBlock[] = []
+    for (const key of this.dirty.keys()) {
+      const block = this.blocks.get(key)
+      if (block) blocks.push({ ...block, ck: key })
+    }
+    return { blocks, deleteKeys: [...this.pendingDeletes] }
+  }
+
   /** The unsaved blocks (each with its key as `ck`) and pending deletions, for one save. */
   takeChanges(): SaveBatch {
     const keys: string[] = []
