@@ -17,7 +17,7 @@ export interface InteractionHost {
   applyView(): void
   frames(): Map<number, Rect>
   containers: Map<string, Container>
-  measuredPx: Map<string, number>
+  measuredPx: MeasuredSizes
   grid(): { enabled: boolean; size: number }
   drawOverlay(state: OverlayState): void
   onContextMenu(point: Point, key: string | null): void
@@ -31,4 +31,28 @@ export interface InteractionHost {
   beginViewGesture(): void
   /** The pan or pinch is over (the scene is drawn live again). */
   endViewGesture(): void
+}
+
+/**
+ * Text heights the canvas measured, in world px by block key; `version` counts the changes, so the
+ * hit index (`hit-index.ts`) knows when to look at them again.
+ */
+export class MeasuredSizes extends Map<string, number> {
+  version = 0
+
+  override set(key: string, px: number): this {
+    if (super.get(key) !== px) this.version += 1
+    return super.set(key, px)
+  }
+
+  override delete(key: string): boolean {
+    const had = super.delete(key)
+    if (had) this.version += 1
+    return had
+  }
+
+  override clear() {
+    if (this.size > 0) this.version += 1
+    super.clear()
+  }
 }

@@ -1,6 +1,7 @@
 import { screenToWorld, zoomAt, type Point, type Viewport } from '../../../domain/geometry.ts'
 import { isTyping } from '../keyboard.ts'
-import { cursorFor, handleAt, scanBlockAt, scanBlocksIn } from './hit-test.ts'
+import { HitIndex, type HitIndexOptions } from './hit-index.ts'
+import { cursorFor, handleAt } from './hit-test.ts'
 import type { InteractionHost, OverlayState } from './interaction-host.ts'
 import { Previews } from './previews.ts'
 import { toolForPress } from './tools/down.ts'
@@ -14,7 +15,7 @@ import { idle, menu, type Tool, type ToolContext } from './tools/tool.ts'
  * what each owns: docs/editor.md «The editor core».
  */
 
-export type { InteractionHost, OverlayState } from './interaction-host.ts'
+export { MeasuredSizes, type InteractionHost, type OverlayState } from './interaction-host.ts'
 export { handlesOf, rotateHandlePoint, toScreenBox, worldBox } from './world-box.ts'
 
 const LONG_PRESS_MS = 500
@@ -35,15 +36,13 @@ export class CanvasInteraction {
   constructor(
     private el: HTMLElement,
     private host: InteractionHost,
+    options: HitIndexOptions = {},
   ) {
     this.previews = new Previews(host)
     this.ctx = {
       host,
       previews: this.previews,
-      hits: {
-        blockAt: (world, slop) => scanBlockAt(host, world, slop),
-        blocksIn: (rect) => scanBlocksIn(host, rect),
-      },
+      hits: new HitIndex(host, options),
       pointers: this.pointers,
       spaceHeld: () => this.spaceHeld,
       to: (tool) => {
