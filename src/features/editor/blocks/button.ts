@@ -51,7 +51,7 @@ export const buttonBlock: BlockDefinition<'button'> = {
     { kind: 'number', field: 'fontSize', label: msg`Размер шрифта` },
     { kind: 'number', field: 'border_width', label: msg`Толщина рамки` },
     { kind: 'font', field: 'font', label: msg`Шрифт` },
-    { kind: 'align' },
+    { kind: 'align', field: 'align' },
     { kind: 'color', field: 'color', label: msg`Цвет текста` },
     { kind: 'color', field: 'background', label: msg`Цвет кнопки`, allowTransparent: true },
     { kind: 'color', field: 'border_color', label: msg`Цвет рамки` },

@@ -33,7 +33,7 @@ export const textBlock: BlockDefinition<'text'> = {
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'number', field: 'fontSize', label: msg`Размер шрифта` },
     { kind: 'font', field: 'font', label: msg`Шрифт` },
-    { kind: 'align' },
+    { kind: 'align', field: 'align' },
     { kind: 'color', field: 'color', label: msg`Цвет текста` },
     { kind: 'color', field: 'background', label: msg`Фон`, allowTransparent: true },
   ],
