@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type {
   AnyBlockPatch,
+  ContentField,
   BlockPatch,
   FieldOf,
   StyleField,
@@ -25,6 +26,12 @@ describe('typed inspector fields', () => {
     // @ts-expect-error an «Оформление» field the type does not have
     const field: StyleField<'image'> = { kind: 'color', field: 'color', label: { id: 'x' } }
     expect(field).toBeTruthy()
+    const link: ContentField<'gift'> = { kind: 'text', field: 'button_url', label: { id: 'x' } }
+    // @ts-expect-error a content field the type does not have
+    const other: ContentField<'text'> = { kind: 'text', field: 'button_url', label: { id: 'x' } }
+    // @ts-expect-error a price's amount is not a text field
+    const amount: ContentField<'price'> = { kind: 'text', field: 'text_price', label: { id: 'x' } }
+    expect([link, other, amount]).toHaveLength(3)
   })
 
   it('commits only patches of the block’s own type', () => {

@@ -45,6 +45,15 @@ export const buttonBlock: BlockDefinition<'button'> = {
     scalesFont: false,
     minScreenPx: 8,
   },
+  content: [
+    { kind: 'text', field: 'text', label: msg`Текст кнопки` },
+    {
+      kind: 'text',
+      field: 'name',
+      label: msg`Название`,
+      description: msg`Видно только в редакторе`,
+    },
+  ],
   style: [
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'number', field: 'height', label: msg`Высота`, suffix: '%' },

@@ -29,6 +29,15 @@ export const textBlock: BlockDefinition<'text'> = {
     scalesFont: true,
     minScreenPx: 8,
   },
+  content: [
+    { kind: 'text', field: 'text', label: msg`Текст`, multiline: true },
+    {
+      kind: 'text',
+      field: 'name',
+      label: msg`Название`,
+      description: msg`Видно только в редакторе`,
+    },
+  ],
   style: [
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'number', field: 'fontSize', label: msg`Размер шрифта` },

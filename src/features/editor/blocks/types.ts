@@ -196,6 +196,20 @@ export type StyleField<T extends BlockType> =
   | { kind: 'font'; field: FieldOf<T, string>; label: MessageDescriptor }
   | { kind: 'align'; field: FieldOf<T, Align> }
 
+/**
+ * A plain field of the inspector's content section, typed like `StyleField`: a text, a link
+ * (`url`: the https:// hint) or a date. The section's own widgets (an upload, the button's
+ * action, the price, the specialist) come first, drawn by the inspector.
+ */
+export interface ContentField<T extends BlockType> {
+  kind: 'text'
+  field: FieldOf<T, string>
+  label: MessageDescriptor
+  description?: MessageDescriptor
+  multiline?: boolean
+  input?: 'url' | 'date'
+}
+
 /** One definition per block type (`blocks/<type>.ts`, listed in `blocks/index.ts`). */
 export interface BlockDefinition<T extends BlockType> {
   type: T
@@ -209,6 +223,8 @@ export interface BlockDefinition<T extends BlockType> {
   storedHeight: boolean
   handles: BlockHandles
   appearance(block: BlockOf<T>, ctx: AppearanceContext): Appearance
+  /** The inspector's plain content fields, in order, after the type's own widgets. */
+  content: readonly ContentField<T>[]
   /** The inspector's «Оформление» fields, in order (two numbers in a row share a line). */
   style: readonly StyleField<T>[]
 }

@@ -17,7 +17,7 @@ import { FieldCode, optionalWebUrl } from '../../../domain/validation.ts'
 import { fieldErrorText } from '../../../ui/field-error.ts'
 import type { LocalBlock } from '../editor-data.ts'
 import { BLOCK_DEFINITIONS } from '../blocks/index.ts'
-import type { AnyBlockPatch, BlockPatch, StyleField } from '../blocks/types.ts'
+import type { AnyBlockPatch, BlockPatch, ContentField, StyleField } from '../blocks/types.ts'
 import { FONT_FAMILIES } from '../model/fonts.ts'
 import { checkUpload, IMAGE_TYPES, readImageSize, uploadErrorText, VIDEO_TYPES } from '../upload.ts'
 import {
@@ -168,13 +168,7 @@ function TextFields({ ctx }: { ctx: FieldContext<'text'> }) {
   return (
     <>
       <Section title={t`Содержимое`}>
-        <TextField ctx={ctx} field="text" label={t`Текст`} multiline />
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <StyleSection ctx={ctx} />
     </>
@@ -203,13 +197,7 @@ function ButtonFields({
   return (
     <>
       <Section title={t`Содержимое`}>
-        <TextField ctx={ctx} field="text" label={t`Текст кнопки`} />
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <Section title={t`Действие`}>
         <SegmentedControl
@@ -427,12 +415,7 @@ function ImageFields(props: BlockInspectorProps & { ctx: FieldContext<'image'> }
           label={t`Загрузить изображение`}
           onFile={onFile}
         />
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <Section title={t`Размер`}>
         <MediaSize
@@ -523,12 +506,7 @@ function VideoFields(props: BlockInspectorProps & { ctx: FieldContext<'video'> }
             />
           </>
         )}
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <Section title={t`Размер`}>
         <MediaSize
@@ -546,28 +524,7 @@ function GiftFields({ ctx }: { ctx: FieldContext<'gift'> }) {
   return (
     <>
       <Section title={t`Содержимое`}>
-        <TextField ctx={ctx} field="text" label={t`Текст`} multiline />
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
-        <TextField
-          ctx={ctx}
-          field="button_url"
-          label={t`Ссылка кнопки`}
-          placeholder={URL_HINT}
-          type="url"
-        />
-        <TextField
-          ctx={ctx}
-          field="button_hook_url"
-          label={t`Адрес вебхука кнопки`}
-          description={t`Сюда придёт заявка, когда посетитель нажмёт кнопку`}
-          placeholder={URL_HINT}
-          type="url"
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <StyleSection ctx={ctx} />
     </>
@@ -600,7 +557,7 @@ function PriceFields({ ctx }: { ctx: FieldContext<'price'> }) {
             return amount !== null ? formatPrice(amount) : value
           }}
         />
-        <TextField ctx={ctx} field="button_text" label={t`Текст кнопки`} />
+        <ContentFields ctx={ctx} />
       </Section>
       <StyleSection ctx={ctx} />
     </>
@@ -635,17 +592,33 @@ function SubscribeFields({
         {specialists.length === 0 ? (
           <Text size="xs" c="dimmed">{t`В этом рабочем пространстве пока нет специалистов.`}</Text>
         ) : null}
-        <TextField ctx={ctx} field="date" label={t`Дата`} type="date" />
-        <TextField
-          ctx={ctx}
-          field="action"
-          label={t`Действие`}
-          description={t`Текст кнопки, например «Записаться»`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <StyleSection ctx={ctx} />
     </>
   )
+}
+
+/**
+ * A block type's plain content fields, from its definition's typed fields (`blocks/<type>.ts`
+ * `content`): texts, links and dates.
+ */
+function ContentFields<T extends BlockType>({ ctx }: { ctx: FieldContext<T> }) {
+  const { i18n } = useLingui()
+  // The definition of the block's own type: its fields are typed against `T`.
+  const fields = BLOCK_DEFINITIONS[ctx.block.type].content as readonly ContentField<T>[]
+  return fields.map((f) => (
+    <TextField
+      key={f.field}
+      ctx={ctx}
+      field={f.field}
+      label={i18n._(f.label)}
+      description={f.description ? i18n._(f.description) : undefined}
+      multiline={f.multiline}
+      placeholder={f.input === 'url' ? URL_HINT : undefined}
+      type={f.input}
+    />
+  ))
 }
 
 /**
