@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { Rect, Viewport } from '../../src/domain/geometry.ts'
 import {
   CanvasInteraction,
+  MeasuredSizes,
   worldBox,
   type InteractionHost,
   type OverlayState,
@@ -43,7 +44,7 @@ function setup(grid = { enabled: false, size: 20 }) {
     store,
     view,
     containers: containers as never,
-    measuredPx: new Map(),
+    measuredPx: new MeasuredSizes(),
     frames: () => new Map([[BG.id, FRAME]]),
     grid: () => grid,
     applyView: () => undefined,

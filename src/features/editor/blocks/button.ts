@@ -45,13 +45,22 @@ export const buttonBlock: BlockDefinition<'button'> = {
     scalesFont: false,
     minScreenPx: 8,
   },
+  content: [
+    { kind: 'text', field: 'text', label: msg`Текст кнопки` },
+    {
+      kind: 'text',
+      field: 'name',
+      label: msg`Название`,
+      description: msg`Видно только в редакторе`,
+    },
+  ],
   style: [
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'number', field: 'height', label: msg`Высота`, suffix: '%' },
     { kind: 'number', field: 'fontSize', label: msg`Размер шрифта` },
     { kind: 'number', field: 'border_width', label: msg`Толщина рамки` },
     { kind: 'font', field: 'font', label: msg`Шрифт` },
-    { kind: 'align' },
+    { kind: 'align', field: 'align' },
     { kind: 'color', field: 'color', label: msg`Цвет текста` },
     { kind: 'color', field: 'background', label: msg`Цвет кнопки`, allowTransparent: true },
     { kind: 'color', field: 'border_color', label: msg`Цвет рамки` },

@@ -17,6 +17,23 @@ export const giftBlock: BlockDefinition<'gift'> = {
   }),
   storedHeight: false,
   handles: CARD_HANDLES,
+  content: [
+    { kind: 'text', field: 'text', label: msg`Текст`, multiline: true },
+    {
+      kind: 'text',
+      field: 'name',
+      label: msg`Название`,
+      description: msg`Видно только в редакторе`,
+    },
+    { kind: 'text', field: 'button_url', label: msg`Ссылка кнопки`, input: 'url' },
+    {
+      kind: 'text',
+      field: 'button_hook_url',
+      label: msg`Адрес вебхука кнопки`,
+      description: msg`Сюда придёт заявка, когда посетитель нажмёт кнопку`,
+      input: 'url',
+    },
+  ],
   style: [
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'color', field: 'color', label: msg`Цвет` },

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro'
 import { boxUnits, heightPercent, MEDIA_HANDLES, placeholder } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
@@ -21,6 +22,14 @@ export const imageBlock: BlockDefinition<'image'> = {
   storedHeight: true,
   handles: MEDIA_HANDLES,
   // Size and scale have their own section (the proportions switch goes with them).
+  content: [
+    {
+      kind: 'text',
+      field: 'name',
+      label: msg`Название`,
+      description: msg`Видно только в редакторе`,
+    },
+  ],
   style: [],
   appearance: (block, ctx) => {
     const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)

@@ -21,6 +21,7 @@ export const priceBlock: BlockDefinition<'price'> = {
   },
   storedHeight: false,
   handles: CARD_HANDLES,
+  content: [{ kind: 'text', field: 'button_text', label: msg`Текст кнопки` }],
   style: [
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'color', field: 'color', label: msg`Цвет` },

@@ -19,6 +19,15 @@ export const subscribeBlock: BlockDefinition<'subscribe'> = {
   }),
   storedHeight: false,
   handles: CARD_HANDLES,
+  content: [
+    { kind: 'text', field: 'date', label: msg`Дата`, input: 'date' },
+    {
+      kind: 'text',
+      field: 'action',
+      label: msg`Действие`,
+      description: msg`Текст кнопки, например «Записаться»`,
+    },
+  ],
   style: [{ kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' }],
   appearance: (block, ctx) => {
     const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2

@@ -29,11 +29,20 @@ export const textBlock: BlockDefinition<'text'> = {
     scalesFont: true,
     minScreenPx: 8,
   },
+  content: [
+    { kind: 'text', field: 'text', label: msg`Текст`, multiline: true },
+    {
+      kind: 'text',
+      field: 'name',
+      label: msg`Название`,
+      description: msg`Видно только в редакторе`,
+    },
+  ],
   style: [
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'number', field: 'fontSize', label: msg`Размер шрифта` },
     { kind: 'font', field: 'font', label: msg`Шрифт` },
-    { kind: 'align' },
+    { kind: 'align', field: 'align' },
     { kind: 'color', field: 'color', label: msg`Цвет текста` },
     { kind: 'color', field: 'background', label: msg`Фон`, allowTransparent: true },
   ],

@@ -156,7 +156,22 @@ export interface DefaultTexts {
   subscribeAction: string
 }
 
-type KeysOf<B, V> = { [K in keyof B]-?: B[K] extends V ? K : never }[keyof B] & string
+/** The fields of `B` whose values are of type `V`. */
+export type KeysOf<B, V> = { [K in keyof B]-?: B[K] extends V ? K : never }[keyof B] & string
+
+/**
+ * What an edit of a block of type `T` may change: its own fields, never its type, id or
+ * background. The inspector commits only such patches (`inspector/fields.tsx`).
+ */
+export type BlockPatch<T extends BlockType> = Partial<EditableFields<T>>
+
+type EditableFields<T extends BlockType> = Omit<BlockOf<T>, 'type' | 'id' | 'bg_id'>
+
+/** The fields of a block of type `T` an edit may change whose values are of type `V`. */
+export type FieldOf<T extends BlockType, V> = KeysOf<EditableFields<T>, V>
+
+/** A patch of a block of some type (what the inspector hands the store). */
+export type AnyBlockPatch = { [T in BlockType]: BlockPatch<T> }[BlockType]
 
 /**
  * A field of the inspector's «Оформление» section, typed against the block's own fields (a field
@@ -166,20 +181,34 @@ type KeysOf<B, V> = { [K in keyof B]-?: B[K] extends V ? K : never }[keyof B] & 
 export type StyleField<T extends BlockType> =
   | {
       kind: 'number'
-      field: KeysOf<BlockOf<T>, number | undefined>
+      field: FieldOf<T, number | undefined>
       label: MessageDescriptor
       /** The unit shown after the number («%»); none: the stored 200-unit basis. */
       suffix?: string
     }
   | {
       kind: 'color'
-      field: KeysOf<BlockOf<T>, string>
+      field: FieldOf<T, string>
       label: MessageDescriptor
       /** «Прозрачный» is a choice (a background, a button's face). */
       allowTransparent?: boolean
     }
-  | { kind: 'font'; field: KeysOf<BlockOf<T>, string>; label: MessageDescriptor }
-  | { kind: 'align' }
+  | { kind: 'font'; field: FieldOf<T, string>; label: MessageDescriptor }
+  | { kind: 'align'; field: FieldOf<T, Align> }
+
+/**
+ * A plain field of the inspector's content section, typed like `StyleField`: a text, a link
+ * (`url`: the https:// hint) or a date. The section's own widgets (an upload, the button's
+ * action, the price, the specialist) come first, drawn by the inspector.
+ */
+export interface ContentField<T extends BlockType> {
+  kind: 'text'
+  field: FieldOf<T, string>
+  label: MessageDescriptor
+  description?: MessageDescriptor
+  multiline?: boolean
+  input?: 'url' | 'date'
+}
 
 /** One definition per block type (`blocks/<type>.ts`, listed in `blocks/index.ts`). */
 export interface BlockDefinition<T extends BlockType> {
@@ -194,6 +223,8 @@ export interface BlockDefinition<T extends BlockType> {
   storedHeight: boolean
   handles: BlockHandles
   appearance(block: BlockOf<T>, ctx: AppearanceContext): Appearance
+  /** The inspector's plain content fields, in order, after the type's own widgets. */
+  content: readonly ContentField<T>[]
   /** The inspector's «Оформление» fields, in order (two numbers in a row share a line). */
   style: readonly StyleField<T>[]
 }

@@ -17,6 +17,7 @@ import type { EditorKind } from '../model/layout.ts'
 import { GestureCache } from './gesture-cache.ts'
 import {
   handlesOf,
+  MeasuredSizes,
   rotateHandlePoint,
   toScreenBox,
   worldBox,
@@ -99,7 +100,7 @@ const emptyOverlay: OverlayState = { previews: new Map(), guides: [], marquee: n
 export class SceneHost implements InteractionHost, CanvasController {
   view: Viewport = { zoom: 1, panX: 0, panY: 0 }
   containers = new Map<string, Container>()
-  measuredPx = new Map<string, number>()
+  measuredPx = new MeasuredSizes()
   private overlayState: () => OverlayState = () => emptyOverlay
   private app: Application | null = null
   private world: Container | null = null

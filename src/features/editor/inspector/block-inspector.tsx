@@ -5,7 +5,7 @@ import { IconUpload, IconX } from '@tabler/icons-react'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
 import { localFileId } from '../../../data/ids.ts'
-import type { BlockOf, BlockType } from '../../../domain/block.ts'
+import type { BlockType } from '../../../domain/block.ts'
 import type { Specialist } from '../../../domain/directory.ts'
 import { formatPrice } from '../../../domain/format.ts'
 import { Button } from '../../../ui/button.tsx'
@@ -17,7 +17,7 @@ import { FieldCode, optionalWebUrl } from '../../../domain/validation.ts'
 import { fieldErrorText } from '../../../ui/field-error.ts'
 import type { LocalBlock } from '../editor-data.ts'
 import { BLOCK_DEFINITIONS } from '../blocks/index.ts'
-import type { StyleField } from '../blocks/types.ts'
+import type { AnyBlockPatch, BlockPatch, ContentField, StyleField } from '../blocks/types.ts'
 import { FONT_FAMILIES } from '../model/fonts.ts'
 import { checkUpload, IMAGE_TYPES, readImageSize, uploadErrorText, VIDEO_TYPES } from '../upload.ts'
 import {
@@ -49,7 +49,8 @@ export interface BlockInspectorProps {
   /** The editor: its backgrounds are slides («Сторис») or sections («Лендинг»). */
   kind?: EditorKind
   specialists: Specialist[]
-  onChange: (patch: Record<string, unknown>, tag: string) => void
+  /** Commits a patch of the block's own fields (typed per type: `BlockPatch`). */
+  onChange: (patch: AnyBlockPatch, tag: string) => void
   uploadFile: (file: Blob) => Promise<string>
   resolveFileUrl: (url: string) => string
   /** A hook: upload progress of a file waiting in IndexedDB (EditorData.useUploadProgress). */
@@ -110,7 +111,7 @@ export function BlockInspector(props: BlockInspectorProps) {
       <Title order={3} fz="lg">
         {typeLabel(props.block.type)}
       </Title>
-      <TypeFields {...props} ctx={ctx} />
+      <TypeFields {...props} />
       <Section title={t`Положение`}>
         <Row>
           <NumberField ctx={ctx} field="x" label={t`X`} suffix="%" unit={units.x} />
@@ -133,23 +134,24 @@ export function BlockInspector(props: BlockInspectorProps) {
   )
 }
 
-function TypeFields(props: BlockInspectorProps & { ctx: FieldContext }) {
-  const { block } = props
+/** The fields of the block's own type, each section with a context typed for that type. */
+function TypeFields(props: BlockInspectorProps) {
+  const { block, onChange: commit } = props
   switch (block.type) {
     case 'text':
-      return <TextFields {...props} />
+      return <TextFields ctx={{ block, commit }} />
     case 'button':
-      return <ButtonFields {...props} />
+      return <ButtonFields {...props} ctx={{ block, commit }} />
     case 'image':
-      return <ImageFields {...props} block={block} />
+      return <ImageFields {...props} ctx={{ block, commit }} />
     case 'video':
-      return <VideoFields {...props} block={block} />
+      return <VideoFields {...props} ctx={{ block, commit }} />
     case 'gift':
-      return <GiftFields {...props} />
+      return <GiftFields ctx={{ block, commit }} />
     case 'price':
-      return <PriceFields {...props} />
+      return <PriceFields ctx={{ block, commit }} />
     case 'subscribe':
-      return <SubscribeFields {...props} />
+      return <SubscribeFields {...props} ctx={{ block, commit }} />
   }
 }
 
@@ -161,18 +163,12 @@ function useFontOptions() {
   return FONT_FAMILIES.map((font) => ({ value: font, label: font }))
 }
 
-function TextFields({ ctx }: { ctx: FieldContext }) {
+function TextFields({ ctx }: { ctx: FieldContext<'text'> }) {
   const { t } = useLingui()
   return (
     <>
       <Section title={t`Содержимое`}>
-        <TextField ctx={ctx} field="text" label={t`Текст`} multiline />
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <StyleSection ctx={ctx} />
     </>
@@ -184,13 +180,13 @@ function ButtonFields({
   backgrounds,
   kind = 'landing',
 }: {
-  ctx: FieldContext
+  ctx: FieldContext<'button'>
   backgrounds: Background[]
   kind?: EditorKind
 }) {
   const { t } = useLingui()
   const backgroundLabel = useBackgroundLabel(kind)
-  const block = ctx.block as BlockOf<'button'>
+  const block = ctx.block
   const targets = backgrounds.map((bg, i) => ({ value: String(bg.id), label: backgroundLabel(i) }))
   const checkLink = (value: string) => {
     const result = v.safeParse(optionalWebUrl, value)
@@ -201,20 +197,19 @@ function ButtonFields({
   return (
     <>
       <Section title={t`Содержимое`}>
-        <TextField ctx={ctx} field="text" label={t`Текст кнопки`} />
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <Section title={t`Действие`}>
         <SegmentedControl
           fullWidth
           aria-label={t`Действие кнопки`}
           value={block.btn_type}
-          onChange={(next) => ctx.commit({ btn_type: next, btn_type_value: '' }, 'btn_type')}
+          onChange={(next) =>
+            ctx.commit(
+              { btn_type: next === 'target' ? 'target' : 'link', btn_type_value: '' },
+              'btn_type',
+            )
+          }
           data={[
             { value: 'link', label: t`Ссылка` },
             {
@@ -331,16 +326,20 @@ function MediaSize({
   keepAspect = true,
   onKeepAspect,
 }: {
-  ctx: FieldContext
+  /** Width, height and scale are fields of both pictures and videos. */
+  ctx: FieldContext<'image' | 'video'>
   keepAspect?: boolean
   onKeepAspect?: (keep: boolean) => void
 }) {
   const { t } = useLingui()
-  const block = ctx.block as BlockOf<'image'> | BlockOf<'video'>
-  const other = (from: 'width' | 'height', to: 'width' | 'height') => (value: number) => {
-    if (!keepAspect || block[from] <= 0) return {}
-    return { [to]: roundStored((block[to] * value) / block[from]) }
-  }
+  const block = ctx.block
+  const other =
+    (from: 'width' | 'height', to: 'width' | 'height') =>
+    (value: number): BlockPatch<'image' | 'video'> => {
+      if (!keepAspect || block[from] <= 0) return {}
+      const scaled = roundStored((block[to] * value) / block[from])
+      return to === 'width' ? { width: scaled } : { height: scaled }
+    }
   return (
     <>
       <Row>
@@ -375,13 +374,14 @@ function MediaSize({
   )
 }
 
-function ImageFields(props: BlockInspectorProps & { ctx: FieldContext; block: BlockOf<'image'> }) {
+function ImageFields(props: BlockInspectorProps & { ctx: FieldContext<'image'> }) {
   const { t } = useLingui()
-  const { ctx, block } = props
+  const { ctx } = props
+  const block = ctx.block
   const onFile = async (file: File) => {
     const size = await readImageSize(file)
     const url = await props.uploadFile(file)
-    const patch: Record<string, unknown> = { image_url: url }
+    const patch: BlockPatch<'image'> = { image_url: url }
     if (props.background && size.width > 0) {
       // Keep the picture's own proportions at the block's width.
       const heightUnits = (block.width * 2 * size.height) / size.width
@@ -415,23 +415,23 @@ function ImageFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
           label={t`Загрузить изображение`}
           onFile={onFile}
         />
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <Section title={t`Размер`}>
-        <MediaSize ctx={ctx} keepAspect={props.keepAspect} onKeepAspect={props.onKeepAspect} />
+        <MediaSize
+          ctx={{ block: ctx.block, commit: ctx.commit }}
+          keepAspect={props.keepAspect}
+          onKeepAspect={props.onKeepAspect}
+        />
       </Section>
     </>
   )
 }
 
-function VideoFields(props: BlockInspectorProps & { ctx: FieldContext; block: BlockOf<'video'> }) {
+function VideoFields(props: BlockInspectorProps & { ctx: FieldContext<'video'> }) {
   const { t } = useLingui()
-  const { ctx, block } = props
+  const { ctx } = props
+  const block = ctx.block
   const [source, setSource] = useState<'url' | 'file'>(block.video_src ? 'file' : 'url')
   const onFile = async (file: File) => {
     const url = await props.uploadFile(file)
@@ -506,56 +506,34 @@ function VideoFields(props: BlockInspectorProps & { ctx: FieldContext; block: Bl
             />
           </>
         )}
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <Section title={t`Размер`}>
-        <MediaSize ctx={ctx} keepAspect={props.keepAspect} onKeepAspect={props.onKeepAspect} />
+        <MediaSize
+          ctx={{ block: ctx.block, commit: ctx.commit }}
+          keepAspect={props.keepAspect}
+          onKeepAspect={props.onKeepAspect}
+        />
       </Section>
     </>
   )
 }
 
-function GiftFields({ ctx }: { ctx: FieldContext }) {
+function GiftFields({ ctx }: { ctx: FieldContext<'gift'> }) {
   const { t } = useLingui()
   return (
     <>
       <Section title={t`Содержимое`}>
-        <TextField ctx={ctx} field="text" label={t`Текст`} multiline />
-        <TextField
-          ctx={ctx}
-          field="name"
-          label={t`Название`}
-          description={t`Видно только в редакторе`}
-        />
-        <TextField
-          ctx={ctx}
-          field="button_url"
-          label={t`Ссылка кнопки`}
-          placeholder={URL_HINT}
-          type="url"
-        />
-        <TextField
-          ctx={ctx}
-          field="button_hook_url"
-          label={t`Адрес вебхука кнопки`}
-          description={t`Сюда придёт заявка, когда посетитель нажмёт кнопку`}
-          placeholder={URL_HINT}
-          type="url"
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <StyleSection ctx={ctx} />
     </>
   )
 }
 
-function PriceFields({ ctx }: { ctx: FieldContext }) {
+function PriceFields({ ctx }: { ctx: FieldContext<'price'> }) {
   const { t } = useLingui()
-  const block = ctx.block as BlockOf<'price'>
+  const block = ctx.block
   const checkPrice = (value: string) =>
     value.trim() !== '' && parsePrice(value) === null
       ? fieldErrorText(FieldCode.invalidPrice)
@@ -579,14 +557,20 @@ function PriceFields({ ctx }: { ctx: FieldContext }) {
             return amount !== null ? formatPrice(amount) : value
           }}
         />
-        <TextField ctx={ctx} field="button_text" label={t`Текст кнопки`} />
+        <ContentFields ctx={ctx} />
       </Section>
       <StyleSection ctx={ctx} />
     </>
   )
 }
 
-function SubscribeFields({ ctx, specialists }: { ctx: FieldContext; specialists: Specialist[] }) {
+function SubscribeFields({
+  ctx,
+  specialists,
+}: {
+  ctx: FieldContext<'subscribe'>
+  specialists: Specialist[]
+}) {
   const { t } = useLingui()
   const options = [
     { value: '', label: t`Не выбран` },
@@ -608,13 +592,7 @@ function SubscribeFields({ ctx, specialists }: { ctx: FieldContext; specialists:
         {specialists.length === 0 ? (
           <Text size="xs" c="dimmed">{t`В этом рабочем пространстве пока нет специалистов.`}</Text>
         ) : null}
-        <TextField ctx={ctx} field="date" label={t`Дата`} type="date" />
-        <TextField
-          ctx={ctx}
-          field="action"
-          label={t`Действие`}
-          description={t`Текст кнопки, например «Записаться»`}
-        />
+        <ContentFields ctx={ctx} />
       </Section>
       <StyleSection ctx={ctx} />
     </>
@@ -622,15 +600,38 @@ function SubscribeFields({ ctx, specialists }: { ctx: FieldContext; specialists:
 }
 
 /**
+ * A block type's plain content fields, from its definition's typed fields (`blocks/<type>.ts`
+ * `content`): texts, links and dates.
+ */
+function ContentFields<T extends BlockType>({ ctx }: { ctx: FieldContext<T> }) {
+  const { i18n } = useLingui()
+  // The definition of the block's own type: its fields are typed against `T`.
+  const fields = BLOCK_DEFINITIONS[ctx.block.type].content as readonly ContentField<T>[]
+  return fields.map((f) => (
+    <TextField
+      key={f.field}
+      ctx={ctx}
+      field={f.field}
+      label={i18n._(f.label)}
+      description={f.description ? i18n._(f.description) : undefined}
+      multiline={f.multiline}
+      placeholder={f.input === 'url' ? URL_HINT : undefined}
+      type={f.input}
+    />
+  ))
+}
+
+/**
  * The «Оформление» section of a block type, from its definition's typed fields
  * (`blocks/<type>.ts` `style`); two numbers in a row share a line.
  */
-function StyleSection({ ctx }: { ctx: FieldContext }) {
+function StyleSection<T extends BlockType>({ ctx }: { ctx: FieldContext<T> }) {
   const { t, i18n } = useLingui()
   const fonts = useFontOptions()
-  const fields = BLOCK_DEFINITIONS[ctx.block.type].style as readonly StyleField<BlockType>[]
+  // The definition of the block's own type: its fields are typed against `T`.
+  const fields = BLOCK_DEFINITIONS[ctx.block.type].style as readonly StyleField<T>[]
   if (fields.length === 0) return null
-  const number = (f: Extract<StyleField<BlockType>, { kind: 'number' }>) => (
+  const number = (f: Extract<StyleField<T>, { kind: 'number' }>) => (
     <NumberField
       key={f.field}
       ctx={ctx}
@@ -662,7 +663,7 @@ function StyleSection({ ctx }: { ctx: FieldContext }) {
           options={fonts}
         />,
       )
-    else if (f.kind === 'align') items.push(<AlignField key="align" ctx={ctx} />)
+    else if (f.kind === 'align') items.push(<AlignField key={f.field} ctx={ctx} field={f.field} />)
     else
       items.push(
         <ColorField

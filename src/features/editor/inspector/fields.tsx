@@ -3,27 +3,47 @@ import { useLingui } from '@lingui/react/macro'
 import { ColorInput, Group, SegmentedControl, Stack, Text } from '@mantine/core'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
-import { BLOCK_SCHEMAS } from '../../../domain/block.ts'
+import { BLOCK_SCHEMAS, type Align, type BlockOf, type BlockType } from '../../../domain/block.ts'
 import { FieldCode } from '../../../domain/validation.ts'
 import { Checkbox } from '../../../ui/checkbox.tsx'
 import { fieldErrorText } from '../../../ui/field-error.ts'
 import { NativeSelect, TextInput } from '../../../ui/text-input.tsx'
 import { Textarea } from '../../../ui/textarea.tsx'
+import type { BlockPatch, FieldOf } from '../blocks/types.ts'
 import type { LocalBlock } from '../editor-data.ts'
 
 /**
  * Inspector fields. Each keeps what the user types as a draft, checks it with the block's domain
  * schema and commits only a valid value to the editor (the last valid value stays saved, the field
  * shows the Russian message); the draft is dropped on blur once valid.
+ *
+ * Fields are typed against the block type's own fields: a field a type does not have, or a value
+ * of the wrong kind, does not compile, and a commit is a `BlockPatch` of that type.
  */
 
-export interface FieldContext {
-  block: LocalBlock
+export interface FieldContext<T extends BlockType = BlockType> {
+  block: BlockOf<T>
   /** Commits a change; `tag` merges successive edits of one field into one undo step. */
-  commit: (patch: Record<string, unknown>, tag: string) => void
+  commit: (patch: BlockPatch<T>, tag: string) => void
 }
 
 type Field = string
+
+/** `field` of the block's own fields set to `value`, with `more` (fields that follow it). */
+function patchOf<T extends BlockType>(
+  field: string,
+  value: unknown,
+  more?: BlockPatch<T>,
+): BlockPatch<T> {
+  // A computed key widens to a string index: each field's props say which of the type's own
+  // fields it edits and what kind of value it holds (`FieldOf`), so the value fits.
+  return { [field]: value, ...more } as BlockPatch<T>
+}
+
+/** The stored value of one field. */
+function read(block: LocalBlock, field: Field): unknown {
+  return (block as Record<string, unknown>)[field]
+}
 
 /** The schema's message for `field` if the block had `value` there (other fields are not judged). */
 export function checkField(block: LocalBlock, field: Field, value: unknown): string | null {
@@ -69,19 +89,19 @@ export interface NumberUnit {
 
 const AS_STORED: NumberUnit = { show: (n) => n, store: (n) => n, digits: 4 }
 
-export function NumberField(props: {
-  ctx: FieldContext
-  field: Field
+export function NumberField<T extends BlockType>(props: {
+  ctx: FieldContext<T>
+  field: FieldOf<T, number | undefined>
   label: string
   description?: ReactNode
   suffix?: string
   unit?: NumberUnit
   /** More fields to change with this one (a picture's other side, to keep its proportions). */
-  derive?: (value: number) => Record<string, unknown>
+  derive?: (value: number) => BlockPatch<T>
 }) {
   const { ctx, field } = props
   const unit = props.unit ?? AS_STORED
-  const stored = (ctx.block as Record<string, unknown>)[field]
+  const stored = read(ctx.block, field)
   const value = typeof stored === 'number' ? formatNumber(unit.show(stored), unit.digits) : ''
   const { draft, setDraft, error, setError } = useDraft()
   const onChange = (raw: string) => {
@@ -91,7 +111,7 @@ export function NumberField(props: {
     const message =
       n === null ? fieldErrorText(FieldCode.notNumber) : checkField(ctx.block, field, n)
     setError(message)
-    if (message === null && n !== null) ctx.commit({ [field]: n, ...props.derive?.(n) }, field)
+    if (message === null && n !== null) ctx.commit(patchOf<T>(field, n, props.derive?.(n)), field)
   }
   return (
     <TextInput
@@ -116,9 +136,9 @@ export function NumberField(props: {
   )
 }
 
-export function TextField(props: {
-  ctx: FieldContext
-  field: Field
+export function TextField<T extends BlockType>(props: {
+  ctx: FieldContext<T>
+  field: FieldOf<T, string>
   label: string
   description?: ReactNode
   placeholder?: string
@@ -127,26 +147,27 @@ export function TextField(props: {
   /** Extra check after the schema (returns a message or null). */
   validate?: (value: string) => string | null
   /** More fields to change with this one (e.g. the price number). */
-  derive?: (value: string) => Record<string, unknown>
+  derive?: (value: string) => BlockPatch<T>
   /** Tidies a valid value when the field loses focus. */
   normalize?: (value: string) => string
 }) {
   const { ctx, field } = props
-  const stored = (ctx.block as Record<string, unknown>)[field]
+  const stored = read(ctx.block, field)
+  const commit = (text: string) => ctx.commit(patchOf<T>(field, text, props.derive?.(text)), field)
   const value = typeof stored === 'string' ? stored : ''
   const { draft, setDraft, error, setError } = useDraft()
   const onChange = (raw: string) => {
     setDraft(raw)
     const message = checkField(ctx.block, field, raw) ?? props.validate?.(raw) ?? null
     setError(message)
-    if (message === null) ctx.commit({ [field]: raw, ...props.derive?.(raw) }, field)
+    if (message === null) commit(raw)
   }
   const onBlur = () => {
     if (error) return
     setDraft(null)
     if (props.normalize) {
       const tidy = props.normalize(value)
-      if (tidy !== value) ctx.commit({ [field]: tidy, ...props.derive?.(tidy) }, field)
+      if (tidy !== value) commit(tidy)
     }
   }
   const common = {
@@ -170,22 +191,23 @@ export function TextField(props: {
   )
 }
 
-export function ColorField(props: {
-  ctx: FieldContext
-  field: Field
+export function ColorField<T extends BlockType>(props: {
+  ctx: FieldContext<T>
+  field: FieldOf<T, string>
   label: string
   allowTransparent?: boolean
 }) {
   const { t } = useLingui()
   const { ctx, field } = props
-  const stored = String((ctx.block as Record<string, unknown>)[field] ?? '')
+  const stored = String(read(ctx.block, field) ?? '')
+  const commit = (colour: string) => ctx.commit(patchOf<T>(field, colour), field)
   const transparent = stored === 'transparent'
   const { draft, setDraft, error, setError } = useDraft()
   const onChange = (raw: string) => {
     setDraft(raw)
     const message = checkField(ctx.block, field, raw)
     setError(message)
-    if (message === null) ctx.commit({ [field]: raw }, field)
+    if (message === null) commit(raw)
   }
   return (
     <Stack gap={4}>
@@ -224,7 +246,7 @@ export function ColorField(props: {
           onChange={(e) => {
             setDraft(null)
             setError(null)
-            ctx.commit({ [field]: e.currentTarget.checked ? 'transparent' : '#ffffff' }, field)
+            commit(e.currentTarget.checked ? 'transparent' : '#ffffff')
           }}
         />
       ) : null}
@@ -232,16 +254,22 @@ export function ColorField(props: {
   )
 }
 
-export function ChoiceField(props: {
-  ctx: FieldContext
-  field: Field
-  label: string
-  options: { value: string; label: string }[]
-  /** Turns the chosen option into the stored value. */
-  toValue?: (raw: string) => unknown
-}) {
+/**
+ * A closed list of choices: a string field takes the option as it is; any other field says how
+ * the option becomes its value (`toValue`).
+ */
+export function ChoiceField<T extends BlockType>(
+  props: {
+    ctx: FieldContext<T>
+    label: string
+    options: { value: string; label: string }[]
+  } & (
+    | { field: FieldOf<T, string>; toValue?: undefined }
+    | { field: FieldOf<T, number | null>; toValue: (raw: string) => number | null }
+  ),
+) {
   const { ctx, field } = props
-  const stored = (ctx.block as Record<string, unknown>)[field]
+  const stored = read(ctx.block, field)
   const value = stored === null || stored === undefined ? '' : String(stored)
   const options = props.options.some((o) => o.value === value)
     ? props.options
@@ -255,15 +283,21 @@ export function ChoiceField(props: {
       onChange={(e) => {
         const raw = e.currentTarget.value
         // The options are a closed list (ids of records, fonts): nothing to check.
-        ctx.commit({ [field]: props.toValue ? props.toValue(raw) : raw }, field)
+        ctx.commit(patchOf<T>(field, props.toValue ? props.toValue(raw) : raw), field)
       }}
     />
   )
 }
 
-export function AlignField({ ctx }: { ctx: FieldContext }) {
+export function AlignField<T extends BlockType>({
+  ctx,
+  field,
+}: {
+  ctx: FieldContext<T>
+  field: FieldOf<T, Align>
+}) {
   const { t } = useLingui()
-  const value = (ctx.block as { align?: string }).align ?? 'center'
+  const value = String(read(ctx.block, field) ?? 'center')
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500} id={fieldId(ctx.block, 'align')}>
@@ -273,7 +307,7 @@ export function AlignField({ ctx }: { ctx: FieldContext }) {
         aria-labelledby={fieldId(ctx.block, 'align')}
         fullWidth
         value={value}
-        onChange={(next) => ctx.commit({ align: next }, 'align')}
+        onChange={(next) => ctx.commit(patchOf<T>(field, next), field)}
         data={[
           { value: 'left', label: t`Слева` },
           { value: 'center', label: t`По центру` },

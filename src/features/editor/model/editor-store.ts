@@ -1,30 +1,54 @@
 import type { BlockType } from '../../../domain/block.ts'
 import {
-  alignShifts,
   boundingBox,
-  distributeShifts,
-  halfHeightUnits,
   normalizeRotation,
   rectsIntersect,
-  roundStored,
-  unitFrame,
   type AlignMode,
+  type Point,
   type Rect,
   type Size,
 } from '../../../domain/geometry.ts'
 import type { LocalBlock } from '../editor-data.ts'
+import {
+  alignMoves,
+  byBackground,
+  distributeMoves,
+  listedOrder,
+  renumbered,
+  reordered,
+  type ReorderHow,
+} from './arrangement.ts'
 import { blockBox, defaultBlock, type DefaultTexts } from './block-shape.ts'
+import { DataLink, type SaveBatch } from './data-link.ts'
+import { History, type HistoryEntry } from './history.ts'
+import {
+  ordered,
+  patched,
+  placed,
+  sameBlock,
+  sortedKeys,
+  topZ,
+  withoutId,
+  type BlockMap,
+  type Patch,
+} from './records.ts'
+import { keeping, selecting, toggling } from './selection.ts'
 
 /**
- * The editor's state and commands, free of React and Pixi. Blocks are keyed by their client key
- * (docs/SYNC.md "Ids"): the data layer's `ck` for a block it holds, a new key for a block made here,
- * which the data layer keeps for it from its first save on. A block's id may change when it syncs;
- * its key never does, so merging the data layer's blocks in is a keyed merge. Every command is one
- * undo step (a drag is committed once, on release), and dirty tracking yields the blocks to save
- * and the keys to delete.
+ * The editor's state and commands, free of React and Pixi: the one facade the screens use. Blocks
+ * are keyed by their client key (docs/SYNC.md "Ids"): the data layer's `ck` for a block it holds, a
+ * new key for a block made here, which the data layer keeps for it from its first save on. A
+ * block's id may change when it syncs; its key never does, so merging the data layer's blocks in is
+ * a keyed merge. Every command is one undo step (a drag is committed once, on release), and dirty
+ * tracking yields the blocks to save and the keys to delete.
+ *
+ * The parts (docs/editor.md «The editor core»): `records.ts` (the blocks and the rules over them),
+ * `selection.ts`, `history.ts` (undo and redo), `arrangement.ts` (z-order, align, distribute) and
+ * `data-link.ts` (the keyed merge and save batching).
  */
 
-export type BlockMap = ReadonlyMap<string, LocalBlock>
+export { sortedKeys, type BlockMap, type Patch } from './records.ts'
+export type { SaveBatch } from './data-link.ts'
 
 export interface EditorState {
   readonly blocks: BlockMap
@@ -39,29 +63,6 @@ export interface EditorState {
   readonly multiSelect: boolean
   /** Bumps on every change. */
   readonly version: number
-}
-
-interface Change {
-  before: LocalBlock | null
-  after: LocalBlock | null
-}
-
-interface HistoryEntry {
-  changes: Map<string, Change>
-  selectionBefore: readonly string[]
-  selectionAfter: readonly string[]
-  /** Successive commands with the same tag (typing in one field, nudges) merge into one step. */
-  tag?: string
-  at: number
-}
-
-export interface SaveBatch {
-  keys: string[]
-  /** The blocks to save, each with its key as `ck`. */
-  blocks: LocalBlock[]
-  /** Keys of blocks to delete in the data layer. */
-  deleteKeys: string[]
-  versions: Map<string, number>
 }
 
 /** A background as the data layer has it; `ck` is its client key (its id when absent). */
@@ -82,9 +83,6 @@ export interface StoreOptions {
   historyLimit?: number
 }
 
-export type Patch = Partial<Omit<LocalBlock, 'type' | 'id'>> & Record<string, unknown>
-
-const MERGE_WINDOW_MS = 1500
 /** Offset (units) of pasted or duplicated blocks on their own background. */
 export const PASTE_OFFSET = 4
 /** Step (units, down and right) between new blocks that would start at the same place. */
@@ -94,29 +92,21 @@ const MAX_ADD_STEPS = 10
 export class EditorStore {
   private blocks = new Map<string, LocalBlock>()
   private selection: readonly string[] = []
-  private undoStack: HistoryEntry[] = []
-  private redoStack: HistoryEntry[] = []
-  private dirty = new Map<string, number>()
-  /** Keys of blocks removed here that the data layer may hold: deleted there on the next save. */
-  private pendingDeletes = new Set<string>()
-  /** Keys deleted through the data layer; a stale snapshot from it must not bring them back. */
-  private deletedKeys = new Set<string>()
-  /** Keys the data layer has shown us or was handed: only those can disappear from it. */
-  private seenKeys = new Set<string>()
-  private handedKeys = new Set<string>()
+  private history: History
+  private link = new DataLink()
   private backgrounds = new Map<number, Size & { position: number }>()
   /** Each background's id by its client key, to follow its id when it syncs. */
   private backgroundIds = new Map<string, number>()
   private clipboard: { blocks: LocalBlock[]; from: number | null; pastes: number } | null = null
   private keepAspect = true
   private multiSelect = false
-  private changeCounter = 0
   private listeners = new Set<() => void>()
   private state: EditorState
   /** Measured heights (units) of text blocks, by key; the canvas provides it. */
   private measure: (key: string) => number | undefined = () => undefined
 
   constructor(private options: StoreOptions) {
+    this.history = new History({ now: options.now, limit: options.historyLimit })
     this.state = this.snapshot(0)
   }
 
@@ -186,41 +176,25 @@ export class EditorStore {
         const to = b ? remap.get(b.bg_id) : undefined
         return b && to !== undefined ? { ...b, bg_id: to } : b
       }
-      this.rewriteEverywhere(rewrite)
-      const from = this.clipboard?.from
-      if (this.clipboard && from != null && remap.has(from)) this.clipboard.from = remap.get(from)!
+      for (const [key, block] of this.blocks) this.blocks.set(key, rewrite(block)!)
+      this.history.rewrite(rewrite)
+      if (this.clipboard) {
+        this.clipboard.blocks = this.clipboard.blocks.map((b) => rewrite(b)!)
+        const from = this.clipboard.from
+        if (from != null && remap.has(from)) this.clipboard.from = remap.get(from)!
+      }
     }
     this.emit()
   }
 
   /**
-   * Blocks as the data layer has them now, merged by client key: blocks with unsaved edits keep the
-   * editor's version, others take the data layer's; blocks that disappeared from it (deleted
-   * elsewhere) leave; new ones join. None of this is undoable.
+   * Blocks as the data layer has them now, merged by client key (`data-link.ts`): blocks with
+   * unsaved edits keep the editor's version, others take the data layer's; blocks that disappeared
+   * from it (deleted elsewhere) leave; new ones join. None of this is undoable.
    */
   syncFromData(incoming: readonly LocalBlock[]) {
-    const present = new Set<string>()
-    let changed = false
-    for (const block of incoming) {
-      const key = block.ck ?? (block.id === undefined ? undefined : String(block.id))
-      if (key === undefined) continue
-      present.add(key)
-      if (this.pendingDeletes.has(key) || this.deletedKeys.has(key)) continue
-      const current = this.blocks.get(key)
-      if (current === undefined || (!this.dirty.has(key) && !sameBlock(current, block))) {
-        this.blocks.set(key, block)
-        changed = true
-      }
-    }
-    // Blocks deleted elsewhere (a block the data layer has not shown yet is not among them).
-    for (const key of [...this.blocks.keys()]) {
-      if (present.has(key) || !this.seenKeys.has(key) || this.dirty.has(key)) continue
-      this.blocks.delete(key)
-      this.selection = this.selection.filter((k) => k !== key)
-      changed = true
-    }
-    for (const key of present) this.seenKeys.add(key)
-    for (const key of this.deletedKeys) if (!present.has(key)) this.deletedKeys.delete(key)
+    const { changed, left } = this.link.merge(this.blocks, incoming)
+    if (left.size > 0) this.selection = this.selection.filter((k) => !left.has(k))
     if (changed) this.emit()
   }
 
@@ -239,51 +213,32 @@ export class EditorStore {
 
   /** The unsaved blocks (each with its key as `ck`) and pending deletions, for one save. */
   takeChanges(): SaveBatch {
-    const keys: string[] = []
-    const blocks: LocalBlock[] = []
-    const versions = new Map<string, number>()
-    for (const [key, version] of this.dirty) {
-      const block = this.blocks.get(key)
-      if (!block) continue
-      keys.push(key)
-      blocks.push({ ...block, ck: key })
-      versions.set(key, version)
-      this.handedKeys.add(key)
-    }
-    return { keys, blocks, deleteKeys: [...this.pendingDeletes], versions }
+    return this.link.takeChanges(this.blocks)
   }
 
   /** The save of `batch` went through: blocks not changed since are clean. */
   markSaved(batch: SaveBatch) {
-    for (const key of batch.keys) {
-      if (this.dirty.get(key) === batch.versions.get(key)) this.dirty.delete(key)
-    }
+    this.link.markSaved(batch)
     this.emit()
   }
 
   /** The data layer deleted these blocks. An undo brings such a block back as a new one. */
   markDeleted(keys: readonly string[]) {
-    for (const key of keys) {
-      this.pendingDeletes.delete(key)
-      this.deletedKeys.add(key)
-    }
+    this.link.markDeleted(keys)
     this.emit()
   }
 
   // -- selection -------------------------------------------------------------------------------
 
   select(keys: readonly string[], additive = false) {
-    const valid = keys.filter((k) => this.blocks.has(k))
-    this.selection = additive ? unique([...this.selection, ...valid]) : unique(valid)
+    this.selection = selecting(this.selection, keys, (k) => this.blocks.has(k), additive)
     this.emit()
   }
 
   /** Shift-click: adds the block, or removes it when already selected. */
   toggleSelect(key: string) {
     if (!this.blocks.has(key)) return
-    this.selection = this.selection.includes(key)
-      ? this.selection.filter((k) => k !== key)
-      : [...this.selection, key]
+    this.selection = toggling(this.selection, key)
     this.emit()
   }
 
@@ -306,30 +261,6 @@ export class EditorStore {
     this.select(hits, additive)
   }
 
-  // -- commands --------------------------------------------------------------------------------
-
-  /** Adds a block of `type` in the middle of the background, in front of the others; selects it. */
-  /**
-   * A new block of `type` on top of `bgId`, selected: centred, or, when a block already sits there,
-   * moved down and right step by step to the first place no block starts at, so a new block never
-   * hides the last one.
-   */
-  add(type: BlockType, bgId: number): string | null {
-    const bg = this.backgrounds.get(bgId)
-    if (!bg) return null
-    const key = this.newKey()
-    const centred = defaultBlock(type, bgId, bg, this.topZ(bgId) + 1, this.options.texts)
-    const taken = [...this.blocks.values()].filter((b) => b.bg_id === bgId)
-    const free = (b: LocalBlock) =>
-      !taken.some((o) => Math.abs(o.x - b.x) < ADD_STEP / 2 && Math.abs(o.y - b.y) < ADD_STEP / 2)
-    let block = centred
-    for (let step = 1; step <= MAX_ADD_STEPS && !free(block); step += 1) {
-      block = this.placed(centred, bgId, ADD_STEP * step, centred.zindex)
-    }
-    this.commit(new Map([[key, block]]), { selection: [key] })
-    return key
-  }
-
   /** Whether pictures and videos keep their proportions when resized (not undoable). */
   setKeepAspect(keep: boolean) {
     if (this.keepAspect === keep) return
@@ -346,17 +277,40 @@ export class EditorStore {
 
   /** Keeps only the selected blocks that lie on `bgId` (another slide was opened). */
   limitSelection(bgId: number) {
-    const kept = this.selection.filter((key) => this.blocks.get(key)?.bg_id === bgId)
-    if (kept.length === this.selection.length) return
+    const kept = keeping(this.selection, (key) => this.blocks.get(key)?.bg_id === bgId)
+    if (kept === this.selection) return
     this.selection = kept
     this.emit()
+  }
+
+  // -- commands --------------------------------------------------------------------------------
+
+  /**
+   * A new block of `type` on top of `bgId`, selected: centred, or, when a block already sits there,
+   * moved down and right step by step to the first place no block starts at, so a new block never
+   * hides the last one.
+   */
+  add(type: BlockType, bgId: number): string | null {
+    const bg = this.backgrounds.get(bgId)
+    if (!bg) return null
+    const key = this.newKey()
+    const centred = defaultBlock(type, bgId, bg, topZ(this.blocks, bgId) + 1, this.options.texts)
+    const taken = [...this.blocks.values()].filter((b) => b.bg_id === bgId)
+    const free = (b: LocalBlock) =>
+      !taken.some((o) => Math.abs(o.x - b.x) < ADD_STEP / 2 && Math.abs(o.y - b.y) < ADD_STEP / 2)
+    let block = centred
+    for (let step = 1; step <= MAX_ADD_STEPS && !free(block); step += 1) {
+      block = placed(centred, bgId, bg, ADD_STEP * step, centred.zindex)
+    }
+    this.commit(new Map([[key, block]]), { selection: [key] })
+    return key
   }
 
   /** Field edits from the inspector; `tag` merges successive edits of one field into one step. */
   update(key: string, patch: Patch, tag?: string) {
     const block = this.blocks.get(key)
     if (!block) return
-    const next = { ...block, ...roundPatch(patch) } as LocalBlock
+    const next = patched(block, patch)
     if (sameBlock(block, next)) return
     this.commit(new Map([[key, next]]), { tag: tag ? `update:${key}:${tag}` : undefined })
   }
@@ -367,7 +321,7 @@ export class EditorStore {
     for (const { key, patch } of updates) {
       const block = this.blocks.get(key)
       if (!block) continue
-      const next = { ...block, ...roundPatch(patch) } as LocalBlock
+      const next = patched(block, patch)
       if (!sameBlock(block, next)) changes.set(key, next)
     }
     if (changes.size > 0) this.commit(changes)
@@ -375,13 +329,10 @@ export class EditorStore {
 
   /** Moves blocks by (dx, dy) stored units. */
   moveBy(keys: readonly string[], dx: number, dy: number, tag?: string) {
-    const updates = keys.flatMap((key) => {
-      const b = this.blocks.get(key)
-      return b ? [{ key, patch: { x: b.x + dx, y: b.y + dy } }] : []
-    })
     const changes = new Map<string, LocalBlock | null>()
-    for (const { key, patch } of updates) {
-      changes.set(key, { ...this.blocks.get(key)!, ...roundPatch(patch) } as LocalBlock)
+    for (const key of keys) {
+      const b = this.blocks.get(key)
+      if (b) changes.set(key, patched(b, { x: b.x + dx, y: b.y + dy }))
     }
     if (changes.size > 0) this.commit(changes, { tag })
   }
@@ -405,23 +356,22 @@ export class EditorStore {
 
   /** Copies of the blocks on their own background, slightly offset, in front; selects the copies. */
   duplicate(keys: readonly string[] = this.selection) {
-    const blocks = this.ordered(keys)
+    const blocks = ordered(this.blocks, keys)
     if (blocks.length === 0) return
     const changes = new Map<string, LocalBlock | null>()
     const byBg = new Map<number, LocalBlock[]>()
     for (const b of blocks) byBg.set(b.bg_id, [...(byBg.get(b.bg_id) ?? []), b])
     for (const [bgId, list] of byBg) {
-      let z = this.topZ(bgId)
-      for (const b of list) {
-        const copy = this.placed(withoutId(b), bgId, PASTE_OFFSET, ++z)
-        changes.set(this.newKey(), copy)
-      }
+      let z = topZ(this.blocks, bgId)
+      const bg = this.backgrounds.get(bgId)
+      for (const b of list)
+        changes.set(this.newKey(), placed(withoutId(b), bgId, bg, PASTE_OFFSET, ++z))
     }
     this.commit(changes, { selection: [...changes.keys()] })
   }
 
   copy(keys: readonly string[] = this.selection) {
-    const blocks = this.ordered(keys).map(withoutId)
+    const blocks = ordered(this.blocks, keys).map(withoutId)
     if (blocks.length === 0) return
     const bgs = new Set(blocks.map((b) => b.bg_id))
     this.clipboard = { blocks, from: bgs.size === 1 ? blocks[0]!.bg_id : null, pastes: 0 }
@@ -434,14 +384,17 @@ export class EditorStore {
    */
   paste(bgId: number) {
     const clip = this.clipboard
-    if (!clip || clip.blocks.length === 0 || !this.backgrounds.has(bgId)) return
+    const bg = this.backgrounds.get(bgId)
+    if (!clip || clip.blocks.length === 0 || !bg) return
     if (clip.from === bgId) clip.pastes += 1
     const offset = clip.from === bgId ? PASTE_OFFSET * clip.pastes : 0
-    let z = this.topZ(bgId)
+    let z = topZ(this.blocks, bgId)
     const changes = new Map<string, LocalBlock | null>()
-    for (const b of clip.blocks) changes.set(this.newKey(), this.placed(b, bgId, offset, ++z))
+    for (const b of clip.blocks) changes.set(this.newKey(), placed(b, bgId, bg, offset, ++z))
     this.commit(changes, { selection: [...changes.keys()] })
   }
+
+  // -- arrangement -----------------------------------------------------------------------------
 
   bringForward(keys: readonly string[] = this.selection) {
     this.reorder(keys, 'forward')
@@ -464,45 +417,30 @@ export class EditorStore {
    */
   setOrder(bgId: number, keys: readonly string[]) {
     const order = this.keysOf(bgId)
-    const present = new Set(order)
-    const listed = unique(keys).filter((k) => present.has(k))
-    const listedSet = new Set(listed)
-    let i = 0
-    const next = order.map((k) => (listedSet.has(k) ? listed[i++]! : k))
-    const changes = new Map<string, LocalBlock | null>()
-    this.renumber(order, next, changes)
+    const changes = this.zChanges(order, listedOrder(order, keys))
     if (changes.size > 0) this.commit(changes)
   }
 
   /** Aligns the selection's bounding boxes (one block: to its background). */
   align(mode: AlignMode, keys: readonly string[] = this.selection) {
-    this.shiftByRects(keys, (rects, bgId) => {
-      const bg = this.backgrounds.get(bgId)
-      return alignShifts(rects, mode, bg ? unitFrame(bg) : undefined)
-    })
+    this.shiftByRects(keys, (rects, bgId) => alignMoves(rects, mode, this.backgrounds.get(bgId)))
   }
 
   /** Spaces three or more blocks evenly, horizontally ('h') or vertically ('v'). */
   distribute(axis: 'h' | 'v', keys: readonly string[] = this.selection) {
-    this.shiftByRects(keys, (rects) => distributeShifts(rects, axis))
+    this.shiftByRects(keys, (rects) => distributeMoves(rects, axis))
   }
 
+  // -- history ---------------------------------------------------------------------------------
+
   undo() {
-    const entry = this.undoStack.pop()
-    if (!entry) return
-    this.apply(entry, 'before')
-    this.selection = entry.selectionBefore.filter((k) => this.blocks.has(k))
-    this.redoStack.push(entry)
-    this.emit()
+    const entry = this.history.undo()
+    if (entry) this.restore(entry, 'before')
   }
 
   redo() {
-    const entry = this.redoStack.pop()
-    if (!entry) return
-    this.apply(entry, 'after')
-    this.selection = entry.selectionAfter.filter((k) => this.blocks.has(k))
-    this.undoStack.push(entry)
-    this.emit()
+    const entry = this.history.redo()
+    if (entry) this.restore(entry, 'after')
   }
 
   // -- internals -------------------------------------------------------------------------------
@@ -512,45 +450,9 @@ export class EditorStore {
     return crypto.randomUUID()
   }
 
-  private topZ(bgId: number): number {
-    let top = -1
-    for (const b of this.blocks.values()) if (b.bg_id === bgId) top = Math.max(top, b.zindex)
-    return top
-  }
-
-  /** Blocks of `keys`, each background's back to front. */
-  private ordered(keys: readonly string[]): LocalBlock[] {
-    const set = new Set(keys)
-    return [...this.blocks.entries()]
-      .filter(([key]) => set.has(key))
-      .sort(([, a], [, b]) => a.bg_id - b.bg_id || a.zindex - b.zindex)
-      .map(([, b]) => b)
-  }
-
-  /** `block` on `bgId`, moved by `offset` units and kept inside the background. */
-  private placed(block: LocalBlock, bgId: number, offset: number, zindex: number): LocalBlock {
-    const bg = this.backgrounds.get(bgId)
-    const half = bg ? halfHeightUnits(bg) : 100
-    return {
-      ...block,
-      bg_id: bgId,
-      x: roundStored(clamp(block.x + offset, -100, 100)),
-      y: roundStored(clamp(block.y + offset, -half, half)),
-      zindex,
-    } as LocalBlock
-  }
-
-  private shiftByRects(
-    keys: readonly string[],
-    shifts: (rects: Rect[], bgId: number) => { x: number; y: number }[],
-  ) {
-    const byBg = new Map<number, string[]>()
-    for (const key of keys) {
-      const b = this.blocks.get(key)
-      if (b) byBg.set(b.bg_id, [...(byBg.get(b.bg_id) ?? []), key])
-    }
+  private shiftByRects(keys: readonly string[], shifts: (rects: Rect[], bgId: number) => Point[]) {
     const updates: { key: string; patch: Patch }[] = []
-    for (const [bgId, list] of byBg) {
+    for (const [bgId, list] of byBackground(keys, (k) => this.blocks.get(k)?.bg_id)) {
       const withRects = list.flatMap((key) => {
         const r = this.rectOf(key)
         return r ? [{ key, r }] : []
@@ -568,128 +470,67 @@ export class EditorStore {
     this.setGeometry(updates)
   }
 
-  private reorder(keys: readonly string[], how: 'forward' | 'backward' | 'front' | 'back') {
-    const byBg = new Map<number, Set<string>>()
-    for (const key of keys) {
-      const b = this.blocks.get(key)
-      if (b) byBg.set(b.bg_id, (byBg.get(b.bg_id) ?? new Set()).add(key))
-    }
+  private reorder(keys: readonly string[], how: ReorderHow) {
     const changes = new Map<string, LocalBlock | null>()
-    for (const [bgId, chosen] of byBg) {
+    for (const [bgId, list] of byBackground(keys, (k) => this.blocks.get(k)?.bg_id)) {
       const order = this.keysOf(bgId)
-      let next: string[]
-      if (how === 'front')
-        next = [...order.filter((k) => !chosen.has(k)), ...order.filter((k) => chosen.has(k))]
-      else if (how === 'back')
-        next = [...order.filter((k) => chosen.has(k)), ...order.filter((k) => !chosen.has(k))]
-      else {
-        next = [...order]
-        const step = how === 'forward' ? 1 : -1
-        const indices = next.map((k, i) => (chosen.has(k) ? i : -1)).filter((i) => i >= 0)
-        if (how === 'forward') indices.reverse()
-        for (const i of indices) {
-          const j = i + step
-          if (j < 0 || j >= next.length || chosen.has(next[j]!)) continue
-          ;[next[i], next[j]] = [next[j]!, next[i]!]
-        }
-      }
-      this.renumber(order, next, changes)
+      for (const [key, block] of this.zChanges(order, reordered(order, new Set(list), how)))
+        changes.set(key, block)
     }
     if (changes.size > 0) this.commit(changes)
   }
 
-  /**
-   * The z values that put a background's blocks (now in `order`) in the order `next`, into
-   * `changes` for the blocks whose value changes. The values already there are kept, in order, so
-   * only the blocks that moved are saved; they are renumbered from 0 when values repeat.
-   */
-  private renumber(
-    order: readonly string[],
-    next: readonly string[],
-    changes: Map<string, LocalBlock | null>,
-  ) {
-    const values = order.map((k) => this.blocks.get(k)!.zindex)
-    const distinct = new Set(values).size === values.length
-    next.forEach((key, i) => {
-      const z = distinct ? values[i]! : i
-      const block = this.blocks.get(key)!
-      if (block.zindex !== z) changes.set(key, { ...block, zindex: z } as LocalBlock)
-    })
+  /** The blocks whose z changes when `order` becomes `next` (`arrangement.ts` `renumbered`). */
+  private zChanges(order: readonly string[], next: readonly string[]): Map<string, LocalBlock> {
+    const zOf = (key: string) => this.blocks.get(key)!.zindex
+    const changes = new Map<string, LocalBlock>()
+    for (const [key, zindex] of renumbered(order, next, zOf))
+      changes.set(key, { ...this.blocks.get(key)!, zindex } as LocalBlock)
+    return changes
   }
 
+  /** One command: records the undo step, writes the blocks, sets the selection. */
   private commit(
     next: Map<string, LocalBlock | null>,
     options: { selection?: readonly string[]; tag?: string } = {},
   ) {
-    const now = (this.options.now ?? Date.now)()
-    const selectionBefore = this.selection
-    const selectionAfter = options.selection ?? this.selection.filter((k) => next.get(k) !== null)
-    const last = this.undoStack[this.undoStack.length - 1]
-    const merge =
-      options.tag !== undefined &&
-      last?.tag === options.tag &&
-      now - last.at < MERGE_WINDOW_MS &&
-      this.redoStack.length === 0
-    const entry: HistoryEntry = merge
-      ? last!
-      : { changes: new Map(), selectionBefore, selectionAfter, tag: options.tag, at: now }
-    for (const [key, after] of next) {
-      const before = this.blocks.get(key) ?? null
-      const existing = entry.changes.get(key)
-      entry.changes.set(key, { before: existing ? existing.before : before, after })
-      this.write(key, after)
-    }
-    entry.selectionAfter = selectionAfter
-    entry.at = now
-    if (!merge) {
-      this.undoStack.push(entry)
-      const limit = this.options.historyLimit ?? 200
-      if (this.undoStack.length > limit) this.undoStack.shift()
-    }
-    this.redoStack = []
-    this.selection = selectionAfter
+    const after = options.selection ?? this.selection.filter((k) => next.get(k) !== null)
+    this.history.record(
+      next,
+      (key) => this.blocks.get(key) ?? null,
+      { before: this.selection, after },
+      options.tag,
+    )
+    for (const [key, block] of next) this.write(key, block)
+    this.selection = after
     this.emit()
   }
 
-  private apply(entry: HistoryEntry, side: 'before' | 'after') {
+  private restore(entry: HistoryEntry, side: 'before' | 'after') {
     for (const [key, change] of entry.changes) this.write(key, change[side])
+    const selection = side === 'before' ? entry.selectionBefore : entry.selectionAfter
+    this.selection = selection.filter((k) => this.blocks.has(k))
+    this.emit()
   }
 
-  /** Writes one block (null: removes it) and keeps the dirty bookkeeping. */
+  /** Writes one block (null: removes it) and keeps the data link's bookkeeping. */
   private write(key: string, block: LocalBlock | null) {
-    const current = this.blocks.get(key)
     if (block === null) {
-      if (!current) return
-      this.blocks.delete(key)
-      this.dirty.delete(key)
-      if (this.seenKeys.has(key) || this.handedKeys.has(key)) this.pendingDeletes.add(key)
+      if (!this.blocks.delete(key)) return
+      this.link.removed(key)
       return
     }
     this.blocks.set(key, block)
-    this.pendingDeletes.delete(key)
-    this.deletedKeys.delete(key)
-    this.changeCounter += 1
-    this.dirty.set(key, this.changeCounter)
-  }
-
-  private rewriteEverywhere(rewrite: (b: LocalBlock | null) => LocalBlock | null) {
-    for (const [key, block] of this.blocks) this.blocks.set(key, rewrite(block)!)
-    for (const entry of [...this.undoStack, ...this.redoStack]) {
-      for (const change of entry.changes.values()) {
-        change.before = rewrite(change.before)
-        change.after = rewrite(change.after)
-      }
-    }
-    if (this.clipboard) this.clipboard.blocks = this.clipboard.blocks.map((b) => rewrite(b)!)
+    this.link.written(key)
   }
 
   private snapshot(version: number): EditorState {
     return {
       blocks: new Map(this.blocks),
       selection: this.selection,
-      canUndo: this.undoStack.length > 0,
-      canRedo: this.redoStack.length > 0,
-      unsaved: this.dirty.size + this.pendingDeletes.size,
+      canUndo: this.history.canUndo,
+      canRedo: this.history.canRedo,
+      unsaved: this.link.unsaved,
       keepAspect: this.keepAspect,
       multiSelect: this.multiSelect,
       version,
@@ -700,48 +541,4 @@ export class EditorStore {
     this.state = this.snapshot(this.state.version + 1)
     for (const listener of this.listeners) listener()
   }
-}
-
-/**
- * Keys of a background's blocks, back to front: by z, then in the order the editor came to know
- * them (the sort is stable over the map's insertion order).
- */
-export function sortedKeys(blocks: BlockMap, bgId: number): string[] {
-  return [...blocks.entries()]
-    .filter(([, b]) => b.bg_id === bgId)
-    .sort(([, a], [, b]) => a.zindex - b.zindex)
-    .map(([key]) => key)
-}
-
-function unique<T>(items: readonly T[]): T[] {
-  return [...new Set(items)]
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value))
-}
-
-/** A block as a copy starts: no id and no key of its own yet. */
-function withoutId(block: LocalBlock): LocalBlock {
-  const { id: _id, ck: _ck, ...rest } = block
-  return rest
-}
-
-const GEOMETRY_FIELDS = ['x', 'y', 'width', 'height', 'rotation', 'fontSize'] as const
-
-function roundPatch(patch: Patch): Patch {
-  const out: Patch = { ...patch }
-  for (const field of GEOMETRY_FIELDS) {
-    const value = out[field]
-    if (typeof value === 'number')
-      out[field] = roundStored(field === 'rotation' ? normalizeRotation(value) : value)
-  }
-  return out
-}
-
-function sameBlock(a: LocalBlock, b: LocalBlock): boolean {
-  const ka = Object.keys(a) as (keyof LocalBlock)[]
-  const kb = Object.keys(b)
-  if (ka.length !== kb.length) return false
-  return ka.every((k) => Object.is(a[k], (b as Record<string, unknown>)[k]))
 }
