@@ -83,6 +83,19 @@ export class DataLink {
   }
 
   /** The unsaved blocks (each with its key as `ck`) and pending deletions, for one save. */
+  /** The unsaved blocks and pending deletions as they are now, without handing them over. */
+  unsavedChanges(blocks: ReadonlyMap<string, LocalBlock>): {
+    blocks: LocalBlock[]
+    deleteKeys: string[]
+  } {
+    const list: LocalBlock[] = []
+    for (const key of this.dirty.keys()) {
+      const block = blocks.get(key)
+      if (block) list.push({ ...block, ck: key })
+    }
+    return { blocks: list, deleteKeys: [...this.pendingDeletes] }
+  }
+
   takeChanges(blocks: ReadonlyMap<string, LocalBlock>): SaveBatch {
     const keys: string[] = []
     const list: LocalBlock[] = []

@@ -203,12 +203,7 @@ export class EditorStore {
    * handing them over: what a page that goes away would lose (the autosave keeps it as a draft).
    */
   unsavedChanges(): { blocks: LocalBlock[]; deleteKeys: string[] } {
-    const blocks: LocalBlock[] = []
-    for (const key of this.dirty.keys()) {
-      const block = this.blocks.get(key)
-      if (block) blocks.push({ ...block, ck: key })
-    }
-    return { blocks, deleteKeys: [...this.pendingDeletes] }
+    return this.link.unsavedChanges(this.blocks)
   }
 
   /** The unsaved blocks (each with its key as `ck`) and pending deletions, for one save. */
