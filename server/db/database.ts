@@ -20,6 +20,18 @@ export interface Queryable {
   exec(sql: string): Promise<void>
 }
 
+/** A subscription that is listening (Database.listen, Database.subscribe). */
+export interface Listening {
+  /**
+   * Resolves once every notification of a transaction that committed before this call has been
+   * handed to `onMessage`. PostgreSQL: a committing transaction signals the listening connections
+   * before its commit is acknowledged, and a listening connection sends the notifications it has
+   * before the answer to its next statement, so one round trip on the listening connection (shared
+   * by the calls made while one is under way) is enough. Rejects when the connection failed.
+   */
+  fence(): Promise<void>
+}
+
 export interface Database extends Queryable {
   /** Runs `fn` in one transaction; rolls back when it throws. Use only `tx` inside. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
@@ -30,7 +42,11 @@ export interface Database extends Queryable {
    * failed). Resolves once listening. Null on PGlite, which only one process can open.
    */
   listen:
-    | ((channel: string, onMessage: (payload: string) => void, onLost: () => void) => Promise<void>)
+    | ((
+        channel: string,
+        onMessage: (payload: string) => void,
+        onLost: () => void,
+      ) => Promise<Listening>)
     | null
   /**
    * Both engines: calls `onMessage` with each notification on `channel` (of this schema), whether
@@ -42,7 +58,7 @@ export interface Database extends Queryable {
     channel: string,
     onMessage: (payload: string) => void,
     onLost: () => void,
-  ): Promise<void>
+  ): Promise<Listening>
   /**
    * PGlite only: how many statements that may change data this process has sent so far (counted
    * before each is sent; anything but a plain SELECT counts, and every transaction). While it stays
@@ -103,8 +119,10 @@ function pgliteAdapter(db: PGlite): Database {
     writes: () => writes,
     listen: null,
     async subscribe(channel, onMessage) {
-      // One process opens a PGlite: its notifications come through PGlite itself.
+      // One process opens a PGlite: its notifications come through PGlite itself, handed over
+      // as each statement that sent them ends.
       await db.listen(`${channel}__public`, onMessage)
+      return { fence: () => Promise.resolve() }
     },
     notify: () => Promise.resolve(),
     close: () => db.close(),
@@ -135,6 +153,37 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
       await client.connect()
       await client.query(`LISTEN ${channelName(channel)}`)
       listeners.push(client)
+      // The round trip under way, and the one that follows it for calls made meanwhile (the one
+      // under way was sent before them, so it proves nothing about what committed since).
+      let current: Promise<void> | undefined
+      let next: Promise<void> | undefined
+      const send = (): Promise<void> => {
+        const sent = client.query('SELECT 1').then(
+          () => {
+            if (current === sent) current = undefined
+          },
+          (error: unknown) => {
+            if (current === sent) current = undefined
+            throw error
+          },
+        )
+        current = sent
+        return sent
+      }
+      return {
+        fence() {
+          if (lost) return Promise.reject(new Error('not listening'))
+          if (!current) return send()
+          next ??= current
+            .catch(() => undefined)
+            .then(() => {
+              next = undefined
+              if (lost) throw new Error('not listening')
+              return send()
+            })
+          return next
+        },
+      }
     },
     async notify(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [channelName(channel), payload])

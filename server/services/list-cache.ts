@@ -15,6 +15,12 @@ export interface ListEntry {
    * entry answers them without asking the database again.
    */
   quiet?: { writes: number; members: Set<number> }
+  /**
+   * PostgreSQL: the version and these users' membership were confirmed by a read sent while this
+   * instance listened for changes, in its listening period `epoch` (RecordService): the entry
+   * answers them from memory while no announcement since says otherwise.
+   */
+  listening?: { epoch: number; members: Set<number> }
 }
 
 export class ListCache {
@@ -31,6 +37,11 @@ export class ListCache {
       this.entries.set(key, entry)
     }
     return entry
+  }
+
+  /** The entry, without counting it as used. */
+  peek(key: string): ListEntry | undefined {
+    return this.entries.get(key)
   }
 
   set(key: string, entry: ListEntry): void {

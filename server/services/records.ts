@@ -21,6 +21,7 @@ import { FieldCode } from '../../src/domain/validation.ts'
 import * as store from '../storage/records.ts'
 import type { RecordKind, RecordRow, WrittenRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
+import type { ChangeFeed } from './changes.ts'
 import { AppError, type FieldProblem } from './errors.ts'
 import { ListCache, type ListEntry } from './list-cache.ts'
 import { expectVersion } from './versions.ts'
@@ -123,11 +124,98 @@ function confirmed(entry: ListEntry, writes: number, userId: number): void {
   if (entry.quiet.writes === writes) entry.quiet.members.add(userId)
 }
 
+const RECORD_KINDS = new Set<string>(Object.keys(store.RECORD_TABLES))
+
+/** How many workspace lists' announced versions are remembered before they are all forgotten. */
+const HEARD_MAX = 100_000
+
 export class RecordService {
   /** Lists answered lately, by kind and workspace, with the version they show. */
   private readonly lists = new ListCache()
+  /**
+   * PostgreSQL: the newest version announced for each list (`kind:workspace`) while listening. A
+   * kept list older than that is not answered from memory.
+   */
+  private readonly heard = new Map<string, bigint>()
+  /**
+   * PostgreSQL: raised when announcements may have been missed (the listening connection failed)
+   * and when a member is removed anywhere; a confirmation from an older epoch is not trusted.
+   */
+  private epoch = 0
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly feed?: ChangeFeed,
+  ) {
+    if (feed && db.listen) {
+      feed.onMessage((payload) => this.announced(payload))
+      feed.onLost(() => this.epoch++)
+    }
+  }
+
+  /** An announcement of the changes channel (migrations.ts): `w:<ws>:<kind>:<version>`, `w:<ws>:member:<user>`. */
+  private announced(payload: string): void {
+    const [scope, workspace, kind, value] = payload.split(':')
+    if (scope !== 'w' || kind === undefined || value === undefined) return
+    if (kind === 'member') {
+      this.epoch++
+      return
+    }
+    if (!RECORD_KINDS.has(kind) || !/^\d{1,19}$/.test(value)) return
+    const key = `${kind}:${workspace}`
+    const version = BigInt(value)
+    const known = this.heard.get(key)
+    if (known !== undefined && known >= version) return
+    if (known === undefined && this.heard.size >= HEARD_MAX) {
+      // Forgetting what was heard would let an older list pass: nothing kept is trusted after it.
+      this.heard.clear()
+      this.epoch++
+    }
+    this.heard.set(key, version)
+  }
+
+  /**
+   * PostgreSQL: the kept list answers `userId` from memory, once every change committed before this
+   * call has been heard (Listening.fence): it was confirmed for them in this listening epoch and is
+   * not older than any version announced since. Undefined when the database must be asked.
+   */
+  private async fromMemory(key: string, userId: number): Promise<ListEntry | undefined> {
+    const live = this.feed?.current
+    const trusted = (entry: ListEntry | undefined) =>
+      entry?.listening?.epoch === this.epoch &&
+      entry.listening.members.has(userId) &&
+      BigInt(entry.version) >= (this.heard.get(key) ?? 0n)
+    if (!live || !trusted(this.lists.peek(key))) return undefined
+    try {
+      await live.fence()
+    } catch {
+      return undefined
+    }
+    // A write through this instance may have brought the kept list up to date meanwhile.
+    const entry = this.lists.get(key)
+    return this.feed?.current === live && trusted(entry) ? entry : undefined
+  }
+
+  /**
+   * Taken before a read that confirms a list (PostgreSQL): whether what it confirms may be trusted
+   * from memory afterwards (see `fromMemory`).
+   */
+  private listeningMark(): number | undefined {
+    if (!this.feed || !this.db.listen) return undefined
+    if (!this.feed.current) {
+      // Not listening yet, or the connection failed: listen for the calls after this one.
+      this.feed.start().catch(() => undefined)
+      return undefined
+    }
+    return this.epoch
+  }
+
+  /** Notes that `entry` was found current for `userId` by a read sent in listening epoch `mark`. */
+  private confirmedListening(entry: ListEntry, mark: number | undefined, userId: number): void {
+    if (mark === undefined || mark !== this.epoch || !this.feed?.current) return
+    if (entry.listening?.epoch !== mark) entry.listening = { epoch: mark, members: new Set() }
+    entry.listening.members.add(userId)
+  }
 
   private present(kind: RecordKind, row: RecordRow): RecordRow {
     const out: RecordRow = { ...row }
@@ -192,7 +280,9 @@ export class RecordService {
       id: row.id,
       json: Buffer.from(JSON.stringify(row)),
     })
-    this.lists.set(key, { version: rowVersion, json: joinRows(rows), rows })
+    // The members it was confirmed for are still members: the write changed records only.
+    const listening = kept.listening?.epoch === this.epoch ? kept.listening : undefined
+    this.lists.set(key, { version: rowVersion, json: joinRows(rows), rows, listening })
     return row
   }
 
@@ -221,15 +311,21 @@ export class RecordService {
       if (writes && kept.quiet?.writes === writes() && kept.quiet.members.has(userId)) {
         return kept.json
       }
+      const heard = await this.fromMemory(key, userId)
+      if (heard) return heard.json
       const mark = writes?.()
+      const listening = this.listeningMark()
+      const current = this.lists.peek(key) ?? kept
       const version = await store.recordListVersion(this.db, kind, workspaceId, userId)
       if (version === null) throw AppError.notFound()
-      if (version === kept.version) {
-        if (mark !== undefined) confirmed(kept, mark, userId)
-        return kept.json
+      if (version === current.version) {
+        if (mark !== undefined) confirmed(current, mark, userId)
+        this.confirmedListening(current, listening, userId)
+        return current.json
       }
     }
     const mark = writes?.()
+    const listening = this.listeningMark()
     const fresh = await store.listRecordsJsonForMember(this.db, kind, workspaceId, userId)
     if (fresh === null) throw AppError.notFound()
     const json =
@@ -239,6 +335,7 @@ export class RecordService {
     const bytes = Buffer.from(json)
     const entry: ListEntry = { version: fresh.version, json: bytes }
     if (mark !== undefined) confirmed(entry, mark, userId)
+    this.confirmedListening(entry, listening, userId)
     this.lists.set(key, entry)
     return bytes
   }

@@ -3,6 +3,7 @@ import type { UploadStorage } from '../uploads/storage.ts'
 import { AuthService } from './auth.ts'
 import { BackgroundTasks } from './background.ts'
 import { BlockService } from './blocks.ts'
+import { ChangeFeed } from './changes.ts'
 import { EventHub, type EventSettings } from './events.ts'
 import { sessionCacheFor } from './session-cache.ts'
 import { ProjectService } from './projects.ts'
@@ -55,6 +56,8 @@ export function createServices(
   settings: ServiceSettings,
 ): Services {
   const uploads = new UploadService(db, settings.uploadLimits)
+  // One listening connection for the live change streams and the lists kept in memory.
+  const changes = new ChangeFeed(db)
   return {
     db,
     auth: new AuthService(db, {
@@ -63,7 +66,7 @@ export function createServices(
       sessions: sessionCacheFor(db, settings.sessionCacheMs ?? 60_000),
     }),
     workspaces: new WorkspaceService(db),
-    records: new RecordService(db),
+    records: new RecordService(db, changes),
     projects: new ProjectService(db, uploads),
     blocks: new BlockService(db),
     uploads,
@@ -71,6 +74,6 @@ export function createServices(
     throttle: new Throttle({ ...DEFAULT_THROTTLE, ...settings.throttle }, settings.now ?? Date.now),
     idempotencyWaitMs: settings.idempotencyWaitMs ?? 15_000,
     background: new BackgroundTasks(),
-    events: new EventHub(db, settings.events),
+    events: new EventHub(db, changes, settings.events),
   }
 }
