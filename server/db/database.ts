@@ -59,13 +59,6 @@ export interface Database extends Queryable {
     onMessage: (payload: string) => void,
     onLost: () => void,
   ): Promise<Listening>
-  /**
-   * PGlite only: how many statements that may change data this process has sent so far (counted
-   * before each is sent; anything but a plain SELECT counts, and every transaction). While it stays
-   * the same, nothing in the database changed: PGlite is opened by one process and runs one
-   * statement at a time. Null on PostgreSQL, where other processes write.
-   */
-  readonly writes: (() => number) | null
   /** Sends `payload` to every listener of `channel` (of this schema) once the statement commits. */
   notify(channel: string, payload: string): Promise<void>
   close(): Promise<void>
@@ -82,24 +75,13 @@ export interface DatabaseOptions {
   maxConnections?: number
 }
 
-/** Whether a statement may change data: anything but a SELECT that names no writing step. */
-export function mayWrite(text: string): boolean {
-  return (
-    !/^\s*SELECT\b/i.test(text) ||
-    /\b(INSERT|UPDATE|DELETE|TRUNCATE|MERGE|NOTIFY|LOCK|nextval|setval|pg_notify)\b/i.test(text)
-  )
-}
-
 function pgliteAdapter(db: PGlite): Database {
-  let writes = 0
   const wrap = (q: PGlite | Transaction): Queryable => ({
     async query<T>(text: string, params?: readonly unknown[]) {
-      if (mayWrite(text)) writes++
       const result = await q.query<T>(text, params ? [...params] : undefined)
       return { rows: result.rows }
     },
     async exec(sql: string) {
-      writes++
       await q.exec(sql)
     },
   })
@@ -108,19 +90,12 @@ function pgliteAdapter(db: PGlite): Database {
     engine: 'pglite',
     query: base.query,
     exec: base.exec,
-    async transaction(fn) {
-      writes++
-      try {
-        return await db.transaction((tx) => fn(wrap(tx)))
-      } finally {
-        writes++
-      }
-    },
-    writes: () => writes,
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     listen: null,
     async subscribe(channel, onMessage) {
-      // One process opens a PGlite: its notifications come through PGlite itself, handed over
-      // as each statement that sent them ends.
+      // One process opens a PGlite: its notifications come through PGlite itself, handed to the
+      // listeners (as microtasks queued while the committing statement's answer is read) before
+      // that statement's caller resumes, so nothing committed is still on its way.
       await db.listen(`${channel}__public`, onMessage)
       return { fence: () => Promise.resolve() }
     },
@@ -135,7 +110,6 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
   const channelName = (channel: string) => `${channel}__${schema}`.slice(0, 63)
   const adapter: Database = {
     engine: 'postgres',
-    writes: null,
     subscribe: (channel, onMessage, onLost) => adapter.listen!(channel, onMessage, onLost),
     async listen(channel, onMessage, onLost) {
       const client = new pg.Client({ connectionString })

@@ -10,13 +10,7 @@ export interface ListEntry {
   /** The rows the bytes say, each as its JSON, once a write on this instance needed them. */
   rows?: readonly { id: number; json: Uint8Array }[]
   /**
-   * PGlite: the database's count of writes (Database.writes) when the version was last confirmed,
-   * and the users whose membership that confirmation checked. While the count stays the same the
-   * entry answers them without asking the database again.
-   */
-  quiet?: { writes: number; members: Set<number> }
-  /**
-   * PostgreSQL: the version and these users' membership were confirmed by a read sent while this
+   * The version and these users' membership were confirmed by a read sent while this
    * instance listened for changes, in its listening period `epoch` (RecordService): the entry
    * answers them from memory while no announcement since says otherwise.
    */

@@ -115,15 +115,6 @@ function joinRows(rows: readonly { json: Uint8Array }[]): Uint8Array<ArrayBuffer
   return bytes
 }
 
-/**
- * Notes that `entry` was found current for `userId` (a member) by a read sent when the database's
- * write count was `writes`; a confirmation older than the one kept changes nothing.
- */
-function confirmed(entry: ListEntry, writes: number, userId: number): void {
-  if (!entry.quiet || entry.quiet.writes < writes) entry.quiet = { writes, members: new Set() }
-  if (entry.quiet.writes === writes) entry.quiet.members.add(userId)
-}
-
 const RECORD_KINDS = new Set<string>(Object.keys(store.RECORD_TABLES))
 
 /** How many workspace lists' announced versions are remembered before they are all forgotten. */
@@ -147,7 +138,7 @@ export class RecordService {
     private readonly db: Database,
     private readonly feed?: ChangeFeed,
   ) {
-    if (feed && db.listen) {
+    if (feed) {
       feed.onMessage((payload) => this.announced(payload))
       feed.onLost(() => this.epoch++)
     }
@@ -201,7 +192,7 @@ export class RecordService {
    * from memory afterwards (see `fromMemory`).
    */
   private listeningMark(): number | undefined {
-    if (!this.feed || !this.db.listen) return undefined
+    if (!this.feed) return undefined
     if (!this.feed.current) {
       // Not listening yet, or the connection failed: listen for the calls after this one.
       this.feed.start().catch(() => undefined)
@@ -305,26 +296,18 @@ export class RecordService {
   ): Promise<Uint8Array<ArrayBuffer>> {
     const key = `${kind}:${workspaceId}`
     const kept = this.lists.get(key)
-    const writes = this.db.writes
     if (kept) {
-      // PGlite: nothing was written since this list and this user's membership were confirmed.
-      if (writes && kept.quiet?.writes === writes() && kept.quiet.members.has(userId)) {
-        return kept.json
-      }
       const heard = await this.fromMemory(key, userId)
       if (heard) return heard.json
-      const mark = writes?.()
       const listening = this.listeningMark()
       const current = this.lists.peek(key) ?? kept
       const version = await store.recordListVersion(this.db, kind, workspaceId, userId)
       if (version === null) throw AppError.notFound()
       if (version === current.version) {
-        if (mark !== undefined) confirmed(current, mark, userId)
         this.confirmedListening(current, listening, userId)
         return current.json
       }
     }
-    const mark = writes?.()
     const listening = this.listeningMark()
     const fresh = await store.listRecordsJsonForMember(this.db, kind, workspaceId, userId)
     if (fresh === null) throw AppError.notFound()
@@ -334,7 +317,6 @@ export class RecordService {
         : JSON.stringify((JSON.parse(fresh.json) as RecordRow[]).map((r) => this.present(kind, r)))
     const bytes = Buffer.from(json)
     const entry: ListEntry = { version: fresh.version, json: bytes }
-    if (mark !== undefined) confirmed(entry, mark, userId)
     this.confirmedListening(entry, listening, userId)
     this.lists.set(key, entry)
     return bytes

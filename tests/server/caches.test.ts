@@ -228,6 +228,33 @@ describe('a list kept in memory', () => {
     }
   })
 
+  it('answers the list after a write through this instance from memory, with the write in it', async () => {
+    const { db } = (await s.app.ready()).services
+    const sent: string[] = []
+    const query = db.query
+    db.query = (text, params) => {
+      sent.push(text)
+      return query(text, params)
+    }
+    try {
+      await list('this')
+      await list('this')
+      const before = sent.length
+      const res = await s.call('POST', '/api/department/add', {
+        token: user.token,
+        body: { workspace_id: user.workspaceId, name: 'Гастроэнтерология', description: '' },
+      })
+      expect(res.status).toBe(200)
+      const writes = sent.length - before
+      expect((await list('this')).map((d) => d.name)).toContain('Гастроэнтерология')
+      // The write's own statement, and nothing for the list.
+      expect(sent.length - before).toBe(writes)
+      expect(await list('this')).toEqual(await list('other'))
+    } finally {
+      db.query = query
+    }
+  })
+
   it('shows a write through one instance in the very next list on the other', async () => {
     const writer = await s.signUp()
     const names = (res: Response) =>
