@@ -120,6 +120,33 @@ const RECORD_KINDS = new Set<string>(Object.keys(store.RECORD_TABLES))
 /** How many workspace lists' announced versions are remembered before they are all forgotten. */
 const HEARD_MAX = 100_000
 
+/**
+ * The rows of a kept list with `changed` (as the client sees them) put in: each replaces the row
+ * of its id or goes in its place by id (docs/API.md). Each row's JSON is kept apart, so a change
+ * rewrites its own row and the bytes are joined, instead of writing out the whole list again.
+ */
+function withRows(
+  kept: ListEntry,
+  changed: readonly RecordRow[],
+): { id: number; json: Uint8Array }[] {
+  const rows = [
+    ...(kept.rows ??
+      (JSON.parse(Buffer.from(kept.json).toString('utf8')) as RecordRow[]).map((r) => ({
+        id: r.id,
+        json: Buffer.from(JSON.stringify(r)),
+      }))),
+  ]
+  for (const row of changed) {
+    let at = rows.findIndex((r) => r.id >= row.id)
+    if (at === -1) at = rows.length
+    rows.splice(at, rows[at]?.id === row.id ? 1 : 0, {
+      id: row.id,
+      json: Buffer.from(JSON.stringify(row)),
+    })
+  }
+  return rows
+}
+
 export class RecordService {
   /** Lists answered lately, by kind and workspace, with the version they show. */
   private readonly lists = new ListCache()
@@ -255,22 +282,7 @@ export class RecordService {
     if (!kept || rowVersion === undefined || BigInt(kept.version) + 1n !== BigInt(rowVersion)) {
       return row
     }
-    // Each row's JSON is kept apart: a write rewrites its own row and joins the bytes, instead of
-    // writing out the whole list again.
-    const rows = [
-      ...(kept.rows ??
-        (JSON.parse(Buffer.from(kept.json).toString('utf8')) as RecordRow[]).map((r) => ({
-          id: r.id,
-          json: Buffer.from(JSON.stringify(r)),
-        }))),
-    ]
-    // Ordered by id (docs/API.md): replace the row, or put a new one in its place.
-    let at = rows.findIndex((r) => r.id >= row.id)
-    if (at === -1) at = rows.length
-    rows.splice(at, rows[at]?.id === row.id ? 1 : 0, {
-      id: row.id,
-      json: Buffer.from(JSON.stringify(row)),
-    })
+    const rows = withRows(kept, [row])
     // The members it was confirmed for are still members: the write changed records only.
     const listening = kept.listening?.epoch === this.epoch ? kept.listening : undefined
     this.lists.set(key, { version: rowVersion, json: joinRows(rows), rows, listening })
@@ -301,11 +313,30 @@ export class RecordService {
       if (heard) return heard.json
       const listening = this.listeningMark()
       const current = this.lists.peek(key) ?? kept
-      const version = await store.recordListVersion(this.db, kind, workspaceId, userId)
-      if (version === null) throw AppError.notFound()
-      if (version === current.version) {
+      const since = await store.recordListChanges(
+        this.db,
+        kind,
+        workspaceId,
+        userId,
+        current.version,
+      )
+      if (since === null) throw AppError.notFound()
+      if (since.version === current.version) {
         this.confirmedListening(current, listening, userId)
         return current.json
+      }
+      // Written since (by another instance, or a statement of its own): the rows written since
+      // the kept version go into the kept list, unless some row left it (a delete), which the
+      // count tells: every row now is either kept or written since.
+      const rows = withRows(
+        current,
+        since.changed.map((r) => this.present(kind, r)),
+      )
+      if (rows.length === since.count) {
+        const entry: ListEntry = { version: since.version, json: joinRows(rows), rows }
+        this.confirmedListening(entry, listening, userId)
+        this.lists.set(key, entry)
+        return entry.json
       }
     }
     const listening = this.listeningMark()

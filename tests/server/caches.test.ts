@@ -255,6 +255,46 @@ describe('a list kept in memory', () => {
     }
   })
 
+  it('reads only the rows another instance wrote, in one query, and the whole list after a delete', async () => {
+    const { db } = (await s.app.ready()).services
+    const sent: string[] = []
+    const query = db.query
+    db.query = (text, params) => {
+      sent.push(text)
+      return query(text, params)
+    }
+    const viaOther = (path: string, body: unknown) =>
+      onOther('POST', path, user.token, body).then((res) => json<{ id: number }>(res))
+    try {
+      const a = await viaOther('/api/department/add', {
+        workspace_id: user.workspaceId,
+        name: 'Педиатрия',
+        description: '',
+      })
+      await list('this')
+      await viaOther('/api/department/update', { id: a.id, name: 'Педиатрия и неонатология' })
+      await viaOther('/api/department/add', {
+        workspace_id: user.workspaceId,
+        name: 'Дерматология',
+        description: 'Кожа',
+      })
+      let before = sent.length
+      const mine = await list('this')
+      expect(sent.length - before).toBe(1)
+      expect(sent[sent.length - 1]).toContain('row_version >')
+      expect(mine).toEqual(await list('other'))
+      // A row gone is not among the rows written since: the count tells, and the list is read whole.
+      await onOther('POST', '/api/department/delete', user.token, { id: a.id })
+      before = sent.length
+      const after = await list('this')
+      expect(sent.length - before).toBe(2)
+      expect(after.map((d) => d.id)).not.toContain(a.id)
+      expect(after).toEqual(await list('other'))
+    } finally {
+      db.query = query
+    }
+  })
+
   it('shows a write through one instance in the very next list on the other', async () => {
     const writer = await s.signUp()
     const names = (res: Response) =>
