@@ -23,7 +23,7 @@ import type { RecordKind, RecordRow, WrittenRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
 import type { ChangeFeed } from './changes.ts'
 import { AppError, type FieldProblem } from './errors.ts'
-import { ListCache, type ListEntry } from './list-cache.ts'
+import { ListCache, listBytes, type ListEntry } from './list-cache.ts'
 import { expectVersion } from './versions.ts'
 
 interface KindRules {
@@ -99,21 +99,6 @@ export const RECORD_RULES: Record<RecordKind, KindRules> = {
  * Integrations and the directory: the same calls (add, list, get, update, delete, and for some
  * disable/able) over records that live in a workspace.
  */
-/** The JSON array of rows kept as JSON each. */
-function joinRows(rows: readonly { json: Uint8Array }[]): Uint8Array<ArrayBuffer> {
-  let size = rows.length === 0 ? 2 : rows.length + 1
-  for (const r of rows) size += r.json.byteLength
-  const bytes = new Uint8Array(size)
-  bytes[0] = 0x5b // [
-  let offset = 1
-  for (const [i, r] of rows.entries()) {
-    if (i > 0) bytes[offset++] = 0x2c // ,
-    bytes.set(r.json, offset)
-    offset += r.json.byteLength
-  }
-  bytes[offset] = 0x5d // ]
-  return bytes
-}
 
 const RECORD_KINDS = new Set<string>(Object.keys(store.RECORD_TABLES))
 
@@ -131,7 +116,7 @@ function withRows(
 ): { id: number; json: Uint8Array }[] {
   const rows = [
     ...(kept.rows ??
-      (JSON.parse(Buffer.from(kept.json).toString('utf8')) as RecordRow[]).map((r) => ({
+      (JSON.parse(Buffer.from(listBytes(kept)).toString('utf8')) as RecordRow[]).map((r) => ({
         id: r.id,
         json: Buffer.from(JSON.stringify(r)),
       }))),
@@ -285,7 +270,7 @@ export class RecordService {
     const rows = withRows(kept, [row])
     // The members it was confirmed for are still members: the write changed records only.
     const listening = kept.listening?.epoch === this.epoch ? kept.listening : undefined
-    this.lists.set(key, { version: rowVersion, json: joinRows(rows), rows, listening })
+    this.lists.set(key, { version: rowVersion, rows, listening })
     return row
   }
 
@@ -310,7 +295,7 @@ export class RecordService {
     const kept = this.lists.get(key)
     if (kept) {
       const heard = await this.fromMemory(key, userId)
-      if (heard) return heard.json
+      if (heard) return listBytes(heard)
       const listening = this.listeningMark()
       const current = this.lists.peek(key) ?? kept
       const since = await store.recordListChanges(
@@ -323,7 +308,7 @@ export class RecordService {
       if (since === null) throw AppError.notFound()
       if (since.version === current.version) {
         this.confirmedListening(current, listening, userId)
-        return current.json
+        return listBytes(current)
       }
       // Written since (by another instance, or a statement of its own): the rows written since
       // the kept version go into the kept list, unless some row left it (a delete), which the
@@ -333,10 +318,10 @@ export class RecordService {
         since.changed.map((r) => this.present(kind, r)),
       )
       if (rows.length === since.count) {
-        const entry: ListEntry = { version: since.version, json: joinRows(rows), rows }
+        const entry: ListEntry = { version: since.version, rows }
         this.confirmedListening(entry, listening, userId)
         this.lists.set(key, entry)
-        return entry.json
+        return listBytes(entry)
       }
     }
     const listening = this.listeningMark()
