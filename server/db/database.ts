@@ -112,7 +112,8 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
     engine: 'postgres',
     subscribe: (channel, onMessage, onLost) => adapter.listen!(channel, onMessage, onLost),
     async listen(channel, onMessage, onLost) {
-      const client = new pg.Client({ connectionString })
+      // Named, so an operator (and a test) can tell the listening connections of a schema apart.
+      const client = new pg.Client({ connectionString, application_name: `listen ${schema}` })
       let lost = false
       const lose = () => {
         if (lost) return

@@ -48,6 +48,8 @@ export interface Services {
   background: BackgroundTasks
   /** The open streams of GET /api/events of this instance. */
   events: EventHub
+  /** The instance's one subscription to the announcements of changes. */
+  changes: ChangeFeed
 }
 
 export function createServices(
@@ -75,5 +77,6 @@ export function createServices(
     idempotencyWaitMs: settings.idempotencyWaitMs ?? 15_000,
     background: new BackgroundTasks(),
     events: new EventHub(db, changes, settings.events),
+    changes,
   }
 }

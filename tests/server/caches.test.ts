@@ -343,6 +343,65 @@ describe('a list kept in memory', () => {
     }
   })
 
+  it('trusts nothing it kept once its listening connection is lost, until it listens again', async () => {
+    const writer = await s.signUp()
+    const { db, changes } = (await other.ready()).services
+    const sent: string[] = []
+    const query = db.query
+    db.query = (text, params) => {
+      // The list's own queries (the sessions' cache, which also lost its connection, asks too).
+      if (text.includes('record_versions')) sent.push(text)
+      return query(text, params)
+    }
+    const names = async () => {
+      const res = await onOther(
+        'GET',
+        `/api/department/list?workspace_id=${writer.workspaceId}`,
+        writer.token,
+      )
+      expect(res.status).toBe(200)
+      return (await json<{ name: string }[]>(res)).map((d) => d.name)
+    }
+    const add = (name: string) =>
+      s.call('POST', '/api/department/add', {
+        token: writer.token,
+        body: { workspace_id: writer.workspaceId, name, description: '' },
+      })
+    try {
+      // Listening from the first list on (the instance starts listening at its first list).
+      await changes.start()
+      await names()
+      let before = sent.length
+      expect(await names()).toEqual([])
+      expect(sent.length).toBe(before)
+      if (postgres) {
+        // The database ends the other instance's listening connections (its sessions' one too).
+        const lost = new Promise<void>((resolve) => changes.onLost(resolve))
+        const { rows } = await db.query<{ schema: string }>('SELECT current_schema() AS schema')
+        await db.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+          [`listen ${rows[0]!.schema}`],
+        )
+        await lost
+      }
+      await add('Пульмонология')
+      // Listening again: what was kept from before is not trusted, the write made meanwhile was
+      // never announced to it, and the list is asked of the database.
+      await changes.start()
+      before = sent.length
+      expect(await names()).toEqual(['Пульмонология'])
+      expect(sent.length).toBeGreaterThan(before)
+      // Confirmed again: answered from memory, and a write is heard again.
+      before = sent.length
+      expect(await names()).toEqual(['Пульмонология'])
+      expect(sent.length).toBe(before)
+      await add('Хирургия')
+      expect(await names()).toEqual(['Пульмонология', 'Хирургия'])
+    } finally {
+      db.query = query
+    }
+  })
+
   it('is not answered to a member removed through the other instance, on their next call', async () => {
     const admin = await s.signUp()
     const editor = await s.signUp()
