@@ -20,6 +20,18 @@ export interface Queryable {
   exec(sql: string): Promise<void>
 }
 
+/** A subscription that is listening (Database.listen, Database.subscribe). */
+export interface Listening {
+  /**
+   * Resolves once every notification of a transaction that committed before this call has been
+   * handed to `onMessage`. PostgreSQL: a committing transaction signals the listening connections
+   * before its commit is acknowledged, and a listening connection sends the notifications it has
+   * before the answer to its next statement, so one round trip on the listening connection (shared
+   * by the calls made while one is under way) is enough. Rejects when the connection failed.
+   */
+  fence(): Promise<void>
+}
+
 export interface Database extends Queryable {
   /** Runs `fn` in one transaction; rolls back when it throws. Use only `tx` inside. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
@@ -30,7 +42,11 @@ export interface Database extends Queryable {
    * failed). Resolves once listening. Null on PGlite, which only one process can open.
    */
   listen:
-    | ((channel: string, onMessage: (payload: string) => void, onLost: () => void) => Promise<void>)
+    | ((
+        channel: string,
+        onMessage: (payload: string) => void,
+        onLost: () => void,
+      ) => Promise<Listening>)
     | null
   /**
    * Both engines: calls `onMessage` with each notification on `channel` (of this schema), whether
@@ -42,14 +58,7 @@ export interface Database extends Queryable {
     channel: string,
     onMessage: (payload: string) => void,
     onLost: () => void,
-  ): Promise<void>
-  /**
-   * PGlite only: how many statements that may change data this process has sent so far (counted
-   * before each is sent; anything but a plain SELECT counts, and every transaction). While it stays
-   * the same, nothing in the database changed: PGlite is opened by one process and runs one
-   * statement at a time. Null on PostgreSQL, where other processes write.
-   */
-  readonly writes: (() => number) | null
+  ): Promise<Listening>
   /** Sends `payload` to every listener of `channel` (of this schema) once the statement commits. */
   notify(channel: string, payload: string): Promise<void>
   close(): Promise<void>
@@ -66,24 +75,13 @@ export interface DatabaseOptions {
   maxConnections?: number
 }
 
-/** Whether a statement may change data: anything but a SELECT that names no writing step. */
-export function mayWrite(text: string): boolean {
-  return (
-    !/^\s*SELECT\b/i.test(text) ||
-    /\b(INSERT|UPDATE|DELETE|TRUNCATE|MERGE|NOTIFY|LOCK|nextval|setval|pg_notify)\b/i.test(text)
-  )
-}
-
 function pgliteAdapter(db: PGlite): Database {
-  let writes = 0
   const wrap = (q: PGlite | Transaction): Queryable => ({
     async query<T>(text: string, params?: readonly unknown[]) {
-      if (mayWrite(text)) writes++
       const result = await q.query<T>(text, params ? [...params] : undefined)
       return { rows: result.rows }
     },
     async exec(sql: string) {
-      writes++
       await q.exec(sql)
     },
   })
@@ -92,19 +90,14 @@ function pgliteAdapter(db: PGlite): Database {
     engine: 'pglite',
     query: base.query,
     exec: base.exec,
-    async transaction(fn) {
-      writes++
-      try {
-        return await db.transaction((tx) => fn(wrap(tx)))
-      } finally {
-        writes++
-      }
-    },
-    writes: () => writes,
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     listen: null,
     async subscribe(channel, onMessage) {
-      // One process opens a PGlite: its notifications come through PGlite itself.
+      // One process opens a PGlite: its notifications come through PGlite itself, handed to the
+      // listeners (as microtasks queued while the committing statement's answer is read) before
+      // that statement's caller resumes, so nothing committed is still on its way.
       await db.listen(`${channel}__public`, onMessage)
+      return { fence: () => Promise.resolve() }
     },
     notify: () => Promise.resolve(),
     close: () => db.close(),
@@ -117,10 +110,10 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
   const channelName = (channel: string) => `${channel}__${schema}`.slice(0, 63)
   const adapter: Database = {
     engine: 'postgres',
-    writes: null,
     subscribe: (channel, onMessage, onLost) => adapter.listen!(channel, onMessage, onLost),
     async listen(channel, onMessage, onLost) {
-      const client = new pg.Client({ connectionString })
+      // Named, so an operator (and a test) can tell the listening connections of a schema apart.
+      const client = new pg.Client({ connectionString, application_name: `listen ${schema}` })
       let lost = false
       const lose = () => {
         if (lost) return
@@ -135,6 +128,37 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
       await client.connect()
       await client.query(`LISTEN ${channelName(channel)}`)
       listeners.push(client)
+      // The round trip under way, and the one that follows it for calls made meanwhile (the one
+      // under way was sent before them, so it proves nothing about what committed since).
+      let current: Promise<void> | undefined
+      let next: Promise<void> | undefined
+      const send = (): Promise<void> => {
+        const sent = client.query('SELECT 1').then(
+          () => {
+            if (current === sent) current = undefined
+          },
+          (error: unknown) => {
+            if (current === sent) current = undefined
+            throw error
+          },
+        )
+        current = sent
+        return sent
+      }
+      return {
+        fence() {
+          if (lost) return Promise.reject(new Error('not listening'))
+          if (!current) return send()
+          next ??= current
+            .catch(() => undefined)
+            .then(() => {
+              next = undefined
+              if (lost) throw new Error('not listening')
+              return send()
+            })
+          return next
+        },
+      }
     },
     async notify(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [channelName(channel), payload])

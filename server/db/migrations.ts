@@ -350,6 +350,79 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER sessions_gone AFTER DELETE ON sessions
     FOR EACH ROW EXECUTE FUNCTION announce_session_gone();
   `,
+  // The announcements say a little more, for the lists each instance keeps in memory
+  // (server/services/records.ts): a change of a record says its kind and the version its
+  // workspace's records of that kind are at once the transaction commits ('w:<ws>:<kind>:<version>'),
+  // and a member's removal says who ('w:<ws>:member:<user>'). Other changes stay 'w:<ws>'.
+  `
+  CREATE OR REPLACE FUNCTION record_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    r record;
+    op text;
+    ws integer;
+    pid integer;
+    extra jsonb := '{}';
+    said text;
+  BEGIN
+    IF TG_OP = 'DELETE' THEN
+      r := OLD;
+      op := 'delete';
+    ELSIF TG_OP = 'INSERT' THEN
+      r := NEW;
+      op := 'add';
+    ELSE
+      -- Bookkeeping only (a project's updated_at): the row has not changed for its readers.
+      IF NEW.version = OLD.version THEN
+        RETURN NULL;
+      END IF;
+      r := NEW;
+      op := 'update';
+    END IF;
+    IF TG_ARGV[0] = 'workspace' THEN
+      ws := r.id;
+    ELSIF TG_ARGV[0] = 'background' THEN
+      SELECT workspace_id INTO ws FROM projects WHERE id = r.project_id;
+      extra := jsonb_build_object('project_id', r.project_id);
+    ELSIF TG_ARGV[0] = 'block' THEN
+      SELECT p.workspace_id, p.id INTO ws, pid
+        FROM backgrounds g JOIN projects p ON p.id = g.project_id WHERE g.id = r.bg_id;
+      extra := jsonb_build_object('bg_id', r.bg_id, 'project_id', pid, 'type', r.type);
+    ELSE
+      ws := r.workspace_id;
+    END IF;
+    IF ws IS NULL OR (TG_ARGV[0] <> 'workspace'
+        AND NOT EXISTS (SELECT 1 FROM workspaces WHERE id = ws)) THEN
+      RETURN NULL;
+    END IF;
+    PERFORM pg_advisory_xact_lock(72650003, ws);
+    INSERT INTO change_events (workspace_id, data) VALUES (ws, (jsonb_build_object(
+      'table', TG_ARGV[0], 'id', r.id, 'version', r.version, 'op', op) || extra)::text);
+    said := 'w:' || ws;
+    IF TG_ARGV[0] IN ('amo', 'bitrix', 'department', 'location', 'specialist') THEN
+      said := said || ':' || TG_ARGV[0] || ':' || COALESCE((SELECT version FROM record_versions
+        WHERE workspace_id = ws AND kind = TG_ARGV[0]), 0);
+    END IF;
+    PERFORM pg_notify(left('changes__' || current_schema(), 63), said);
+    -- A record moved to another workspace by plain SQL left its old workspace's list too.
+    -- (Nested: OLD.workspace_id exists only on the tables of records.)
+    IF TG_OP = 'UPDATE' AND TG_ARGV[0] IN ('amo', 'bitrix', 'department', 'location', 'specialist') THEN
+      IF OLD.workspace_id <> NEW.workspace_id THEN
+        PERFORM pg_notify(left('changes__' || current_schema(), 63), 'w:' || OLD.workspace_id
+          || ':' || TG_ARGV[0] || ':' || COALESCE((SELECT version FROM record_versions
+          WHERE workspace_id = OLD.workspace_id AND kind = TG_ARGV[0]), 0));
+      END IF;
+    END IF;
+    RETURN NULL;
+  END
+  $$;
+  CREATE OR REPLACE FUNCTION announce_member_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify(left('changes__' || current_schema(), 63),
+      'w:' || OLD.workspace_id || ':member:' || OLD.user_id);
+    RETURN NULL;
+  END
+  $$;
+  `,
 ]
 
 /** Applies the migrations not applied yet. Safe when several instances start at once (PostgreSQL). */

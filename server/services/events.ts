@@ -1,8 +1,8 @@
 import type { Database } from '../db/database.ts'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
+import type { ChangeFeed } from './changes.ts'
 import { AppError } from './errors.ts'
 
-const CHANNEL = 'changes'
 const BATCH = 500
 const encoder = new TextEncoder()
 
@@ -35,7 +35,6 @@ export interface EventSettings {
  */
 export class EventHub {
   private readonly streams = new Set<Stream>()
-  private listening: Promise<void> | undefined
   private readonly pingMs: number
   readonly keepMs: number
   private timer: ReturnType<typeof setInterval> | undefined
@@ -43,34 +42,22 @@ export class EventHub {
 
   constructor(
     private readonly db: Database,
+    private readonly feed: ChangeFeed,
     settings: EventSettings = {},
   ) {
     this.pingMs = settings.pingMs ?? 15_000
     this.keepMs = settings.keepMs ?? 24 * 3_600_000
+    feed.onMessage((payload) => this.heard(payload))
+    // Announcements may have been missed: every stream ends, and its client resumes with
+    // Last-Event-ID from the database. The next stream listens again.
+    feed.onLost(() => {
+      for (const stream of this.streams) this.end(stream)
+    })
   }
 
   /** Open streams (tests). */
   get size(): number {
     return this.streams.size
-  }
-
-  private listen(): Promise<void> {
-    this.listening ??= this.db
-      .subscribe(
-        CHANNEL,
-        (payload) => this.heard(payload),
-        () => {
-          // Announcements may have been missed: every stream ends, and its client resumes with
-          // Last-Event-ID from the database. The next stream listens again.
-          this.listening = undefined
-          for (const stream of this.streams) this.end(stream)
-        },
-      )
-      .catch((error: unknown) => {
-        this.listening = undefined
-        throw error
-      })
-    return this.listening
   }
 
   private heard(payload: string): void {
@@ -94,7 +81,7 @@ export class EventHub {
     lastEventId: string | undefined,
   ): Promise<ReadableStream<Uint8Array>> {
     if (this.stopped) throw new AppError(503, ERROR_CODES.server, 'busy')
-    await this.listen()
+    await this.feed.start()
     const { rows } = await this.db.query<{
       member: boolean | null
       position: string
@@ -252,6 +239,7 @@ export class EventHub {
   /** Ends every open stream and opens no more (the server stops). */
   close(): void {
     this.stopped = true
+    this.feed.close()
     if (this.timer) clearInterval(this.timer)
     this.timer = undefined
     for (const stream of this.streams) this.end(stream)

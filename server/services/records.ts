@@ -21,8 +21,9 @@ import { FieldCode } from '../../src/domain/validation.ts'
 import * as store from '../storage/records.ts'
 import type { RecordKind, RecordRow, WrittenRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
+import type { ChangeFeed } from './changes.ts'
 import { AppError, type FieldProblem } from './errors.ts'
-import { ListCache, type ListEntry } from './list-cache.ts'
+import { ListCache, listBytes, type ListEntry } from './list-cache.ts'
 import { expectVersion } from './versions.ts'
 
 interface KindRules {
@@ -98,36 +99,126 @@ export const RECORD_RULES: Record<RecordKind, KindRules> = {
  * Integrations and the directory: the same calls (add, list, get, update, delete, and for some
  * disable/able) over records that live in a workspace.
  */
-/** The JSON array of rows kept as JSON each. */
-function joinRows(rows: readonly { json: Uint8Array }[]): Uint8Array<ArrayBuffer> {
-  let size = rows.length === 0 ? 2 : rows.length + 1
-  for (const r of rows) size += r.json.byteLength
-  const bytes = new Uint8Array(size)
-  bytes[0] = 0x5b // [
-  let offset = 1
-  for (const [i, r] of rows.entries()) {
-    if (i > 0) bytes[offset++] = 0x2c // ,
-    bytes.set(r.json, offset)
-    offset += r.json.byteLength
-  }
-  bytes[offset] = 0x5d // ]
-  return bytes
-}
+
+const RECORD_KINDS = new Set<string>(Object.keys(store.RECORD_TABLES))
+
+/** How many workspace lists' announced versions are remembered before they are all forgotten. */
+const HEARD_MAX = 100_000
 
 /**
- * Notes that `entry` was found current for `userId` (a member) by a read sent when the database's
- * write count was `writes`; a confirmation older than the one kept changes nothing.
+ * The rows of a kept list with `changed` (as the client sees them) put in: each replaces the row
+ * of its id or goes in its place by id (docs/API.md). Each row's JSON is kept apart, so a change
+ * rewrites its own row and the bytes are joined, instead of writing out the whole list again.
  */
-function confirmed(entry: ListEntry, writes: number, userId: number): void {
-  if (!entry.quiet || entry.quiet.writes < writes) entry.quiet = { writes, members: new Set() }
-  if (entry.quiet.writes === writes) entry.quiet.members.add(userId)
+function withRows(
+  kept: ListEntry,
+  changed: readonly RecordRow[],
+): { id: number; json: Uint8Array }[] {
+  const rows = [
+    ...(kept.rows ??
+      (JSON.parse(Buffer.from(listBytes(kept)).toString('utf8')) as RecordRow[]).map((r) => ({
+        id: r.id,
+        json: Buffer.from(JSON.stringify(r)),
+      }))),
+  ]
+  for (const row of changed) {
+    let at = rows.findIndex((r) => r.id >= row.id)
+    if (at === -1) at = rows.length
+    rows.splice(at, rows[at]?.id === row.id ? 1 : 0, {
+      id: row.id,
+      json: Buffer.from(JSON.stringify(row)),
+    })
+  }
+  return rows
 }
 
 export class RecordService {
   /** Lists answered lately, by kind and workspace, with the version they show. */
   private readonly lists = new ListCache()
+  /**
+   * PostgreSQL: the newest version announced for each list (`kind:workspace`) while listening. A
+   * kept list older than that is not answered from memory.
+   */
+  private readonly heard = new Map<string, bigint>()
+  /**
+   * PostgreSQL: raised when announcements may have been missed (the listening connection failed)
+   * and when a member is removed anywhere; a confirmation from an older epoch is not trusted.
+   */
+  private epoch = 0
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly feed?: ChangeFeed,
+  ) {
+    if (feed) {
+      feed.onMessage((payload) => this.announced(payload))
+      feed.onLost(() => this.epoch++)
+    }
+  }
+
+  /** An announcement of the changes channel (migrations.ts): `w:<ws>:<kind>:<version>`, `w:<ws>:member:<user>`. */
+  private announced(payload: string): void {
+    const [scope, workspace, kind, value] = payload.split(':')
+    if (scope !== 'w' || kind === undefined || value === undefined) return
+    if (kind === 'member') {
+      this.epoch++
+      return
+    }
+    if (!RECORD_KINDS.has(kind) || !/^\d{1,19}$/.test(value)) return
+    const key = `${kind}:${workspace}`
+    const version = BigInt(value)
+    const known = this.heard.get(key)
+    if (known !== undefined && known >= version) return
+    if (known === undefined && this.heard.size >= HEARD_MAX) {
+      // Forgetting what was heard would let an older list pass: nothing kept is trusted after it.
+      this.heard.clear()
+      this.epoch++
+    }
+    this.heard.set(key, version)
+  }
+
+  /**
+   * PostgreSQL: the kept list answers `userId` from memory, once every change committed before this
+   * call has been heard (Listening.fence): it was confirmed for them in this listening epoch and is
+   * not older than any version announced since. Undefined when the database must be asked.
+   */
+  private async fromMemory(key: string, userId: number): Promise<ListEntry | undefined> {
+    const live = this.feed?.current
+    const trusted = (entry: ListEntry | undefined) =>
+      entry?.listening?.epoch === this.epoch &&
+      entry.listening.members.has(userId) &&
+      BigInt(entry.version) >= (this.heard.get(key) ?? 0n)
+    if (!live || !trusted(this.lists.peek(key))) return undefined
+    try {
+      await live.fence()
+    } catch {
+      return undefined
+    }
+    // A write through this instance may have brought the kept list up to date meanwhile.
+    const entry = this.lists.get(key)
+    return this.feed?.current === live && trusted(entry) ? entry : undefined
+  }
+
+  /**
+   * Taken before a read that confirms a list (PostgreSQL): whether what it confirms may be trusted
+   * from memory afterwards (see `fromMemory`).
+   */
+  private listeningMark(): number | undefined {
+    if (!this.feed) return undefined
+    if (!this.feed.current) {
+      // Not listening yet, or the connection failed: listen for the calls after this one.
+      this.feed.start().catch(() => undefined)
+      return undefined
+    }
+    return this.epoch
+  }
+
+  /** Notes that `entry` was found current for `userId` by a read sent in listening epoch `mark`. */
+  private confirmedListening(entry: ListEntry, mark: number | undefined, userId: number): void {
+    if (mark === undefined || mark !== this.epoch || !this.feed?.current) return
+    if (entry.listening?.epoch !== mark) entry.listening = { epoch: mark, members: new Set() }
+    entry.listening.members.add(userId)
+  }
 
   private present(kind: RecordKind, row: RecordRow): RecordRow {
     const out: RecordRow = { ...row }
@@ -176,23 +267,10 @@ export class RecordService {
     if (!kept || rowVersion === undefined || BigInt(kept.version) + 1n !== BigInt(rowVersion)) {
       return row
     }
-    // Each row's JSON is kept apart: a write rewrites its own row and joins the bytes, instead of
-    // writing out the whole list again.
-    const rows = [
-      ...(kept.rows ??
-        (JSON.parse(Buffer.from(kept.json).toString('utf8')) as RecordRow[]).map((r) => ({
-          id: r.id,
-          json: Buffer.from(JSON.stringify(r)),
-        }))),
-    ]
-    // Ordered by id (docs/API.md): replace the row, or put a new one in its place.
-    let at = rows.findIndex((r) => r.id >= row.id)
-    if (at === -1) at = rows.length
-    rows.splice(at, rows[at]?.id === row.id ? 1 : 0, {
-      id: row.id,
-      json: Buffer.from(JSON.stringify(row)),
-    })
-    this.lists.set(key, { version: rowVersion, json: joinRows(rows), rows })
+    const rows = withRows(kept, [row])
+    // The members it was confirmed for are still members: the write changed records only.
+    const listening = kept.listening?.epoch === this.epoch ? kept.listening : undefined
+    this.lists.set(key, { version: rowVersion, rows, listening })
     return row
   }
 
@@ -215,21 +293,38 @@ export class RecordService {
   ): Promise<Uint8Array<ArrayBuffer>> {
     const key = `${kind}:${workspaceId}`
     const kept = this.lists.get(key)
-    const writes = this.db.writes
     if (kept) {
-      // PGlite: nothing was written since this list and this user's membership were confirmed.
-      if (writes && kept.quiet?.writes === writes() && kept.quiet.members.has(userId)) {
-        return kept.json
+      const heard = await this.fromMemory(key, userId)
+      if (heard) return listBytes(heard)
+      const listening = this.listeningMark()
+      const current = this.lists.peek(key) ?? kept
+      const since = await store.recordListChanges(
+        this.db,
+        kind,
+        workspaceId,
+        userId,
+        current.version,
+      )
+      if (since === null) throw AppError.notFound()
+      if (since.version === current.version) {
+        this.confirmedListening(current, listening, userId)
+        return listBytes(current)
       }
-      const mark = writes?.()
-      const version = await store.recordListVersion(this.db, kind, workspaceId, userId)
-      if (version === null) throw AppError.notFound()
-      if (version === kept.version) {
-        if (mark !== undefined) confirmed(kept, mark, userId)
-        return kept.json
+      // Written since (by another instance, or a statement of its own): the rows written since
+      // the kept version go into the kept list, unless some row left it (a delete), which the
+      // count tells: every row now is either kept or written since.
+      const rows = withRows(
+        current,
+        since.changed.map((r) => this.present(kind, r)),
+      )
+      if (rows.length === since.count) {
+        const entry: ListEntry = { version: since.version, rows }
+        this.confirmedListening(entry, listening, userId)
+        this.lists.set(key, entry)
+        return listBytes(entry)
       }
     }
-    const mark = writes?.()
+    const listening = this.listeningMark()
     const fresh = await store.listRecordsJsonForMember(this.db, kind, workspaceId, userId)
     if (fresh === null) throw AppError.notFound()
     const json =
@@ -238,7 +333,7 @@ export class RecordService {
         : JSON.stringify((JSON.parse(fresh.json) as RecordRow[]).map((r) => this.present(kind, r)))
     const bytes = Buffer.from(json)
     const entry: ListEntry = { version: fresh.version, json: bytes }
-    if (mark !== undefined) confirmed(entry, mark, userId)
+    this.confirmedListening(entry, listening, userId)
     this.lists.set(key, entry)
     return bytes
   }

@@ -3,6 +3,7 @@ import type { UploadStorage } from '../uploads/storage.ts'
 import { AuthService } from './auth.ts'
 import { BackgroundTasks } from './background.ts'
 import { BlockService } from './blocks.ts'
+import { ChangeFeed } from './changes.ts'
 import { EventHub, type EventSettings } from './events.ts'
 import { sessionCacheFor } from './session-cache.ts'
 import { ProjectService } from './projects.ts'
@@ -47,6 +48,8 @@ export interface Services {
   background: BackgroundTasks
   /** The open streams of GET /api/events of this instance. */
   events: EventHub
+  /** The instance's one subscription to the announcements of changes. */
+  changes: ChangeFeed
 }
 
 export function createServices(
@@ -55,6 +58,8 @@ export function createServices(
   settings: ServiceSettings,
 ): Services {
   const uploads = new UploadService(db, settings.uploadLimits)
+  // One listening connection for the live change streams and the lists kept in memory.
+  const changes = new ChangeFeed(db)
   return {
     db,
     auth: new AuthService(db, {
@@ -63,7 +68,7 @@ export function createServices(
       sessions: sessionCacheFor(db, settings.sessionCacheMs ?? 60_000),
     }),
     workspaces: new WorkspaceService(db),
-    records: new RecordService(db),
+    records: new RecordService(db, changes),
     projects: new ProjectService(db, uploads),
     blocks: new BlockService(db),
     uploads,
@@ -71,6 +76,7 @@ export function createServices(
     throttle: new Throttle({ ...DEFAULT_THROTTLE, ...settings.throttle }, settings.now ?? Date.now),
     idempotencyWaitMs: settings.idempotencyWaitMs ?? 15_000,
     background: new BackgroundTasks(),
-    events: new EventHub(db, settings.events),
+    events: new EventHub(db, changes, settings.events),
+    changes,
   }
 }

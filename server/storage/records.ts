@@ -60,21 +60,43 @@ const VERSION_OF = (kind: RecordKind) =>
 
 /**
  * The version of a workspace's records of one kind (raised by every write, migrations.ts), in one
- * round trip with the check that the user is a member of the workspace: null when not.
+ * round trip with the check that the user is a member of the workspace (null when not); and when
+ * the version is not `known`, what a list at version `known` needs to become current, from the
+ * same snapshot: the rows written since (their row_version is past it) and how many rows there are.
  */
-export async function recordListVersion(
+export async function recordListChanges(
   db: Queryable,
   kind: RecordKind,
   workspaceId: number,
   userId: number,
-): Promise<string | null> {
-  const { rows } = await db.query<{ member: boolean | null; version: string }>(
-    `SELECT (SELECT true FROM workspace_members WHERE workspace_id = $1 AND user_id = $2) AS member,
-       ${VERSION_OF(kind)} AS version`,
-    [workspaceId, userId],
+  known: string,
+): Promise<{ version: string; count: number; changed: RecordRow[] } | null> {
+  const { table } = RECORD_TABLES[kind]
+  const { rows } = await db.query<{
+    member: boolean | null
+    version: string
+    count: number | null
+    changed: string | null
+  }>(
+    `WITH v AS (SELECT ${VERSION_OF(kind)} AS version)
+     SELECT (SELECT true FROM workspace_members WHERE workspace_id = $1 AND user_id = $2) AS member,
+       (SELECT version FROM v) AS version,
+       (SELECT count(*)::int FROM ${table}
+         WHERE workspace_id = $1 AND (SELECT version FROM v) <> $3::text) AS count,
+       (SELECT json_agg(t)::text FROM (
+         SELECT ${selectList(kind)} FROM ${table}
+         WHERE workspace_id = $1 AND row_version > $3::bigint AND (SELECT version FROM v) <> $3::text
+         ORDER BY id
+       ) t) AS changed`,
+    [workspaceId, userId, known],
   )
   const row = rows[0]!
-  return row.member ? row.version : null
+  if (!row.member) return null
+  return {
+    version: row.version,
+    count: row.count ?? 0,
+    changed: row.changed ? (JSON.parse(row.changed) as RecordRow[]) : [],
+  }
 }
 
 /**

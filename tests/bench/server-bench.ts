@@ -442,6 +442,8 @@ export function loadFigures(cells: readonly LoadCell[]): Record<string, number> 
     const fifty = at(50)
     if (one && fifty) {
       figures[`server_p99_50_over_p50_1_${setup}`] = round(fifty.server.p99Ms / one.server.p50Ms, 2)
+      // The same ratio for the bare handler in the same run: what the machine and the client allow.
+      figures[`bare_p99_50_vs_p50_1_${setup}`] = round(fifty.bare.p99Ms / one.bare.p50Ms, 2)
     }
   }
   return figures
