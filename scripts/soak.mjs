@@ -2,9 +2,14 @@
 // The convergence soak (tests/integration/convergence.test.ts) over SOAK_SEEDS seeds from
 // SOAK_FROM, split into one seed range per CPU core, each range in its own vitest process: the
 // seeds are independent (each starts its own in-process server), so the soak takes about
-// 1/cores of the time of one process. Exits non-zero when any range fails; prints the time.
+// 1/cores of the time of one process. Exits non-zero when any range fails; prints the time, where
+// a seed's time went (start, scenario with its server restarts and sign-ins, drain, comparison) and
+// in how many seeds each fault, path and event came up (the test writes one line per seed to
+// SOAK_REPORT).
 import { spawn } from 'node:child_process'
-import { availableParallelism } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 const seeds = Number(process.env.SOAK_SEEDS ?? 1000)
 const from = Number(process.env.SOAK_FROM ?? 1)
@@ -13,6 +18,7 @@ const parts = Math.max(
   Math.min(Number(process.env.SOAK_PROCESSES ?? availableParallelism()), seeds),
 )
 const started = Date.now()
+const reports = mkdtempSync(join(tmpdir(), 'soak-report-'))
 
 const ranges = []
 for (let i = 0; i < parts; i += 1) {
@@ -24,7 +30,12 @@ for (let i = 0; i < parts; i += 1) {
 function run({ start, count }) {
   return new Promise((resolve) => {
     const child = spawn('npx', ['vitest', 'run', 'tests/integration/convergence.test.ts'], {
-      env: { ...process.env, SOAK_FROM: String(start), SOAK_SEEDS: String(count) },
+      env: {
+        ...process.env,
+        SOAK_FROM: String(start),
+        SOAK_SEEDS: String(count),
+        SOAK_REPORT: join(reports, `${start}.jsonl`),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     const label = `[seeds ${start}–${start + count - 1}] `
@@ -44,6 +55,44 @@ function run({ start, count }) {
 }
 
 const codes = await Promise.all(ranges.map(run))
-const seconds = ((Date.now() - started) / 1000).toFixed(0)
-console.log(`soak: ${seeds} seeds from ${from} in ${ranges.length} processes, ${seconds} s`)
+const seconds = (Date.now() - started) / 1000
+console.log(
+  `soak: ${seeds} seeds from ${from} in ${ranges.length} processes, ${seconds.toFixed(0)} s ` +
+    `(${(seeds / seconds).toFixed(2)} seeds/s)`,
+)
+
+const lines = []
+for (const { start } of ranges) {
+  try {
+    const text = readFileSync(join(reports, `${start}.jsonl`), 'utf8')
+    for (const line of text.split('\n')) if (line) lines.push(JSON.parse(line))
+  } catch {
+    // A range that failed before its first seed wrote nothing.
+  }
+}
+rmSync(reports, { recursive: true, force: true })
+if (lines.length > 0) {
+  const mean = (pick) =>
+    (lines.reduce((sum, line) => sum + pick(line), 0) / lines.length).toFixed(0)
+  const ms = Object.keys(lines[0].ms)
+  console.log(
+    `per seed (mean of ${lines.length}, ms): ` +
+      ms.map((phase) => `${phase} ${mean((line) => line.ms[phase])}`).join(', ') +
+      `; CPU ${mean((line) => line.cpuMs)}; requests ${mean((line) => line.requests)}`,
+  )
+  const seen = new Map()
+  for (const line of lines)
+    for (const item of line.exercised) seen.set(item, (seen.get(item) ?? 0) + 1)
+  const fired = {}
+  for (const line of lines)
+    for (const [fault, count] of Object.entries(line.faults))
+      fired[fault] = (fired[fault] ?? 0) + count
+  console.log(`faults fired (requests): ${JSON.stringify(fired)}`)
+  console.log(
+    `seeds exercising each item: ${[...seen]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([item, count]) => `${item} ${count}`)
+      .join(', ')}`,
+  )
+}
 process.exit(codes.some((code) => code !== 0) ? 1 : 0)

@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { appendFileSync } from 'node:fs'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   addBackground,
   copyProject,
@@ -27,6 +28,11 @@ import {
   type SyncWorld,
 } from '../support/sync-world.ts'
 
+// The same password checked against the same salt at every sign-in: computed once per process.
+vi.mock('node:crypto', async (importOriginal) =>
+  (await import('../support/remembered-scrypt.ts')).withRememberedScrypt(await importOriginal()),
+)
+
 /**
  * Convergence under faults: seeded random scenarios through the fault proxy, then drain
  * and compare the server with the mirror. CI runs the fixed seeds below; `SEED=1234` runs one seed,
@@ -45,6 +51,28 @@ function seeds(): number[] {
 }
 
 const covered = new Set<string>()
+
+/** What one seed exercised: the paths it sent, the faults that fired, the events of its story. */
+function coverageOf(world: SyncWorld, log: string[]): Set<string> {
+  const covered = new Set<string>(world.traffic.paths)
+  for (const [fault, count] of Object.entries(world.proxy.stats)) if (count > 0) covered.add(fault)
+  for (const line of log) {
+    if (line.endsWith(': killed')) covered.add('killed mid-call')
+    if (line.includes('revoked token') && line.includes('→ signin')) covered.add('401')
+    if (line.includes('expired token → signin')) covered.add('expired')
+    if (line.startsWith('two workers at once')) covered.add('two workers')
+    if (line.startsWith('another device')) covered.add('another device')
+    if (/^reject-\d+ on .* parked/.test(line)) covered.add(line.slice(0, 10))
+    if (line.startsWith('retried the refused')) covered.add('retried')
+    if (line.startsWith('discarded the refused create')) covered.add('discarded create')
+    if (line.startsWith('discarded the refused update')) covered.add('discarded update')
+    if (line.startsWith('server restarted')) covered.add('restart')
+    if (line === 'session expired mid-chain → signin') covered.add('expired mid-chain')
+    if (/^signed in again through faults \([2-9]/.test(line)) covered.add('sign-in retried')
+    if (line === 'check_auth under faults → allow (offline)') covered.add('check_auth fault')
+  }
+  return covered
+}
 let world: SyncWorld | null = null
 // One server for the whole file (it takes seconds to start); every scenario is a new user on it.
 // It keeps its data in a directory, so a scenario can restart it mid-chain.
@@ -64,24 +92,34 @@ describe('convergence under faults', () => {
   it.each(seeds())(
     'seed %i: after draining, the server and the mirror hold what the person meant',
     async (seed) => {
+      const cpu = process.cpuUsage()
+      const clock = [performance.now()]
+      const lap = () => clock.push(performance.now())
       world = await startSyncWorld({ server })
+      lap()
       const report = await runScenario(seed, world, { steps: STEPS })
+      lap()
       const left = await drain(world, report.worker)
-      if (left.length === 0) await openCopies(world, report.worker, report.copies)
-      const differences = left.length > 0 ? [] : await compareWithMirror(world)
+      lap()
+      const differences: string[] = []
       // What the person meant, against the server and against the mirror, field by field.
       const lost: string[] = []
       if (left.length === 0) {
+        await openCopies(world, report.worker, report.copies)
+        // One listing of the server for every comparison: nothing changes it any more.
         const state = await serverState(world)
-        lost.push(...(await compareWithIntent(report.intent, state, serverSide(world, state))))
+        const side = serverSide(world, state)
+        differences.push(...(await compareWithMirror(world, state)))
+        lost.push(...(await compareWithIntent(report.intent, state, side)))
         lost.push(
           ...(await compareWithIntent(
             report.intent,
             await mirrorRows(world),
-            await mirrorSideFor(world),
+            await mirrorSideFor(world, side),
           )),
         )
       }
+      lap()
       const problems = [
         ...report.violations,
         ...left.map((entry) => `left in the outbox: ${entry}`),
@@ -97,23 +135,28 @@ describe('convergence under faults', () => {
           `${problems.slice(0, 30).join('\n')}\n-- last steps:\n  ${story}`,
       ).toEqual([])
       // What this seed exercised, for the coverage check over the fixed seeds.
-      for (const path of world.traffic.paths) covered.add(path)
-      for (const [fault, count] of Object.entries(world.proxy.stats))
-        if (count > 0) covered.add(fault)
-      for (const line of report.log) {
-        if (line.endsWith(': killed')) covered.add('killed mid-call')
-        if (line.includes('revoked token') && line.includes('→ signin')) covered.add('401')
-        if (line.includes('expired token → signin')) covered.add('expired')
-        if (line.startsWith('two workers at once')) covered.add('two workers')
-        if (line.startsWith('another device')) covered.add('another device')
-        if (/^reject-\d+ on .* parked/.test(line)) covered.add(line.slice(0, 10))
-        if (line.startsWith('retried the refused')) covered.add('retried')
-        if (line.startsWith('discarded the refused create')) covered.add('discarded create')
-        if (line.startsWith('discarded the refused update')) covered.add('discarded update')
-        if (line.startsWith('server restarted')) covered.add('restart')
-        if (line === 'session expired mid-chain → signin') covered.add('expired mid-chain')
-        if (/^signed in again through faults \([2-9]/.test(line)) covered.add('sign-in retried')
-        if (line === 'check_auth under faults → allow (offline)') covered.add('check_auth fault')
+      const exercised = coverageOf(world, report.log)
+      for (const item of exercised) covered.add(item)
+      if (process.env.SOAK_REPORT) {
+        // One line per seed for scripts/soak.mjs: where its time went and what it exercised.
+        const [start, scenario, drained, compared] = clock.slice(1).map((t, i) => t - clock[i]!)
+        const used = process.cpuUsage(cpu)
+        const line = {
+          seed,
+          ms: {
+            start,
+            scenario,
+            restart: world.spent.restart,
+            signIn: world.spent.signIn,
+            drain: drained,
+            compare: compared,
+          },
+          cpuMs: (used.user + used.system) / 1000,
+          requests: world.traffic.sent,
+          faults: world.proxy.stats,
+          exercised: [...exercised],
+        }
+        appendFileSync(process.env.SOAK_REPORT, `${JSON.stringify(line)}\n`)
       }
       if (process.env.VERBOSE) {
         const stats = JSON.stringify(world.proxy.stats)

@@ -200,6 +200,50 @@ describe('fault proxy in front of the reference server', () => {
     expect(seen).toEqual(['POST /api/workspace/add 200 true', 'POST /api/workspace/add 200 false'])
   })
 
+  it('an observer that answers "cut" takes the answer down after the server applied the write', async () => {
+    proxy.setPolicy(() => 'pass')
+    proxy.setObserver(() => 'cut')
+    try {
+      await expect(addWorkspace('Сервер упал с ответом')).rejects.toThrow()
+    } finally {
+      proxy.setObserver(null)
+    }
+    expect(await workspaceNames()).toContain('Сервер упал с ответом')
+  })
+
+  it('holds a hanging answer until the caller, told which request hangs, gives up', async () => {
+    // Held for a minute unless the caller gives up: the test would time out waiting.
+    const waiting = new Map<string, AbortController>()
+    const told: string[] = []
+    const hanging = await startFaultProxy(server.url, () => 'hang', {
+      hangMs: 60_000,
+      onHang: (call) => {
+        told.push(call)
+        waiting.get(call)?.abort(new DOMException('The operation timed out.', 'TimeoutError'))
+      },
+    })
+    try {
+      const controller = new AbortController()
+      waiting.set('7', controller)
+      const sent = fetch(`${hanging.url}/api/workspace/add`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${token}`,
+          'Idempotency-Key': randomUUID(),
+          'x-fault-call': '7',
+        },
+        body: JSON.stringify({ name: 'Ответ задержан' }),
+        signal: controller.signal,
+      })
+      await expect(sent).rejects.toThrow('timed out')
+      expect(told).toEqual(['7'])
+      expect(await workspaceNames()).toContain('Ответ задержан')
+    } finally {
+      await hanging.close()
+    }
+  })
+
   it('draws the same faults from the same seed, and spares sign-in by default', () => {
     const rates = { 'drop-request': 0.2, 'status-500': 0.2, duplicate: 0.1 }
     const draw = (seed: number) => {

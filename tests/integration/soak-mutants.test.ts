@@ -23,6 +23,11 @@ import {
  */
 const mutant = vi.hoisted(() => ({ current: 'none' as string }))
 
+// As in convergence.test.ts: the same password and salt at every sign-in, computed once.
+vi.mock('node:crypto', async (importOriginal) =>
+  (await import('../support/remembered-scrypt.ts')).withRememberedScrypt(await importOriginal()),
+)
+
 vi.mock('../../src/sync/coalesce.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/sync/coalesce.ts')>()
   return {

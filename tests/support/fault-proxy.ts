@@ -14,7 +14,10 @@ import { gunzipSync } from 'node:zlib'
  * - `status-500`, `status-502`, `status-429`: answered by the proxy with that status, not forwarded;
  * - `duplicate`: delivered to the server twice (same headers), the second answer is returned.
  * - `hang`: the server applies the request, the answer is held past the client's timeout, then the
- *   connection is cut (a slow link: the client gives up while the server has done the work);
+ *   connection is cut (a slow link: the client gives up while the server has done the work). With
+ *   `onHang`, the proxy does not wait for the client's clock: it tells the caller which request
+ *   hangs (its `x-fault-call` header) so that the caller's timeout fires now, and cuts the
+ *   connection as soon as the client has given up;
  * - `html-200`: a captive portal answers 200 with its own page; the server never sees the request;
  * - `truncated`: the server applies the request, its answer is cut off halfway;
  * - `wrong-type`: the server's answer arrives as text/plain.
@@ -27,7 +30,8 @@ import { gunzipSync } from 'node:zlib'
  *   body as the server writes them), not forwarded: the client must park exactly that entry.
  *
  * `setObserver` is told of every request the server answered, before the answer goes back: a test
- * restarts the server or lets the session expire there, in the middle of a chain of requests.
+ * restarts the server or lets the session expire there, in the middle of a chain of requests. An
+ * observer that returns 'cut' takes the answer down with it (the server went away while answering).
  *
  * `setOffline(true)` cuts every connection until it is switched back, like a dead mobile network.
  */
@@ -67,12 +71,17 @@ export interface AnsweredRequest extends ProxiedRequest {
 
 export type FaultPolicy = (request: ProxiedRequest) => Fault
 
+export type Observer = (request: AnsweredRequest) => Promise<void | 'cut'> | void | 'cut'
+
 export interface FaultProxy {
   url: string
   setOffline(offline: boolean): void
   setPolicy(policy: FaultPolicy): void
-  /** Called after the server answered a request and before the answer goes back (null: none). */
-  setObserver(observer: ((request: AnsweredRequest) => Promise<void> | void) | null): void
+  /**
+   * Called after the server answered a request and before the answer goes back (null: none); when
+   * it returns 'cut', the connection is cut instead of answering.
+   */
+  setObserver(observer: Observer | null): void
   /** Delivers every request still held by `stale-duplicate` once more, now. */
   redeliverHeld(): Promise<void>
   /** The requests the proxy refused itself with a `reject-*` fault, in order. */
@@ -226,11 +235,21 @@ function forward(
 export async function startFaultProxy(
   targetUrl: string,
   initialPolicy: FaultPolicy = () => 'pass',
-  options: { delayMs?: number; hangMs?: number } = {},
+  options: {
+    delayMs?: number
+    /** How long `hang` holds an answer (default 400 ms, past the client's timeout). */
+    hangMs?: number
+    /**
+     * Told the `x-fault-call` header of a request that `hang` holds: the caller makes the client's
+     * timeout fire at once (tests/support/sync-world.ts). The hold then ends when the client
+     * closes the connection, or after `hangMs` at the latest.
+     */
+    onHang?: (call: string) => void
+  } = {},
 ): Promise<FaultProxy> {
   const target = new URL(targetUrl)
   let policy = initialPolicy
-  let observer: ((request: AnsweredRequest) => Promise<void> | void) | null = null
+  let observer: Observer | null = null
   let offline = false
   const sockets = new Set<Socket>()
   const stats = Object.fromEntries(
@@ -271,6 +290,9 @@ export async function startFaultProxy(
         req.socket.destroy()
         return
       }
+      // The caller's own label of the request (for `onHang`), never sent on to the server.
+      const call = req.headers['x-fault-call']
+      delete req.headers['x-fault-call']
       const header = req.headers['idempotency-key']
       const key = typeof header === 'string' ? header : null
       const firstTry = key !== null && !seenKeys.has(key)
@@ -318,9 +340,19 @@ export async function startFaultProxy(
         // A newer write of a record went through: its older requests held back come now.
         for (const item of held.filter((h) => h.record === record)) await redeliver(item)
       }
-      if (observer) await observer({ ...asked, status: answer.status })
-      if (fault === 'hang') await new Promise((r) => setTimeout(r, options.hangMs ?? 400))
-      if (fault === 'drop-response' || fault === 'hang' || offline) {
+      const seen = observer ? await observer({ ...asked, status: answer.status }) : undefined
+      if (fault === 'hang') {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.hangMs ?? 400)
+          if (!options.onHang || typeof call !== 'string') return
+          req.socket.once('close', () => {
+            clearTimeout(timer)
+            resolve()
+          })
+          options.onHang(call)
+        })
+      }
+      if (fault === 'drop-response' || fault === 'hang' || offline || seen === 'cut') {
         req.socket.destroy()
         return
       }

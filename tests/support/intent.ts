@@ -637,8 +637,11 @@ export async function mirrorRows(world: SyncWorld): Promise<Record<string, Row[]
   return out
 }
 
-export async function mirrorSideFor(world: SyncWorld): Promise<Side> {
-  const server = serverSide(world, {})
+/** `server`: the server's side, when the caller has one (the files it read are not read again). */
+export async function mirrorSideFor(
+  world: SyncWorld,
+  server = serverSide(world, {}),
+): Promise<Side> {
   return mirrorSide(world, (url) =>
     localFileId(url) !== null ? Promise.resolve(`not uploaded ${url}`) : server.fileHash(url),
   )

@@ -162,10 +162,18 @@ export interface SyncWorld {
   expireSessions(): Promise<void>
   /** Restarts the server on its data directory, when it can be (see `startRestartableServer`). */
   restartServer: (() => Promise<void>) | null
+  /** Milliseconds spent restarting the server and signing in (the soak's report of its time). */
+  spent: { restart: number; signIn: number }
   close(): Promise<void>
 }
 
 let counter = 0
+
+/**
+ * Answers come uncompressed: both ends run in this process, where gzip would cost a tenth of a
+ * seed's CPU and prove nothing about sync (the browser journeys, tests/e2e, get them compressed).
+ */
+const PLAIN = { 'Accept-Encoding': 'identity' }
 
 export interface SyncWorldOptions {
   /** Pause of the proxy's `delay` fault. */
@@ -177,7 +185,14 @@ export interface SyncWorldOptions {
 export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<SyncWorld> {
   counter += 1
   const server = options.server ?? (await startServer({ port: 0, dataDir: 'memory' }))
-  const proxy = await startFaultProxy(server.url, () => 'pass', { delayMs: options.delayMs ?? 15 })
+  // A request the proxy's `hang` holds: its timeout fires now rather than after the client's time
+  // (the client's own wait would add nothing but waiting; tests/support/fault-proxy.ts).
+  const hanging = new Map<string, AbortController>()
+  const proxy = await startFaultProxy(server.url, () => 'pass', {
+    delayMs: options.delayMs ?? 15,
+    onHang: (call) =>
+      hanging.get(call)?.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+  })
   const realFetch = globalThis.fetch
   const email = `sync${counter}.${Date.now()}@example.ru`
   const password = 'password123'
@@ -195,6 +210,7 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
     return realFetch(`${server.url}${path}${q}`, {
       method,
       headers: {
+        ...PLAIN,
         Authorization: `Bearer ${token}`,
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
@@ -211,9 +227,17 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
     traffic.paths.push(url.pathname)
     traffic.inFlight += 1
     traffic.maxInFlight = Math.max(traffic.maxInFlight, traffic.inFlight)
+    const call = String(traffic.sent)
+    const timeout = new AbortController()
+    hanging.set(call, timeout)
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : {}))
+    headers.set('x-fault-call', call)
+    for (const [name, value] of Object.entries(PLAIN)) headers.set(name, value)
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout.signal]) : timeout.signal
     try {
-      return await realFetch(input, init)
+      return await realFetch(input, { ...init, headers, signal })
     } finally {
+      hanging.delete(call)
       traffic.inFlight -= 1
     }
   }
@@ -223,8 +247,9 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
   await storeAuthToken({ token, expiry: null }, db)
   const shared = options.server
   const restartable = shared && 'restart' in shared ? shared : null
-  // A short timeout, so the proxy's `hang` fault (an answer held 400 ms) outlasts it.
-  configureApi({ baseUrl: proxy.url, getToken: () => readAuthToken(db), timeoutMs: 250 })
+  // No fault waits for the client's timeout: `hang` makes it fire at once (above), a restart cuts
+  // the answer it takes down. It only stops a request that a busy machine holds up for seconds.
+  configureApi({ baseUrl: proxy.url, getToken: () => readAuthToken(db), timeoutMs: 5_000 })
   const clock = { now: Date.now() }
   const locks = new OriginLocks()
   const concurrency: SyncWorld['concurrency'] = { busyWorkers: new Set(), maxBusyWorkers: 0 }
@@ -271,6 +296,18 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
     ) as SyncApi
   }
 
+  const spent = { restart: 0, signIn: 0 }
+  const timed =
+    <A extends unknown[], T>(what: keyof typeof spent, fn: (...args: A) => Promise<T>) =>
+    async (...args: A): Promise<T> => {
+      const started = performance.now()
+      try {
+        return await fn(...args)
+      } finally {
+        spent[what] += performance.now() - started
+      }
+    }
+
   return {
     server,
     proxy,
@@ -311,7 +348,7 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
       await storeAuthToken({ token, expiry: null }, db)
       return token
     },
-    async signInThroughApp(tries) {
+    signInThroughApp: timed('signIn', async (tries: number) => {
       for (let press = 1; press <= tries; press += 1) {
         try {
           const session = await login({ email, password })
@@ -324,7 +361,7 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
         }
       }
       return null
-    },
+    }),
     async expireSessions() {
       const { db } = server.ready.services
       const rows = await db.query<{ id: number }>(
@@ -336,7 +373,8 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
       // its expiry: the sessions' time has come, as if the clock had passed it.
       for (const { id } of rows.rows) await sessionCacheFor(db, 0).forgetUser(id)
     },
-    restartServer: restartable ? () => restartable.restart() : null,
+    restartServer: restartable ? timed('restart', () => restartable.restart()) : null,
+    spent,
     async close() {
       globalThis.fetch = realFetch
       db.close()
