@@ -2,14 +2,15 @@ import type { MirrorDb } from './db.ts'
 import { localFileId } from './ids.ts'
 import { refsTo } from './refs.ts'
 import { payloadFields, withPayloadField, type OutboxEntry } from './entries.ts'
-import { RECORD_KINDS, type MirrorTable } from './types.ts'
+import { keysOfIds } from './keyed.ts'
+import { RECORD_KINDS, type ClientKey, type MirrorTable } from './types.ts'
 
 /**
  * What a local delete takes with it, mirroring the server's foreign keys: a workspace its records
  * and projects, a project its backgrounds, a background its blocks (ON DELETE CASCADE); a department
  * or location is cleared from specialists (ON DELETE SET NULL). Unsent outbox entries about removed
- * records are dropped too: the server deletes those records itself. Call inside a transaction over
- * every table.
+ * records are dropped too: the server deletes those records itself. Entries name records by key:
+ * the keys are read before the rows go. Call inside a transaction over every table.
  */
 
 async function dropEntries(db: MirrorDb, match: (entry: OutboxEntry) => boolean): Promise<void> {
@@ -35,19 +36,19 @@ export async function removeBackgroundContent(
   bgIds: number[],
   options: CascadeOptions = {},
 ): Promise<void> {
-  const bgs = new Set(bgIds)
-  const blockIds = await db.blocks.where('bg_id').anyOf(bgIds).primaryKeys()
-  const blocks = new Set(blockIds)
-  await db.blocks.bulkDelete(blockIds)
+  const blockRows = await db.blocks.where('bg_id').anyOf(bgIds).toArray()
+  await db.blocks.bulkDelete(blockRows.map((row) => row.id))
   if (options.keepQueued) return
+  const bgs = new Set(await keysOfIds(db, 'backgrounds', bgIds))
+  const blocks = new Set(blockRows.map((row) => row.ck))
   await dropEntries(
     db,
     (e) =>
       (e.table === 'blocks' &&
-        (blocks.has(e.recordId) ||
+        (blocks.has(e.ck) ||
           (e.op === 'delete' && bgs.has(e.payload.bg_id)) ||
           (e.op === 'save' && bgs.has(e.payload.bg_id)))) ||
-      (e.table === 'backgrounds' && bgs.has(e.recordId)),
+      (e.table === 'backgrounds' && bgs.has(e.ck)),
   )
 }
 
@@ -56,15 +57,15 @@ export async function removeProjectContent(
   projectIds: number[],
   options: CascadeOptions = {},
 ): Promise<void> {
+  const projects = new Set(await keysOfIds(db, 'projects', projectIds))
   const bgIds = await db.backgrounds.where('project_id').anyOf(projectIds).primaryKeys()
   await removeBackgroundContent(db, bgIds, options)
   await db.backgrounds.bulkDelete(bgIds)
   if (options.keepQueued) return
-  const projects = new Set(projectIds)
   await dropEntries(
     db,
     (e) =>
-      (e.table === 'projects' && projects.has(e.recordId) && e.op !== 'delete') ||
+      (e.table === 'projects' && projects.has(e.ck) && e.op !== 'delete') ||
       (e.table === 'backgrounds' &&
         e.op !== 'complete' &&
         e.payload.project_id !== undefined &&
@@ -73,22 +74,24 @@ export async function removeProjectContent(
 }
 
 export async function removeWorkspaceContent(db: MirrorDb, workspaceId: number): Promise<void> {
+  const [workspace] = await keysOfIds(db, 'workspaces', [workspaceId])
   const projectIds = await db.projects.where('workspace_id').equals(workspaceId).primaryKeys()
+  const removed = new Map<MirrorTable, Set<ClientKey>>([
+    ['projects', new Set(await keysOfIds(db, 'projects', projectIds))],
+  ])
   await removeProjectContent(db, projectIds)
   await db.projects.bulkDelete(projectIds)
-  const removed = new Map<MirrorTable, Set<number>>([['projects', new Set(projectIds)]])
   for (const kind of RECORD_KINDS) {
     const ids = await db.recordTable(kind).where('workspace_id').equals(workspaceId).primaryKeys()
+    removed.set(kind, new Set(await keysOfIds(db, kind, ids)))
     await db.recordTable(kind).bulkDelete(ids)
-    removed.set(kind, new Set(ids))
   }
   await dropEntries(
     db,
     (e) =>
       e.table !== 'files' &&
       e.table !== 'workspaces' &&
-      (removed.get(e.table)?.has(e.recordId) === true ||
-        payloadFields(e).workspace_id === workspaceId),
+      (removed.get(e.table)?.has(e.ck) === true || payloadFields(e).workspace_id === workspace),
   )
 }
 
@@ -113,7 +116,9 @@ export async function clearReferences(
   // The outbox read comes first so this function always awaits IndexedDB (see resolveUploadedUrls).
   const queued = await db.outbox.filter((e) => !e.sent).toArray()
   if (gone.size === 0) return
-  const points = (value: unknown) => typeof value === 'number' && gone.has(value)
+  // Queued payloads name the records by key.
+  const goneKeys = new Set(await keysOfIds(db, target, [...gone]))
+  const points = (value: unknown) => typeof value === 'string' && goneKeys.has(value)
   for (const ref of refsTo(target)) {
     if (!NULLABLE_REFS.has(`${ref.table}.${ref.field}`)) continue
     // Indexed since schema version 2 (db.ts).

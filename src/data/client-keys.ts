@@ -16,7 +16,8 @@ export function keyFromId(id: number): ClientKey {
 }
 
 /**
- * Server rows of `table` with the client keys the mirror holds for their ids. `known`: mirror rows
+ * Server rows of `table` with the client keys the mirror holds for their ids (or a re-key recorded,
+ * for a row gone from the mirror since). `known`: mirror rows
  * the caller has read already (a scope being reconciled); only ids not among them are looked up.
  */
 export async function withClientKeys<R extends Row>(
@@ -30,6 +31,16 @@ export async function withClientKeys<R extends Row>(
   const missing = rows.filter((row) => !keys.has(row.id)).map((row) => row.id)
   const stored = missing.length > 0 ? await db.mirror(table).bulkGet(missing) : []
   stored.forEach((row, i) => keys.set(missing[i]!, row?.ck))
+  // A row made here and deleted here since (its delete still queued): the key its add recorded.
+  const gone = missing.filter((id) => keys.get(id) === undefined)
+  const rekeyed =
+    gone.length > 0
+      ? await db.rekeyed
+          .where('[table+id]')
+          .anyOf(gone.map((id) => [table, id]))
+          .toArray()
+      : []
+  for (const row of rekeyed) keys.set(row.id, row.ck)
   return rows.map((row) => ({ ...row, ck: keys.get(row.id) ?? row.ck ?? keyFromId(row.id) }))
 }
 

@@ -7,6 +7,7 @@ import type {
   MirrorTable,
   OutboxEntry,
   Project,
+  RekeyedRow,
   ProjectType,
   RecordKind,
   RecordOf,
@@ -98,6 +99,55 @@ async function keyExistingRows(tx: import('dexie').Transaction): Promise<void> {
   await redirects.delete()
 }
 
+/**
+ * Version 5: queued entries name their record and the records their payload refers to by client
+ * key (`ck`, entries.ts), looked up when sent; `rekeyed` keeps the server id each key got
+ * (types.ts `RekeyedRow`). The upgrade gives every queued entry the key of the mirror row with its
+ * ids (a row already gone: its id as a key, as `keyFromId`).
+ */
+export const SCHEMA_V5 = {
+  outbox: '++seq, table, [table+ck], state',
+  rekeyed: '[table+ck], [table+id]',
+} as const
+
+/** Payload fields of queued entries that name a record, by table (refs.ts `REFS`, as of v5). */
+const V5_REFS: Record<string, Record<string, string>> = {
+  amo: { workspace_id: 'workspaces' },
+  bitrix: { workspace_id: 'workspaces' },
+  department: { workspace_id: 'workspaces' },
+  location: { workspace_id: 'workspaces' },
+  specialist: {
+    workspace_id: 'workspaces',
+    department_id: 'department',
+    location_id: 'location',
+  },
+  projects: { workspace_id: 'workspaces', source_id: 'projects' },
+  backgrounds: { project_id: 'projects' },
+  blocks: { bg_id: 'backgrounds', specialist_id: 'specialist' },
+}
+
+async function keyQueuedEntries(tx: import('dexie').Transaction): Promise<void> {
+  const keyOf = async (table: string, id: number): Promise<string> => {
+    if (table === 'files' || !(table in SCHEMA_V4)) return String(id)
+    const row = await tx.table<{ id: number; ck?: string }, number>(table).get(id)
+    return row?.ck ?? String(id)
+  }
+  const outbox = tx.table<Record<string, unknown>, number>('outbox')
+  const entries = await outbox.toArray()
+  const next: Record<string, unknown>[] = []
+  for (const { recordId, ...entry } of entries) {
+    const table = String(entry.table)
+    const payload: Record<string, unknown> = { ...(entry.payload as Record<string, unknown>) }
+    if (entry.op === 'complete') delete payload.bg_id
+    for (const [field, target] of Object.entries(V5_REFS[table] ?? {})) {
+      const value = payload[field]
+      if (typeof value === 'number') payload[field] = await keyOf(target, value)
+    }
+    next.push({ ...entry, ck: await keyOf(table, Number(recordId)), payload })
+  }
+  await outbox.bulkPut(next)
+}
+
 export const SCHEMA_VERSIONS: readonly {
   version: number
   stores: Record<string, string | null>
@@ -107,6 +157,7 @@ export const SCHEMA_VERSIONS: readonly {
   { version: 2, stores: SCHEMA_V2 },
   { version: 3, stores: SCHEMA_V3 },
   { version: 4, stores: SCHEMA_V4, upgrade: keyExistingRows },
+  { version: 5, stores: SCHEMA_V5, upgrade: keyQueuedEntries },
 ]
 
 export class MirrorDb extends Dexie {
@@ -122,6 +173,7 @@ export class MirrorDb extends Dexie {
   specialist!: Table<RecordOf<'specialist'>, number>
   outbox!: Table<OutboxEntry, number>
   files!: Table<FileRow, number>
+  rekeyed!: Table<RekeyedRow, [string, string]>
   meta!: Table<MetaRow, string>
 
   constructor(name: string = DATABASE_NAME) {

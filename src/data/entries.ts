@@ -1,6 +1,6 @@
 import type { BlockType, Block } from '../domain/block.ts'
 import type { ProjectTypeId } from '../domain/project.ts'
-import type { RecordKind, RecordOf, ToggleKind } from './types.ts'
+import type { ClientKey, RecordKind, RecordOf, ToggleKind } from './types.ts'
 
 /**
  * Outbox entries (docs/SYNC.md, "Operations"): one union, discriminated by `table` and `op`, so
@@ -13,6 +13,10 @@ import type { RecordKind, RecordOf, ToggleKind } from './types.ts'
  * - create/delete on backgrounds: add_bg (multipart with the file from `files`) and delete_bg
  * - save/delete on blocks: the block-save chain; complete on backgrounds: get_items reconcile
  * - upload on files: image/upload, then every `local-file:<n>` url is rewritten
+ *
+ * A queued entry names its record and every record its payload refers to by client key (`ck`,
+ * docs/SYNC.md "Ids"): the ids are looked up when it is sent (`SendEntry`, data/keyed.ts), so the
+ * server id replacing a local one never touches the outbox.
  */
 
 /** What every entry carries besides its operation. */
@@ -21,8 +25,8 @@ export interface EntryState {
   seq?: number
   /** Idempotency-Key: stays the same across every retry of this entry. */
   key: string
-  /** The record the entry is about (a local, negative id until its create replays). */
-  recordId: number
+  /** The client key of the record the entry is about (a file: its id as a key). */
+  ck: ClientKey
   state: 'pending' | 'parked'
   /** Failed attempts so far (network, 5xx, 429). */
   attempts: number
@@ -99,7 +103,7 @@ export type BackgroundOp =
   | Op<'backgrounds', 'create', { project_id: number; file: number; width: number; height: number }>
   | Op<'backgrounds', 'delete', { project_id?: number }>
   /** The completion step of the block-save chain: get_items, reconciled into the mirror. */
-  | Op<'backgrounds', 'complete', { bg_id: number }>
+  | Op<'backgrounds', 'complete', NoPayload>
 
 /** A block as saved: every field but the id (the entry's recordId). */
 export type BlockFields = Block extends infer B ? (B extends Block ? Omit<B, 'id'> : never) : never
@@ -109,8 +113,42 @@ export type BlockOp =
 
 export type FileOp = Op<'files', 'upload', NoPayload>
 
-/** What an entry asks the server to do: its table, operation and payload. */
-export type EntryOp = RecordOp | WorkspaceOp | ProjectOp | BackgroundOp | BlockOp | FileOp
+/** What an entry asks the server to do, with ids: its table, operation and payload. */
+export type SendOp = RecordOp | WorkspaceOp | ProjectOp | BackgroundOp | BlockOp | FileOp
+
+/**
+ * The payload fields that refer to another record, by table (data/refs.ts `ENTRY_REFS` lists
+ * them with their targets). Queued, they hold the target's client key.
+ */
+export interface EntryRefFields {
+  amo: 'workspace_id'
+  bitrix: 'workspace_id'
+  department: 'workspace_id'
+  location: 'workspace_id'
+  specialist: 'workspace_id' | 'department_id' | 'location_id'
+  workspaces: never
+  projects: 'workspace_id' | 'source_id'
+  backgrounds: 'project_id'
+  blocks: 'bg_id' | 'specialist_id'
+  files: never
+}
+
+/** An id field as queued: the key of the record it names (null and absent stay as they are). */
+type KeyOf<V> = V extends number ? ClientKey : V
+/** A payload as queued: its reference fields hold keys. */
+export type KeyedPayload<T extends keyof EntryRefFields, P> = {
+  [F in keyof P]: F extends EntryRefFields[T] ? KeyOf<P[F]> : P[F]
+}
+type Queued<E> = E extends {
+  table: infer T extends keyof EntryRefFields
+  op: infer O
+  payload: infer P
+}
+  ? { table: T; op: O; payload: KeyedPayload<T, P> }
+  : never
+
+/** What an entry asks the server to do, as queued: references by key. */
+export type EntryOp = Queued<SendOp>
 
 export type OutboxEntry = EntryState & EntryOp
 export type OutboxOp = EntryOp['op']
@@ -122,16 +160,33 @@ export type EntryOf<T extends OutboxTable, O extends OutboxOp = OutboxOp> = Extr
   { table: T; op: O }
 >
 
-/** What a command queues: the operation, its record and the label for the panel. */
-export type NewEntry = EntryOp & {
+/**
+ * An entry as it is sent: its record's id now (`recordId`; local, negative, while the record
+ * exists only here) and ids in its payload, looked up from the keys when the entry is sent.
+ */
+export type SendEntry = EntryState & { recordId: number } & SendOp
+
+/** A sendable entry of one table and operation. */
+export type SendOf<T extends OutboxTable, O extends OutboxOp = OutboxOp> = Extract<
+  SendEntry,
+  { table: T; op: O }
+>
+
+/**
+ * What a command queues: the operation with ids, its record, and the label for the panel. The
+ * outbox stores it by keys (data/outbox.ts `enqueue`); `ck` names the record when its row is gone
+ * already (a delete).
+ */
+export type NewEntry = SendOp & {
   recordId: number
+  ck?: ClientKey | undefined
   label?: string | undefined
   baseVersion?: number | undefined
   base?: Record<string, unknown> | undefined
 }
 
 /** A payload read as a plain map (references, urls): every payload is a plain object. */
-export function payloadFields(entry: EntryOp): Readonly<Record<string, unknown>> {
+export function payloadFields(entry: EntryOp | SendOp): Readonly<Record<string, unknown>> {
   return entry.payload
 }
 

@@ -1,6 +1,8 @@
 import type { MirrorDb } from './db.ts'
 import { localFileId } from './ids.ts'
 import type { NewEntry, OutboxEntry } from './entries.ts'
+import { queued } from './keyed.ts'
+import type { ClientKey } from './types.ts'
 
 /**
  * Outbox helpers used inside the commands' transactions. An entry is appended per user action; the
@@ -11,17 +13,25 @@ export function newKey(): string {
   return crypto.randomUUID()
 }
 
+/**
+ * Queues a command's entry, by keys (data/keyed.ts): its record and the records it refers to are
+ * named by their client keys, never by the ids they have now.
+ */
 export async function enqueue(db: MirrorDb, entry: NewEntry): Promise<number> {
-  const known = await supersedeConflicts(db, entry)
+  const { label, baseVersion, base } = entry
+  const stored = await queued(db, entry)
+  const known = await supersedeConflicts(db, entry, stored.ck)
   const row: OutboxEntry = {
-    ...entry,
-    ...(Object.keys(known).length > 0 ? { base: { ...entry.base, ...known } } : {}),
+    ...stored,
+    ...(baseVersion === undefined ? {} : { baseVersion }),
+    ...(base === undefined ? {} : { base }),
+    ...(Object.keys(known).length > 0 ? { base: { ...base, ...known } } : {}),
     key: newKey(),
     state: 'pending',
     attempts: 0,
     nextAttemptAt: 0,
     sent: false,
-    label: entry.label ?? '',
+    label: label ?? '',
     createdAt: Date.now(),
   }
   return db.outbox.add(row)
@@ -83,7 +93,11 @@ export async function unsentEntries(
  * fields it sets are no longer in question, a block saved again carries its whole state, a delete
  * ends them all. A conflict left with no field is dropped.
  */
-async function supersedeConflicts(db: MirrorDb, entry: NewEntry): Promise<Record<string, unknown>> {
+async function supersedeConflicts(
+  db: MirrorDb,
+  entry: NewEntry,
+  ck: ClientKey,
+): Promise<Record<string, unknown>> {
   // The server's values of the fields a conflict showed: the new change starts from them (it
   // was made knowing them), so it is not taken for a second conflict with the same write.
   const known: Record<string, unknown> = {}
@@ -95,8 +109,8 @@ async function supersedeConflicts(db: MirrorDb, entry: NewEntry): Promise<Record
   )
     return known
   const waiting = await db.outbox
-    .where('[table+recordId]')
-    .equals([entry.table, entry.recordId])
+    .where('[table+ck]')
+    .equals([entry.table, ck])
     .filter((e) => e.code === 'conflict' && e.conflict !== undefined)
     .toArray()
   for (const conflict of waiting) {

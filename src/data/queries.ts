@@ -2,6 +2,7 @@ import { Dexie } from 'dexie'
 import { getDb } from './db.ts'
 import { creationOrder } from './ids.ts'
 import { currentIdOf } from './client-keys.ts'
+import { idOfKey } from './keyed.ts'
 import { CURRENT_WORKSPACE, countOutbox, readSyncMeta } from './sync-state.ts'
 import type {
   Background,
@@ -104,13 +105,17 @@ export const QUERIES = {
 
   /** Ids of `table` with unsynced ('pending') or rejected ('parked') changes. */
   async syncMarks(table: MirrorTable): Promise<Map<number, 'pending' | 'parked'>> {
-    const entries = await getDb().outbox.where('table').equals(table).toArray()
-    const out = new Map<number, 'pending' | 'parked'>()
+    const db = getDb()
+    const entries = await db.outbox.where('table').equals(table).toArray()
+    // Entries name their records by key: the ids shown are the ones those keys name now.
+    const byKey = new Map<string, 'pending' | 'parked'>()
     for (const entry of entries) {
       if (entry.op === 'complete') continue
-      if (entry.state === 'parked') out.set(entry.recordId, 'parked')
-      else if (!out.has(entry.recordId)) out.set(entry.recordId, 'pending')
+      if (entry.state === 'parked') byKey.set(entry.ck, 'parked')
+      else if (!byKey.has(entry.ck)) byKey.set(entry.ck, 'pending')
     }
+    const out = new Map<number, 'pending' | 'parked'>()
+    for (const [ck, mark] of byKey) out.set(await idOfKey(db, table, ck), mark)
     return out
   },
 
@@ -175,11 +180,14 @@ export const QUERIES = {
   },
 
   async parkedEntries(): Promise<ParkedEntry[]> {
-    const rows = await getDb().outbox.where('state').equals('parked').sortBy('seq')
-    return rows.map((entry) => ({
+    const db = getDb()
+    const rows = await db.outbox.where('state').equals('parked').sortBy('seq')
+    const ids: number[] = []
+    for (const entry of rows) ids.push(await idOfKey(db, entry.table, entry.ck))
+    return rows.map((entry, i) => ({
       seq: entry.seq!,
       table: entry.table,
-      recordId: entry.recordId,
+      recordId: ids[i]!,
       op: entry.op,
       label: entry.label,
       message: entry.message ?? '',

@@ -1,10 +1,10 @@
-import { payloadFields, withPayloadField, type OutboxEntry } from './entries.ts'
 import { RECORD_KINDS, type MirrorTable, type OutboxTable } from './types.ts'
 import { isLocalId } from './ids.ts'
 
 /**
  * Which field of which table refers to which table (docs/SYNC.md "Ids"). When an add returns the
- * server id, every row and every queued payload whose field matches is rewritten.
+ * server id, every mirror row whose field matches is rewritten; queued entries name records by key
+ * and are not.
  */
 export interface Ref {
   table: MirrorTable
@@ -33,7 +33,7 @@ export function refsTo(target: MirrorTable): readonly Ref[] {
   return REFS.filter((ref) => ref.target === target)
 }
 
-/** Ops whose record may not exist on the server yet (they create it). */
+/** Ops whose record may not exist on the server yet (they create it). `recordId`: its id now. */
 export function createsRecord(entry: { op: string; recordId: number }): boolean {
   return (
     entry.op === 'create' ||
@@ -43,42 +43,12 @@ export function createsRecord(entry: { op: string; recordId: number }): boolean 
   )
 }
 
-/** Local ids an entry still depends on: its payload references and, unless it creates it, its record. */
-export function localDependencies(entry: OutboxEntry): { table: MirrorTable; id: number }[] {
-  const out: { table: MirrorTable; id: number }[] = []
-  if (entry.table !== 'files' && isLocalId(entry.recordId) && !createsRecord(entry)) {
-    out.push({ table: entry.table, id: entry.recordId })
-  }
-  for (const ref of refsFrom(entry.table)) {
-    const value = payloadFields(entry)[ref.field]
-    if (typeof value === 'number' && isLocalId(value)) out.push({ table: ref.target, id: value })
-  }
-  return out
-}
-
 /**
- * The entry with `from` replaced by `to` wherever it refers to a record of `target` (its record id
- * and its payload references). Returns null when nothing changed.
+ * The payload fields a queued entry names another record by (its key, docs/SYNC.md "Ids"): the
+ * references of REFS, read from the entry's table. The queue stores keys in them (data/keyed.ts).
  */
-export function remapEntry(
-  entry: OutboxEntry,
-  target: MirrorTable,
-  from: number,
-  to: number,
-): OutboxEntry | null {
-  let changed = false
-  let next = entry
-  if (entry.table === target && entry.recordId === from) {
-    next = { ...next, recordId: to }
-    changed = true
-  }
-  for (const ref of refsFrom(entry.table)) {
-    if (ref.target === target && payloadFields(next)[ref.field] === from) {
-      next = withPayloadField(next, ref.field, to)
-      changed = true
-    }
-  }
-  return changed ? next : null
+export function entryRefs(table: OutboxTable): readonly Ref[] {
+  return refsFrom(table)
 }
 
 /** A row with its reference fields pointing at `from` (in `target`) moved to `to`; null if none. */

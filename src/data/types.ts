@@ -63,6 +63,18 @@ export type { Background, Project, ProjectType, Workspace }
 
 export type { OutboxEntry, OutboxOp, OutboxTable, NewEntry } from './entries.ts'
 
+/**
+ * The server id a row got when its add was answered, by the row's client key (docs/SYNC.md "Ids"):
+ * queued entries name the row by key, and a row deleted here since still has to be found by its
+ * delete. `version`: the version the add made.
+ */
+export interface RekeyedRow {
+  table: MirrorTable
+  ck: ClientKey
+  id: number
+  version?: number
+}
+
 /** A file waiting in IndexedDB to be uploaded (`local-file:<id>`), or the url it got. */
 export interface FileRow {
   id: number

@@ -1,5 +1,5 @@
-import { isLocalId } from '../data/ids.ts'
-import { refsFrom } from '../data/refs.ts'
+import { entryRefs } from '../data/refs.ts'
+import type { ClientKey } from '../data/types.ts'
 import {
   payloadFields,
   startOf,
@@ -22,6 +22,7 @@ import {
  * - create (or a local block's save) + delete → nothing at all; update + delete → the delete.
  * Entries already sent (their Idempotency-Key may have reached the server) and parked entries are
  * frozen: never merged into. A parked create of a record deleted since is dropped with the delete.
+ * Entries name records by client key (docs/SYNC.md "Ids"): records are told apart by key.
  */
 export interface CoalescePlan {
   /** Entries whose payload changed (write them back). */
@@ -42,9 +43,8 @@ interface RecordState {
 
 const frozen = (e: OutboxEntry) => e.sent || e.state === 'parked'
 
-function isCreate(e: OutboxEntry): boolean {
-  return e.op === 'create' || e.op === 'copy' || (e.op === 'save' && isLocalId(e.recordId))
-}
+/** The record an entry is about, across tables. */
+const recordOf = (e: OutboxEntry) => `${e.table}:${e.ck}`
 
 /**
  * The coalescing plan of the outbox (docs/SYNC.md, step 3). A project copy reads the whole project
@@ -54,7 +54,13 @@ function isCreate(e: OutboxEntry): boolean {
  * a block created before and deleted after would vanish from it. The outbox is coalesced in
  * segments that copies separate.
  */
-export function coalesce(entries: readonly OutboxEntry[]): CoalescePlan {
+export function coalesce(
+  entries: readonly OutboxEntry[],
+  localBlocks: ReadonlySet<ClientKey>,
+): CoalescePlan {
+  // A save of a block that has no server id yet creates it.
+  const isCreate = (e: OutboxEntry) =>
+    e.op === 'create' || e.op === 'copy' || (e.op === 'save' && localBlocks.has(e.ck))
   const sorted = [...entries].sort((a, b) => a.seq! - b.seq!)
   const plan: CoalescePlan = { changed: [], dropped: [] }
   // Records whose create is queued in an earlier segment or was already sent: a later save of such
@@ -63,10 +69,10 @@ export function coalesce(entries: readonly OutboxEntry[]): CoalescePlan {
   const createdBefore = new Set<string>()
   let segment: OutboxEntry[] = []
   const close = () => {
-    const part = coalesceSegment(segment, createdBefore)
+    const part = coalesceSegment(segment, createdBefore, isCreate)
     plan.changed.push(...part.changed)
     plan.dropped.push(...part.dropped)
-    for (const e of segment) if (isCreate(e)) createdBefore.add(`${e.table}:${e.recordId}`)
+    for (const e of segment) if (isCreate(e)) createdBefore.add(recordOf(e))
     segment = []
   }
   for (const e of sorted) {
@@ -80,17 +86,18 @@ export function coalesce(entries: readonly OutboxEntry[]): CoalescePlan {
 function coalesceSegment(
   sorted: readonly OutboxEntry[],
   createdBefore: ReadonlySet<string>,
+  isCreate: (e: OutboxEntry) => boolean,
 ): CoalescePlan {
   // Creates already sent in this segment: their record may exist on the server.
   const sentCreate = new Set<string>()
   const records = new Map<string, RecordState>()
-  const completes = new Map<number, OutboxEntry>()
+  const completes = new Map<ClientKey, OutboxEntry>()
   const createdAt = new Map<string, number>()
   const dropped = new Set<number>()
   const changed = new Map<number, OutboxEntry>()
 
   const state = (e: OutboxEntry): RecordState => {
-    const key = `${e.table}:${e.recordId}`
+    const key = recordOf(e)
     let s = records.get(key)
     if (!s) {
       s = { anchor: null, create: null, droppable: [], toggle: null }
@@ -118,9 +125,9 @@ function coalesceSegment(
   }
   // Can `e` merge into an anchor at `anchorSeq`? Not if it refers to a record created after it.
   const refersToLaterCreate = (e: OutboxEntry, anchorSeq: number) =>
-    refsFrom(e.table).some((ref) => {
+    entryRefs(e.table).some((ref) => {
       const value = payloadFields(e)[ref.field]
-      if (typeof value !== 'number' || !isLocalId(value)) return false
+      if (typeof value !== 'string') return false
       const seq = createdAt.get(`${ref.target}:${value}`)
       return seq !== undefined && seq > anchorSeq
     })
@@ -129,22 +136,22 @@ function coalesceSegment(
   // specialist): their create must reach the server even when a delete follows.
   const referenced = new Set<string>()
   for (const e of sorted) {
-    for (const ref of refsFrom(e.table)) {
+    for (const ref of entryRefs(e.table)) {
       const value = payloadFields(e)[ref.field]
-      if (typeof value === 'number' && isLocalId(value)) referenced.add(`${ref.target}:${value}`)
+      if (typeof value === 'string') referenced.add(`${ref.target}:${value}`)
     }
   }
 
   for (const e of sorted) {
     if (e.op === 'upload') continue
     if (e.op === 'complete') {
-      const previous = completes.get(e.recordId)
+      const previous = completes.get(e.ck)
       if (previous && !frozen(previous)) drop(previous)
-      completes.set(e.recordId, e)
+      completes.set(e.ck, e)
       continue
     }
     const s = state(e)
-    if (isCreate(e)) createdAt.set(`${e.table}:${e.recordId}`, e.seq!)
+    if (isCreate(e)) createdAt.set(recordOf(e), e.seq!)
 
     if (e.op === 'toggle') {
       if (frozen(e)) {
@@ -168,7 +175,7 @@ function coalesceSegment(
         s.anchor = null
         continue
       }
-      if (s.create && referenced.has(`${e.table}:${e.recordId}`)) {
+      if (s.create && referenced.has(recordOf(e))) {
         // Still needed by another entry: create (with its edits), then delete, all sent.
         s.anchor = null
         continue
@@ -177,7 +184,7 @@ function coalesceSegment(
         // Never reached the server: the record and everything about it vanish without a request.
         for (const x of s.droppable) drop(x)
         drop(e)
-        records.delete(`${e.table}:${e.recordId}`)
+        records.delete(recordOf(e))
         continue
       }
       for (const x of s.droppable) if (!frozen(x)) drop(x)
@@ -194,7 +201,7 @@ function coalesceSegment(
         s.droppable.push(e)
       } else if (isCreate(e)) {
         s.create = null
-        sentCreate.add(`${e.table}:${e.recordId}`)
+        sentCreate.add(recordOf(e))
       }
       s.anchor = null
       continue
@@ -215,9 +222,9 @@ function coalesceSegment(
         s.droppable = s.droppable.filter((x) => x !== anchor)
         save = started(e, anchor)
       }
-      const key = `${e.table}:${e.recordId}`
+      const key = recordOf(e)
       const createdElsewhere = createdBefore.has(key) || sentCreate.has(key)
-      if (isLocalId(e.recordId) && !createdElsewhere && (s.create === null || s.create === anchor))
+      if (isCreate(e) && !createdElsewhere && (s.create === null || s.create === anchor))
         s.create = save
       s.anchor = save
       s.droppable.push(save)

@@ -1,6 +1,7 @@
 import type { ServerRow } from '../api/client.ts'
 import type { MirrorDb } from '../data/db.ts'
-import type { EntryConflict, FieldClash, OutboxEntry } from '../data/entries.ts'
+import type { EntryConflict, FieldClash, OutboxEntry, SendEntry } from '../data/entries.ts'
+import { keyedPayload, resolveEntry } from '../data/keyed.ts'
 import { newKey, pick } from '../data/outbox.ts'
 import { applyUpdated, inAll } from './mutators/apply.ts'
 
@@ -57,14 +58,14 @@ function ownFields(row: Readonly<Record<string, unknown>>): Record<string, unkno
 }
 
 /** Whether a refused entry can be settled here (creates, copies and uploads cannot conflict). */
-export function settles(entry: OutboxEntry): boolean {
+export function settles(entry: SendEntry): boolean {
   return entry.baseVersion !== undefined && changesRow(entry)
 }
 
 /** The operations that change an existing row (the ones sent with If-Match). */
 function changesRow(
-  entry: OutboxEntry,
-): entry is Extract<OutboxEntry, { op: 'update' | 'toggle' | 'save' | 'delete' }> {
+  entry: SendEntry,
+): entry is Extract<SendEntry, { op: 'update' | 'toggle' | 'save' | 'delete' }> {
   return (
     entry.op === 'update' || entry.op === 'toggle' || entry.op === 'save' || entry.op === 'delete'
   )
@@ -84,8 +85,12 @@ export async function settleConflict(
   message: string,
 ): Promise<Settled> {
   return inAll(db, async () => {
-    const entry = await db.outbox.get(seq)
-    if (!entry || !changesRow(entry)) return 'done'
+    const stored = await db.outbox.get(seq)
+    if (!stored) return 'done'
+    // Compared with the server's row by ids; written back by keys (data/keyed.ts).
+    const { entry } = await resolveEntry(db, stored)
+    if (!changesRow(entry)) return 'done'
+    const keyed = (payload: Record<string, unknown>) => keyedPayload(db, stored.table, payload)
     const version = current.version ?? entry.baseVersion ?? 0
     const conflictOf = (fields: FieldClash[]): EntryConflict => ({ version, fields, current })
     const park = {
@@ -99,7 +104,7 @@ export async function settleConflict(
       baseVersion: version,
     }
     if (entry.op === 'delete') {
-      await db.outbox.put({ ...entry, ...park, conflict: conflictOf([]) })
+      await db.outbox.put({ ...stored, ...park, conflict: conflictOf([]) })
       return 'parked'
     }
     const whole = entry.op === 'save'
@@ -116,16 +121,17 @@ export async function settleConflict(
         await applyUpdated(db, entry, entry.table, current)
         return 'done'
       }
-      await db.outbox.put({ ...entry, ...fresh, payload: payloadNow, base: baseNow } as OutboxEntry)
+      const payload = await keyed(payloadNow)
+      await db.outbox.put({ ...stored, ...fresh, payload, base: baseNow } as OutboxEntry)
       return 'resend'
     }
     const clashed = clashes.map((c) => c.field)
     const parkedPayload = whole ? { ...payloadNow, ...pick(mine, clashed) } : pick(mine, clashed)
     const parkedBase = whole ? ownFields(current) : pick(current, clashed)
     const parked = {
-      ...entry,
+      ...stored,
       ...park,
-      payload: parkedPayload,
+      payload: await keyed(parkedPayload),
       base: parkedBase,
       conflict: conflictOf(clashes),
     } as OutboxEntry
@@ -134,7 +140,8 @@ export async function settleConflict(
       return 'parked'
     }
     // The part that merges keeps the entry's place in the queue; the conflict waits after it.
-    await db.outbox.put({ ...entry, ...fresh, payload: payloadNow, base: baseNow } as OutboxEntry)
+    const payload = await keyed(payloadNow)
+    await db.outbox.put({ ...stored, ...fresh, payload, base: baseNow } as OutboxEntry)
     const { seq: _seq, ...rest } = parked
     await db.outbox.add({ ...rest, createdAt: entry.createdAt } as OutboxEntry)
     return 'resend'

@@ -1,8 +1,9 @@
 import { ApiError, isRetryable } from '../api/client.ts'
 import * as endpoints from '../api/endpoints.ts'
 import type { MirrorDb } from '../data/db.ts'
-import type { OutboxEntry } from '../data/entries.ts'
-import { createsRecord, localDependencies } from '../data/refs.ts'
+import type { SendEntry } from '../data/entries.ts'
+import { localBlockKeys, resolveEntry } from '../data/keyed.ts'
+import { createsRecord } from '../data/refs.ts'
 import { readAuthToken, readStoredAuth, readSyncMeta, writeSyncMeta } from '../data/sync-state.ts'
 import { backoffDelay } from './backoff.ts'
 import { coalesce } from './coalesce.ts'
@@ -130,7 +131,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function coalesceOutbox(): Promise<void> {
     await inAll(db, async () => {
       const entries = await db.outbox.orderBy('seq').toArray()
-      const plan = coalesce(entries)
+      // A save of a block still under a local id creates it (entries name blocks by key).
+      const plan = coalesce(entries, await localBlockKeys(db, entries))
       if (plan.changed.length === 0 && plan.dropped.length === 0) return
       const dropped = new Set(plan.dropped)
       for (const entry of entries) {
@@ -159,28 +161,31 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (options.coalesce !== false) await coalesceOutbox()
     const queue = await db.outbox.orderBy('seq').toArray()
     // Records whose create was rejected: everything else about them waits for retry or discard.
-    const blocked = new Set(
-      queue
-        .filter((e) => e.state === 'parked' && createsRecord(e))
-        .map((e) => `${e.table}:${e.recordId}`),
-    )
+    const blocked = new Set<string>()
+    for (const e of queue) {
+      if (e.state !== 'parked') continue
+      if (createsRecord((await resolveEntry(db, e)).entry)) blocked.add(`${e.table}:${e.ck}`)
+    }
     // Entries held back in this pass (parked, or waiting on a create that was refused). A copy of a
     // project reads the project on the server as it is when the copy runs: while an edit of the
     // project queued before the copy is held, the copy waits, and so does every later edit of the
     // project (or the copy would take it along).
-    const held: OutboxEntry[] = []
+    const held: SendEntry[] = []
     const heldCopies = new Set<number>()
     // A change settled after a conflict goes again at once, a few times at most per pass (a row
     // someone keeps changing waits for the next pass).
     let resends = 0
     for (let i = 0; i < queue.length; i += 1) {
       const queued = queue[i]!
-      const entry = await db.outbox.get(queued.seq!)
-      if (!entry) continue
+      const stored = await db.outbox.get(queued.seq!)
+      if (!stored) continue
+      // The ids the entry's keys name now (docs/SYNC.md "Ids"): a record created earlier in this
+      // pass, or in an earlier one, is found under its server id.
+      const { entry, waits: onLocal } = await resolveEntry(db, stored)
       const waits =
         entry.state !== 'pending' ||
-        blocked.has(`${entry.table}:${entry.recordId}`) ||
-        localDependencies(entry).length > 0 ||
+        blocked.has(`${entry.table}:${entry.ck}`) ||
+        onLocal ||
         (heldCopies.size > 0 && heldCopies.has((await projectOf(entry)) ?? 0)) ||
         (entry.table === 'projects' &&
           entry.op === 'copy' &&
@@ -225,14 +230,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           return 'backoff'
         }
         await park(entry, error)
-        if (createsRecord(entry)) blocked.add(`${entry.table}:${entry.recordId}`)
+        if (createsRecord(entry)) blocked.add(`${entry.table}:${entry.ck}`)
       }
     }
     return 'idle'
   }
 
   /** The project an entry edits (a block through its background), or null. */
-  async function projectOf(entry: OutboxEntry): Promise<number | null> {
+  async function projectOf(entry: SendEntry): Promise<number | null> {
     const projectOfBackground = async (id: number) =>
       (await db.backgrounds.get(id))?.project_id ?? null
     switch (entry.table) {
@@ -249,12 +254,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
   }
 
-  async function isAbout(entries: readonly OutboxEntry[], projectId: number): Promise<boolean> {
+  async function isAbout(entries: readonly SendEntry[], projectId: number): Promise<boolean> {
     for (const entry of entries) if ((await projectOf(entry)) === projectId) return true
     return false
   }
 
-  async function park(entry: OutboxEntry, error: unknown) {
+  async function park(entry: { seq?: number }, error: unknown) {
     const message = error instanceof ApiError ? parkMessage(error) : ''
     const code =
       error instanceof ApiError

@@ -8,11 +8,12 @@ import {
 } from '../data/cascade.ts'
 import { withClientKeys } from '../data/client-keys.ts'
 import type { MirrorDb } from '../data/db.ts'
-import type { OutboxEntry } from '../data/entries.ts'
+import type { SendEntry } from '../data/entries.ts'
+import { resolveEntry } from '../data/keyed.ts'
 import { isLocalId, localFileId } from '../data/ids.ts'
 import { newKey } from '../data/outbox.ts'
 import { createsRecord } from '../data/refs.ts'
-import { RECORD_KINDS, type MirrorTable, type RecordKind } from '../data/types.ts'
+import { RECORD_KINDS, type ClientKey, type MirrorTable, type RecordKind } from '../data/types.ts'
 import { editsOf, inAll, type Row } from './mutators/apply.ts'
 import { versionOf } from './mutators/local.ts'
 import type { SyncApi } from './mutators/context.ts'
@@ -48,8 +49,10 @@ export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
   }
 
   async function discardEntry(seq: number): Promise<void> {
-    const entry = await db.outbox.get(seq)
-    if (!entry) return
+    const stored = await db.outbox.get(seq)
+    if (!stored) return
+    // The ids its keys name now (data/keyed.ts).
+    const { entry } = await resolveEntry(db, stored)
     if (entry.conflict && entry.op !== 'delete' && entry.table !== 'files') {
       // «Взять с сервера»: the fields in question take the server's values; the rest of the
       // row (edits still waiting included) stays as it is.
@@ -57,7 +60,7 @@ export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
       const table = entry.table
       await inAll(db, async () => {
         await db.outbox.delete(seq)
-        const row = await db.mirror(table).get(entry.recordId)
+        const row = await db.mirror(table).where('ck').equals(entry.ck).first()
         if (!row) return
         const theirs = Object.fromEntries(fields.map((c) => [c.field, c.theirs]))
         const known = versionOf(row) ?? 0
@@ -75,16 +78,16 @@ export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
       }
       if (createsRecord(entry) && isLocalId(entry.recordId)) {
         // The record never reached the server: it goes, with whatever hangs on it.
-        await dropRecordLocally(entry.table, entry.recordId)
+        await dropRecordLocally(entry.table, entry.recordId, entry.ck)
         return false
       }
-      return (await editsOf(db, entry.table, entry.recordId)) === 0
+      return (await editsOf(db, entry.table, entry.ck)) === 0
     })
     if (restore && entry.table !== 'files') await restoreServerCopy(entry).catch(() => undefined)
   }
 
-  async function dropRecordLocally(table: MirrorTable, id: number) {
-    const others = await db.outbox.where('[table+recordId]').equals([table, id]).primaryKeys()
+  async function dropRecordLocally(table: MirrorTable, id: number, ck: ClientKey) {
+    const others = await db.outbox.where('[table+ck]').equals([table, ck]).primaryKeys()
     await db.outbox.bulkDelete(others)
     if (table === 'workspaces') await removeWorkspaceContent(db, id)
     if (table === 'projects') await removeProjectContent(db, [id])
@@ -99,11 +102,11 @@ export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
   }
 
   /** Puts the server's copy of the record back (or removes it locally when the server has none). */
-  async function restoreServerCopy(entry: Exclude<OutboxEntry, { table: 'files' }>): Promise<void> {
-    const { table, recordId: id } = entry
+  async function restoreServerCopy(entry: Exclude<SendEntry, { table: 'files' }>): Promise<void> {
+    const { table, recordId: id, ck } = entry
     const put = async (row: Row | null) => {
       await inAll(db, async () => {
-        if ((await editsOf(db, table, id)) > 0) return
+        if ((await editsOf(db, table, ck)) > 0) return
         if (row) await db.mirror(table).bulkPut(await withClientKeys(db, table, [row]))
         else await db.mirror(table).delete(id)
       })

@@ -8,7 +8,7 @@ import {
 import { withClientKeys } from '../data/client-keys.ts'
 import type { MirrorDb } from '../data/db.ts'
 import { isLocalId } from '../data/ids.ts'
-import { pendingIds, reconcile } from './mirror.ts'
+import { hasEntries, reconcile } from './mirror.ts'
 import { inAll } from './mutators/apply.ts'
 import type { SyncApi } from './mutators/context.ts'
 import type { RefreshScope } from './protocol.ts'
@@ -32,8 +32,7 @@ export function createPull(db: MirrorDb, api: SyncApi): Pull {
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
         await inAll(db, async () => {
-          const pending = await pendingIds(db, 'projects')
-          if (pending.has(projectId)) return
+          if (await hasEntries(db, 'projects', projectId)) return
           await removeProjectContent(db, [projectId])
           await db.projects.delete(projectId)
         })
@@ -44,7 +43,7 @@ export function createPull(db: MirrorDb, api: SyncApi): Pull {
     const { backgrounds, ...row } = project
     const items = await Promise.all(backgrounds.map((bg) => api.getItems(bg.id)))
     await inAll(db, async () => {
-      if (!(await pendingIds(db, 'projects')).has(row.id))
+      if (!(await hasEntries(db, 'projects', row.id)))
         await db.mirror('projects').bulkPut(await withClientKeys(db, 'projects', [row]))
       const gone = await reconcile(
         db,

@@ -5,6 +5,7 @@ import {
   copyProject,
   createProject,
   createRecord,
+  deleteRecord,
   renameProject,
   setProjectType,
   deleteBlocks,
@@ -117,6 +118,77 @@ describe('replay against the reference server', () => {
       serverSpec!.id,
     ])
     expect((await readSyncMeta(h.db)).lastSyncedAt).not.toBeNull()
+  })
+
+  it('a re-key writes no queued entry: a chain whose add is answered mid-chain replays by key', async () => {
+    // Queued entries name records by client key (docs/SYNC.md "Ids"): the add's answer changes
+    // the row's id only. Every rewrite of a queued entry (not the mark that it is being sent)
+    // from the add's answer to the next request is counted.
+    let counting = false
+    let rewrites = 0
+    h.db.outbox.hook('updating', (mods) => {
+      if (counting && Object.keys(mods as object).some((f) => f !== 'sent')) rewrites += 1
+    })
+    h.db.outbox.hook('creating', () => {
+      if (counting) rewrites += 1
+    })
+    const dep = await createRecord('department', h.workspaceId, {
+      name: 'Неврология',
+      description: '',
+    })
+    const inner = globalThis.fetch
+    let specialistId = 0
+    globalThis.fetch = async (input, init) => {
+      const path = new URL(input instanceof Request ? input.url : String(input)).pathname
+      counting = false
+      if (path === '/api/department/add') {
+        // The person goes on while the add is on its way, by the local id the screen holds.
+        await updateRecord('department', dep, { description: 'Второй этаж' })
+        specialistId = await createRecord('specialist', h.workspaceId, specialistFields(dep, null))
+      }
+      const response = await inner(input, init)
+      counting = path === '/api/department/add'
+      // Answered: the screen still holds the local id when the department is deleted.
+      if (path === '/api/specialist/add') await deleteRecord('department', dep)
+      return response
+    }
+    try {
+      expect(await h.engine.replay()).toBe('idle')
+    } finally {
+      globalThis.fetch = inner
+    }
+    expect(rewrites).toBe(0)
+    expect(await h.db.outbox.count()).toBe(0)
+    const writes = h.delivered.filter((s) => s.method === 'POST')
+    const [added] = writes
+    const server = (added!.body ?? {}) as Record<string, unknown>
+    expect(server.name).toBe('Неврология')
+    const depId = (await serverList<{ id: number }>('department')).length
+    expect(depId).toBe(0)
+    expect(writes.map((s) => s.path)).toEqual([
+      '/api/department/add',
+      '/api/department/update',
+      '/api/specialist/add',
+      '/api/department/delete',
+    ])
+    const ids = new Set(
+      writes.slice(1).map((s) => {
+        const body = s.body as Record<string, unknown>
+        return s.path === '/api/specialist/add' ? body.department_id : body.id
+      }),
+    )
+    // One server id everywhere, never the local one.
+    expect(ids.size).toBe(1)
+    expect([...ids][0]).toBeGreaterThan(0)
+    const [specialist] = await serverList<{ name: string; department_id: number | null }>(
+      'specialist',
+    )
+    expect(specialist).toMatchObject({ name: 'Анна Смирнова', department_id: null })
+    expect(isLocalId(specialistId)).toBe(true)
+    expect(await h.db.specialist.where('ck').equals(String(specialistId)).first()).toMatchObject({
+      name: 'Анна Смирнова',
+      department_id: null,
+    })
   })
 
   it('20 edits of one block between two replays send one request with the latest state', async () => {
@@ -318,7 +390,7 @@ describe('replay against the reference server', () => {
 
     // Meanwhile the user renames it: the rename must not merge into the sent add (whose stored
     // answer the server will replay), it follows as its own update.
-    await updateRecord('department', entry!.recordId, { name: 'Хирургия и травматология' })
+    await updateRecord('department', Number(entry!.ck), { name: 'Хирургия и травматология' })
     // The network is back (the page's `online`): the retry is due at once, with the same key.
     expect(await h.engine.replay({ resetBackoff: true })).toBe('idle')
     const adds = h.sent.filter((s) => s.path === '/api/department/add')
@@ -425,7 +497,7 @@ describe('replay against the reference server', () => {
     const [parked] = await h.db.outbox.where('state').equals('parked').toArray()
     expect(parked).toMatchObject({
       table: 'department',
-      recordId: created.id,
+      ck: String(created.id),
       code: 'validation_error',
     })
     expect(parked!.message).toMatch(/Проверьте введённые данные/)
@@ -519,9 +591,10 @@ describe('replay against the reference server', () => {
 
     const local = await Promise.all(ids.map((id) => h.db.specialist.get(id)))
     expect(local.map((s) => s?.department_id)).toEqual([null, null, kept.id])
+    // Queued payloads name the department by key (a department the server made: its id).
     const queued = await h.db.outbox.where('table').equals('specialist').toArray()
     expect(queued.map((e) => payloadFields(e).department_id).sort()).toEqual(
-      [kept.id, null, null].sort(),
+      [String(kept.id), null, null].sort(),
     )
     expect(await h.engine.replay()).toBe('idle')
     const onServer = await serverList<{ department_id: number | null }>('specialist')

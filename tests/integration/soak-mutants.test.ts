@@ -32,7 +32,7 @@ vi.mock('../../src/sync/coalesce.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/sync/coalesce.ts')>()
   return {
     ...real,
-    coalesce(entries: readonly OutboxEntry[]) {
+    coalesce(entries: readonly OutboxEntry[], localBlocks: ReadonlySet<string>) {
       if (mutant.current === 'older edit wins') {
         // Two queued updates of one record: give the older one the newer fields and the newer one
         // the older fields, so the merge keeps the older values.
@@ -40,7 +40,7 @@ vi.mock('../../src/sync/coalesce.ts', async (importOriginal) => {
         const byRecord = new Map<string, number[]>()
         swapped.forEach((e, i) => {
           if (e.op !== 'update' || e.sent || e.state !== 'pending') return
-          const key = `${e.table}:${e.recordId}`
+          const key = `${e.table}:${e.ck}`
           byRecord.set(key, [...(byRecord.get(key) ?? []), i])
         })
         for (const indexes of byRecord.values()) {
@@ -52,9 +52,9 @@ vi.mock('../../src/sync/coalesce.ts', async (importOriginal) => {
           swapped[first] = { ...a, payload: b.payload } as OutboxEntry
           swapped[last] = { ...b, payload: a.payload } as OutboxEntry
         }
-        return real.coalesce(swapped)
+        return real.coalesce(swapped, localBlocks)
       }
-      const plan = real.coalesce(entries)
+      const plan = real.coalesce(entries, localBlocks)
       if (mutant.current === 'completion step skipped') {
         const complete = entries.filter((e) => e.op === 'complete' && !e.sent)
         return { ...plan, dropped: [...plan.dropped, ...complete.map((e) => e.seq!)] }
@@ -67,13 +67,15 @@ vi.mock('../../src/sync/coalesce.ts', async (importOriginal) => {
 vi.mock('../../src/data/refs.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/data/refs.ts')>()
   const missed = (table: string, target: string) =>
-    mutant.current === 're-key misses a subscribe block’s specialist' &&
+    mutant.current === 'a subscribe block’s specialist sent by a stale id' &&
     table === 'blocks' &&
     target === 'specialist'
   return {
     ...real,
-    remapEntry: (entry: OutboxEntry, target: never, from: number, to: number) =>
-      missed(entry.table, target) ? null : real.remapEntry(entry, target, from, to),
+    // The subscribe block's specialist is queued and sent as the id it had when queued: a
+    // reference resolved from a stale id (a local one, once the specialist's add is answered).
+    entryRefs: (table: never) =>
+      real.entryRefs(table).filter((ref) => !missed(ref.table, ref.target)),
     remapRow: (table: never, row: never, target: never, from: number, to: number | null) =>
       missed(table, target) ? null : real.remapRow(table, row, target, from, to),
   }
@@ -202,7 +204,7 @@ describe('the soak catches planted sync bugs', () => {
     'entry dropped after a 5xx',
     'retry under a new key',
     'completion step skipped',
-    're-key misses a subscribe block’s specialist',
+    'a subscribe block’s specialist sent by a stale id',
     'a late duplicate re-applied',
     'keys forgotten on restart',
     'a 401 mid-chain taken for a server error',

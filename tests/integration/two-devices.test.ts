@@ -130,7 +130,7 @@ describe('two devices, one workspace, under faults', () => {
               // The other value did not land: its device shows a conflict with both values.
               const conflicts = await devices[w.d]!.db.outbox.where('state')
                 .equals('parked')
-                .filter((e) => e.recordId === id && e.code === 'conflict')
+                .filter((e) => e.ck === String(id) && e.code === 'conflict')
                 .toArray()
               const clash = conflicts
                 .flatMap((e) => e.conflict?.fields ?? [])

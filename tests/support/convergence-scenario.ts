@@ -516,7 +516,7 @@ export async function runScenario(
     const saved = (await db.blocks.toArray()).filter((b) => b.id > 0 && b.bg_id > 0)
     const block = pick(random, saved)
     if (!block || (await person.isForeign('blocks', block.id))) return
-    if ((await db.outbox.where('[table+recordId]').equals(['blocks', block.id]).count()) > 0) return
+    if ((await db.outbox.where('[table+ck]').equals(['blocks', block.ck]).count()) > 0) return
     const done = await person.otherDeviceEdits(block.id, chance(random, 0.4))
     if (!done) return
     n += 1
@@ -705,7 +705,7 @@ export async function runScenario(
     const entry = (await db.outbox.filter((e) => e.key === refused.key).first()) as
       (OutboxEntry & { table: RecordKind }) | undefined
     log.push(
-      `${fault} on ${refused.path}: ${entry ? `${entry.op} ${entry.table} ${entry.recordId} ${entry.state} ${entry.code}` : 'no entry'}`,
+      `${fault} on ${refused.path}: ${entry ? `${entry.op} ${entry.table} ${entry.ck} ${entry.state} ${entry.code}` : 'no entry'}`,
     )
     if (!entry || entry.state !== 'parked') {
       violations.push(`${refused.path} refused with ${status}: its entry was not parked`)
@@ -716,10 +716,7 @@ export async function runScenario(
       if (left > 0)
         violations.push(`a parked ${entry.table} update held back ${left} other entries`)
     }
-    const others = await db.outbox
-      .where('[table+recordId]')
-      .equals([entry.table, entry.recordId])
-      .count()
+    const others = await db.outbox.where('[table+ck]').equals([entry.table, entry.ck]).count()
     // An update is discarded only when nothing else of that record waits (the panel's case).
     const discard = chance(random, 0.5) && (entry.op === 'create' || others === 1)
     // The person presses once, on a network that answers (a restore lost to a fault is the next
@@ -729,7 +726,7 @@ export async function runScenario(
     else await person.retryParked(worker.engine, entry)
     world.proxy.setPolicy(policy)
     log.push(
-      `${discard ? 'discarded' : 'retried'} the refused ${entry.op} of ${entry.table} ${entry.recordId}`,
+      `${discard ? 'discarded' : 'retried'} the refused ${entry.op} of ${entry.table} ${entry.ck}`,
     )
   }
 
@@ -915,7 +912,7 @@ export async function drain(world: SyncWorld, worker: Worker): Promise<string[]>
   const left = await world.db.outbox.orderBy('seq').toArray()
   return left.map(
     (e) =>
-      `${e.state} ${e.op} ${e.table} ${e.recordId} ${e.code ?? ''} ${e.message ?? ''} ${JSON.stringify(e.payload).slice(0, 80)} sent=${e.sent}`,
+      `${e.state} ${e.op} ${e.table} ${e.ck} ${e.code ?? ''} ${e.message ?? ''} ${JSON.stringify(e.payload).slice(0, 80)} sent=${e.sent}`,
   )
 }
 

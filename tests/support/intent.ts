@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { idOfKey } from '../../src/data/keyed.ts'
 import {
   addBackground,
   copyProject,
@@ -492,14 +493,16 @@ export class Person {
    * server values, which the app shows again (docs/SYNC.md, step 7).
    */
   async discardParked(engine: SyncEngine, entry: OutboxEntry & { table: RecordKind }) {
-    const key = await this.keyOf(entry.table, entry.recordId)
+    // The entry names its record by client key: its id now is the row's.
+    const id = await idOfKey(this.world.db, entry.table, entry.ck)
+    const key = await this.keyOf(entry.table, id)
     await engine.discardEntry(entry.seq!)
     if (entry.op === 'create') {
       this.intent.remove(key)
       return
     }
     const response = await this.world.call('GET', `/api/${entry.table}/get`, undefined, {
-      id: entry.recordId,
+      id,
     })
     if (!response.ok) throw new Error(`${entry.table}/get ${response.status}`)
     const row = (await response.json()) as Fields

@@ -48,8 +48,11 @@ describe('commands: local write + outbox entry in one transaction', () => {
     const id = await createProject(1, 'Акция')
     const copy = await copyProject(id)
     expect((await db.projects.get(copy))?.name).toBe('Акция (копия)')
-    const entry = await db.outbox.where('[table+recordId]').equals(['projects', copy]).first()
-    expect(entry).toMatchObject({ op: 'copy', payload: { source_id: id } })
+    const entry = await db.outbox
+      .where('[table+ck]')
+      .equals(['projects', String(copy)])
+      .first()
+    expect(entry).toMatchObject({ op: 'copy', payload: { source_id: String(id) } })
   })
 
   it('creates a record with a local id, defaults and one create entry', async () => {
@@ -69,7 +72,7 @@ describe('commands: local write + outbox entry in one transaction', () => {
     expect(row).toMatchObject({ name: 'Анна', workspace_id: 7, enabled: false })
     const entries = await db.outbox.orderBy('seq').toArray()
     expect(entries.map((e) => e.op)).toEqual(['create', 'toggle'])
-    expect(entries[0]!.payload).toMatchObject({ workspace_id: 7, name: 'Анна' })
+    expect(entries[0]!.payload).toMatchObject({ workspace_id: '7', name: 'Анна' })
     expect(entries[0]!.payload).not.toHaveProperty('enabled')
     expect(entries[0]!.key).not.toBe(entries[1]!.key)
   })
@@ -123,7 +126,7 @@ describe('commands: local write + outbox entry in one transaction', () => {
       { ...textBlock(3, { name: 'Второй' }), id: b, x: 10 },
     ])
     const entries = await db.outbox.orderBy('seq').toArray()
-    expect(entries.map((e) => `${e.op}:${e.recordId}`)).toEqual([
+    expect(entries.map((e) => `${e.op}:${e.ck}`)).toEqual([
       `save:${a}`,
       `save:${b}`,
       'complete:3',

@@ -9,6 +9,7 @@ import {
 } from '../../src/sync/mutators/index.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { coalesce } from '../../src/sync/coalesce.ts'
+import { localBlockKeys } from '../../src/data/keyed.ts'
 
 /**
  * A project or background made offline and deleted before it ever reached the server leaves
@@ -27,7 +28,7 @@ const image = () => new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' })
 
 async function outboxAfterCoalescing() {
   const entries = await db.outbox.orderBy('seq').toArray()
-  const plan = coalesce(entries)
+  const plan = coalesce(entries, await localBlockKeys(db, entries))
   const dropped = new Set(plan.dropped)
   return entries.filter((e) => !dropped.has(e.seq!)).map((e) => `${e.op} ${e.table}`)
 }

@@ -76,7 +76,7 @@ describe('live hooks over the mirror', () => {
       {
         key: 'a',
         table: 'department',
-        recordId: 5,
+        ck: '5',
         op: 'update',
         payload: {},
         state: 'pending',
@@ -89,7 +89,7 @@ describe('live hooks over the mirror', () => {
       {
         key: 'b',
         table: 'department',
-        recordId: 6,
+        ck: '6',
         op: 'update',
         payload: {},
         state: 'parked',
@@ -102,7 +102,7 @@ describe('live hooks over the mirror', () => {
       {
         key: 'c',
         table: 'location',
-        recordId: 7,
+        ck: '7',
         op: 'update',
         payload: {},
         state: 'pending',

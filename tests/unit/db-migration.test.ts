@@ -66,7 +66,52 @@ const SAMPLES: Record<number, Sample[]> = {
   ],
   2: [...COMMON, ...UNKEYED, ...REKEYED],
   3: [...COMMON, ...UNKEYED, ...REKEYED],
-  4: COMMON.map((s) => (s.table === 'blocks' ? { ...s, row: { ...s.row, ck: 'c-1' } } : s)),
+  4: [
+    ...COMMON.map((s) => (s.table === 'blocks' ? { ...s, row: { ...s.row, ck: 'c-1' } } : s)),
+    // A specialist re-keyed from -9 to 44, and a subscribe block referring to it by id.
+    { table: 'specialist', row: { id: 44, ck: '-9', workspace_id: 2, name: 'Ольга' } },
+    {
+      table: 'outbox',
+      row: {
+        key: 's',
+        table: 'blocks',
+        recordId: 3,
+        op: 'save',
+        state: 'pending',
+        payload: { bg_id: 2, specialist_id: 44 },
+      },
+    },
+    {
+      table: 'outbox',
+      row: {
+        key: 'c',
+        table: 'backgrounds',
+        recordId: 2,
+        op: 'complete',
+        state: 'pending',
+        payload: { bg_id: 2 },
+      },
+    },
+  ],
+  5: [
+    { table: 'workspaces', row: { id: 1, ck: '1', name: 'Клиника' } },
+    {
+      table: 'specialist',
+      row: {
+        id: -1,
+        ck: '-1',
+        workspace_id: 1,
+        name: 'Анна',
+        department_id: 7,
+        location_id: null,
+      },
+    },
+    { table: 'blocks', row: { id: 3, ck: 'c-1', bg_id: 2, type: 'subscribe', specialist_id: -1 } },
+    {
+      table: 'outbox',
+      row: { key: 'k', table: 'specialist', ck: '-1', op: 'create', state: 'pending', payload: {} },
+    },
+  ],
 }
 
 const latest = Math.max(...SCHEMA_VERSIONS.map((v) => v.version))
@@ -93,7 +138,7 @@ describe('mirror schema migrations', () => {
       expect(db.verno).toBe(latest)
       expect(await db.workspaces.get(1)).toMatchObject({ id: 1, name: 'Клиника' })
       expect((await db.specialist.get(-1))?.name).toBe('Анна')
-      expect(await db.outbox.where('[table+recordId]').equals(['specialist', -1]).count()).toBe(1)
+      expect(await db.outbox.where('[table+ck]').equals(['specialist', '-1']).count()).toBe(1)
       const queued = (SAMPLES[version] ?? []).filter((s) => s.table === 'outbox').length
       expect(await db.outbox.where('state').equals('pending').count()).toBe(queued)
       // Version 2's reference indexes cover rows written before them.
@@ -113,12 +158,23 @@ describe('mirror schema migrations', () => {
         expect(await db.blocks.where('ck').equals('3').primaryKeys()).toEqual([3])
         expect(await db.blocks.where('ck').equals('-5').primaryKeys()).toEqual([-5])
         expect(await db.backgrounds.where('ck').equals('-4').primaryKeys()).toEqual([-4])
-        expect(await db.outbox.where('[table+recordId]').equals(['blocks', -5]).count()).toBe(1)
+        // Version 5 names queued entries' records and references by key.
+        const save = await db.outbox.where('[table+ck]').equals(['blocks', '-5']).first()
+        expect(save).toMatchObject({ payload: { bg_id: '-4' } })
+        expect(save).not.toHaveProperty('recordId')
         // A row re-keyed before: its old local id is its key, and the redirect entry is gone.
         expect(await db.specialist.where('ck').equals('-9').primaryKeys()).toEqual([44])
         expect(await db.meta.get('redirect:specialist:-9')).toBeUndefined()
       } else {
         expect(await db.blocks.where('ck').equals('c-1').primaryKeys()).toEqual([3])
+      }
+      if (version === 4) {
+        // The block by its key, the specialist it refers to by the key of its row (-9, not 44);
+        // a completion step carries nothing but its background's key.
+        const save = await db.outbox.where('[table+ck]').equals(['blocks', 'c-1']).first()
+        expect(save).toMatchObject({ payload: { bg_id: '2', specialist_id: '-9' } })
+        const complete = await db.outbox.where('[table+ck]').equals(['backgrounds', '2']).first()
+        expect(complete).toMatchObject({ op: 'complete', payload: {} })
       }
       db.close()
     })

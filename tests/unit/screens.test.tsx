@@ -117,7 +117,7 @@ describe('screens on the mirror', () => {
     await db.outbox.add({
       key: 'refused-1',
       table: 'department',
-      recordId: 7,
+      ck: '7',
       op: 'update',
       payload: { name: ' ' },
       state: 'parked',

@@ -34,7 +34,7 @@ const entry = (
 ): OutboxEntry => ({
   key: crypto.randomUUID(),
   table: 'department',
-  recordId: 5,
+  ck: '5',
   op: 'update',
   payload: {},
   state: 'pending',
@@ -53,8 +53,8 @@ describe('sync status in the top bar', () => {
   })
 
   it('counts waiting changes and lists rejected ones with retry and discard', async () => {
-    await db.outbox.add(entry({ recordId: 6 }))
-    await db.outbox.add(entry({ recordId: 6, table: 'location', label: 'Центр' }))
+    await db.outbox.add(entry({ ck: '6' }))
+    await db.outbox.add(entry({ ck: '6', table: 'location', label: 'Центр' }))
     const seq = await db.outbox.add(
       entry({
         state: 'parked',
@@ -131,7 +131,7 @@ describe('offline is told by answers', () => {
 
   it('says «Нет сети» while requests get no answer though the browser reports a network, and goes back at the first answer', async () => {
     expect(navigator.onLine).toBe(true)
-    await db.outbox.add(entry({ recordId: 6 }))
+    await db.outbox.add(entry({ ck: '6' }))
     await renderInApp(() => <SyncStatus />)
     await screen.findByRole('button', { name: /Ждут отправки: 1/ })
 
@@ -168,8 +168,8 @@ describe('offline is told by answers', () => {
   })
 
   it('never says «Всё сохранено» while the outbox is still being read, with changes in it', async () => {
-    await db.outbox.add(entry({ recordId: 6 }))
-    await db.outbox.add(entry({ recordId: 7 }))
+    await db.outbox.add(entry({ ck: '6' }))
+    await db.outbox.add(entry({ ck: '7' }))
     const states: (string | null)[] = []
     const observer = new MutationObserver(() => {
       const state = document
@@ -215,8 +215,8 @@ describe('storage warnings in the sync panel', () => {
 
 describe('the editor toolbar’s save state', () => {
   it('says what the header says once the changes are on the device', async () => {
-    await db.outbox.add(entry({ recordId: 7 }))
-    await db.outbox.add(entry({ recordId: 8 }))
+    await db.outbox.add(entry({ ck: '7' }))
+    await db.outbox.add(entry({ ck: '8' }))
     await renderInApp(() => (
       <>
         <SaveStatusText status="saved" />

@@ -1,10 +1,11 @@
 import { ApiError } from '../../api/client.ts'
 import { keepingKey } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
-import type { OutboxEntry } from '../../data/entries.ts'
-import { refsFrom, refsTo, remapEntry, remapRow } from '../../data/refs.ts'
+import type { SendEntry } from '../../data/entries.ts'
+import { keyOfId } from '../../data/keyed.ts'
+import { refsFrom, refsTo, remapRow } from '../../data/refs.ts'
 import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
-import type { MirrorTable } from '../../data/types.ts'
+import type { ClientKey, MirrorTable } from '../../data/types.ts'
 import { versionOf } from './local.ts'
 
 /**
@@ -20,15 +21,15 @@ export function inAll<T>(db: MirrorDb, fn: () => Promise<T>): Promise<T> {
   return db.transaction('rw', db.allTables(), async () => fn())
 }
 
-/** Queued edits of one record (the completion step of a background is not an edit of it). */
-async function editEntriesOf(db: MirrorDb, table: MirrorTable, id: number) {
-  const entries = await db.outbox.where('[table+recordId]').equals([table, id]).toArray()
+/** Queued edits of one record, by its key (the completion step of a background is not an edit of it). */
+async function editEntriesOf(db: MirrorDb, table: MirrorTable, ck: ClientKey) {
+  const entries = await db.outbox.where('[table+ck]').equals([table, ck]).toArray()
   return entries.filter((e) => e.op !== 'complete')
 }
 
-/** How many edits of one record are queued. */
-export async function editsOf(db: MirrorDb, table: MirrorTable, id: number): Promise<number> {
-  return (await editEntriesOf(db, table, id)).length
+/** How many edits of one record (named by its key) are queued. */
+export async function editsOf(db: MirrorDb, table: MirrorTable, ck: ClientKey): Promise<number> {
+  return (await editEntriesOf(db, table, ck)).length
 }
 
 /**
@@ -44,8 +45,8 @@ async function withoutDeletedRefs(db: MirrorDb, table: MirrorTable, row: Row): P
     const value = next[ref.field]
     if (typeof value !== 'number') continue
     const deletes = await db.outbox
-      .where('[table+recordId]')
-      .equals([ref.target, value])
+      .where('[table+ck]')
+      .equals([ref.target, await keyOfId(db, ref.target, value)])
       .filter((e) => e.op === 'delete')
       .count()
     if (deletes > 0) next = { ...next, [ref.field]: null }
@@ -53,31 +54,44 @@ async function withoutDeletedRefs(db: MirrorDb, table: MirrorTable, row: Row): P
   return next
 }
 
-/** The add of a record under local id `entry.recordId` returned `row`: re-key, rewrite references. */
+/**
+ * The add of a record (the entry's key, a local id until now) returned `row`: the row takes the
+ * server id and the mirror's references follow it; `rekeyed` remembers the id for the key. Queued
+ * entries name the record by key and stay as they are: they find the id when they are sent, and a
+ * change made here before this answer starts from the version it made (data/keyed.ts).
+ */
 export async function applyCreated(
   db: MirrorDb,
-  entry: OutboxEntry,
+  entry: SendEntry,
   table: MirrorTable,
   row: Row,
 ): Promise<void> {
-  const from = entry.recordId
   const to = row.id
   await inAll(db, async () => {
     await db.outbox.delete(entry.seq!)
     const t = db.mirror(table)
-    const local = await t.get(from)
-    const stillEdited = (await editsOf(db, table, from)) > 0
-    // Later edits are queued: keep the local state (it is newer), only the id changes. A row
-    // deleted locally meanwhile is not brought back (its delete, if any, follows remapped). Either
-    // way the row keeps its client key.
+    const local = await t.where('ck').equals(entry.ck).first()
+    const from = local?.id ?? entry.recordId
+    const stillEdited = (await editsOf(db, table, entry.ck)) > 0
+    const version = versionOf(row)
+    // Later edits are queued: keep the local state (it is newer), only the id and the version
+    // change. A row deleted locally meanwhile is not brought back (its delete, if any, finds the
+    // id in `rekeyed`). Either way the row keeps its client key.
     if (local) {
       await t.put(
         stillEdited
-          ? { ...local, id: to }
+          ? { ...local, id: to, ...(version === undefined ? {} : { version }) }
           : keepingKey(local, await withoutDeletedRefs(db, table, row)),
       )
+      if (local.id !== to) await t.delete(local.id)
     }
-    if (from !== to) await t.delete(from)
+    await db.rekeyed.put({
+      table,
+      ck: entry.ck,
+      id: to,
+      ...(version === undefined ? {} : { version }),
+    })
+    if (from === to) return
     for (const ref of refsTo(table)) {
       const rows = await db
         .mirror(ref.table)
@@ -88,28 +102,11 @@ export async function applyCreated(
         .filter((r) => r !== null)
       await db.mirror(ref.table).bulkPut(moved)
     }
-    const entries = await db.outbox.toArray()
-    const remapped = entries
-      .map((e) => remapEntry(e, table, from, to))
-      .filter((e) => e !== null)
-      .map((e) => startingAtCreate(e, table, to, row))
-    await db.outbox.bulkPut(remapped)
     if (table === 'workspaces') {
       const current = await db.meta.get(CURRENT_WORKSPACE)
       if (current?.value === from) await db.meta.put({ key: CURRENT_WORKSPACE, value: to })
     }
   })
-}
-
-/**
- * Edits made on a record before its create was answered start from the version the create made
- * (docs/SYNC.md, "Conflicts"): nobody else could have changed it before.
- */
-function startingAtCreate(e: OutboxEntry, table: MirrorTable, id: number, row: Row): OutboxEntry {
-  const version = versionOf(row)
-  if (e.table !== table || e.recordId !== id || e.baseVersion !== undefined) return e
-  if (version === undefined || e.op === 'create' || e.op === 'complete') return e
-  return { ...e, baseVersion: version }
 }
 
 /**
@@ -119,21 +116,21 @@ function startingAtCreate(e: OutboxEntry, table: MirrorTable, id: number, row: R
  */
 export async function applyUpdated(
   db: MirrorDb,
-  entry: OutboxEntry,
+  entry: SendEntry,
   table: MirrorTable,
   row: Row,
 ): Promise<void> {
   await inAll(db, async () => {
     await db.outbox.delete(entry.seq!)
     const version = versionOf(row)
-    const waiting = await editEntriesOf(db, table, row.id)
+    const waiting = await editEntriesOf(db, table, entry.ck)
     if (version !== undefined && entry.baseVersion !== undefined) {
       const rebased = waiting
         .filter((e) => e.baseVersion === entry.baseVersion && e.state === 'pending')
         .map((e) => ({ ...e, baseVersion: version }))
       await db.outbox.bulkPut(rebased)
     }
-    const local = await db.mirror(table).get(row.id)
+    const local = await db.mirror(table).where('ck').equals(entry.ck).first()
     if (!local) return
     if (waiting.length === 0)
       await db.mirror(table).put(keepingKey(local, await withoutDeletedRefs(db, table, row)))
@@ -142,14 +139,14 @@ export async function applyUpdated(
 }
 
 /** Done, nothing to write back. */
-export async function applyDone(db: MirrorDb, entry: OutboxEntry): Promise<void> {
+export async function applyDone(db: MirrorDb, entry: { seq?: number }): Promise<void> {
   await db.outbox.delete(entry.seq!)
 }
 
 /** A delete the server answers 404 to has nothing left to delete: done. */
 export async function applyDeleted(
   db: MirrorDb,
-  entry: OutboxEntry,
+  entry: { seq?: number },
   call: () => Promise<unknown>,
 ): Promise<void> {
   try {

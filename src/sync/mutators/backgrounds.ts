@@ -1,6 +1,6 @@
 import { removeBackgroundContent } from '../../data/cascade.ts'
 import { keyFromId } from '../../data/client-keys.ts'
-import type { EntryOf } from '../../data/entries.ts'
+import type { SendOf } from '../../data/entries.ts'
 import { localFileUrl } from '../../data/ids.ts'
 import { enqueue, nextFileId, nextLocalId } from '../../data/outbox.ts'
 import { reconcile } from '../mirror.ts'
@@ -65,7 +65,7 @@ export function deleteBackground(id: number): Promise<void> {
 }
 
 export async function sendBackground(
-  entry: EntryOf<'backgrounds'>,
+  entry: SendOf<'backgrounds'>,
   ctx: SendContext,
 ): Promise<void> {
   const { db, api } = ctx

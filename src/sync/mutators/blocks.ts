@@ -1,4 +1,4 @@
-import type { BlockFields, EntryOf } from '../../data/entries.ts'
+import type { BlockFields, SendOf } from '../../data/entries.ts'
 import { isLocalId } from '../../data/ids.ts'
 import { enqueue, nextLocalId, resolveUploadedUrls } from '../../data/outbox.ts'
 import type { BlockRow, ClientKey, LocalBlock } from '../../data/types.ts'
@@ -39,7 +39,7 @@ async function queueCompletion(db: MirrorDb, bgIds: Iterable<number>) {
       table: 'backgrounds',
       recordId: bgId,
       op: 'complete',
-      payload: { bg_id: bgId },
+      payload: {},
     })
   }
 }
@@ -107,6 +107,7 @@ export function deleteBlocks(refs: readonly BlockRef[]): Promise<void> {
       await enqueue(db, {
         table: 'blocks',
         recordId: row.id,
+        ck: row.ck,
         op: 'delete',
         payload: { type: row.type, bg_id: row.bg_id },
         label: blockLabel(row),
@@ -117,7 +118,7 @@ export function deleteBlocks(refs: readonly BlockRef[]): Promise<void> {
   })
 }
 
-export async function sendBlock(entry: EntryOf<'blocks'>, ctx: SendContext): Promise<void> {
+export async function sendBlock(entry: SendOf<'blocks'>, ctx: SendContext): Promise<void> {
   const { db, api } = ctx
   const { recordId: id, key } = entry
   switch (entry.op) {

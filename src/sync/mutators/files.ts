@@ -1,5 +1,5 @@
 import { rewriteFileUrl } from '../../data/cascade.ts'
-import type { EntryOf } from '../../data/entries.ts'
+import type { SendOf } from '../../data/entries.ts'
 import { localFileUrl } from '../../data/ids.ts'
 import { enqueue, nextFileId } from '../../data/outbox.ts'
 import { applyDone, inAll } from './apply.ts'
@@ -21,7 +21,7 @@ export function uploadFile(file: Blob): Promise<string> {
   })
 }
 
-export async function sendFile(entry: EntryOf<'files'>, ctx: SendContext): Promise<void> {
+export async function sendFile(entry: SendOf<'files'>, ctx: SendContext): Promise<void> {
   const { db, api } = ctx
   const id = entry.recordId
   const file = await db.files.get(id)

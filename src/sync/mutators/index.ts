@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../data/entries.ts'
+import type { SendEntry } from '../../data/entries.ts'
 import { sendBackground } from './backgrounds.ts'
 import { sendBlock } from './blocks.ts'
 import type { SendContext } from './context.ts'
@@ -32,7 +32,7 @@ export {
 export { ParkError, type SendContext, type SyncApi } from './context.ts'
 
 /** Steps 4–6 for one entry: its request, under its Idempotency-Key, and the answer applied. */
-export function send(entry: OutboxEntry, ctx: SendContext): Promise<void> {
+export function send(entry: SendEntry, ctx: SendContext): Promise<void> {
   switch (entry.table) {
     case 'workspaces':
       return sendWorkspace(entry, ctx)

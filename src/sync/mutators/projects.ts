@@ -2,10 +2,10 @@ import { copyName as projectCopyName, type ProjectTypeId } from '../../domain/pr
 import { removeProjectContent } from '../../data/cascade.ts'
 import { keyFromId } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
-import type { EntryOf } from '../../data/entries.ts'
+import type { SendOf } from '../../data/entries.ts'
+import { keyOfId } from '../../data/keyed.ts'
 import { isLocalId } from '../../data/ids.ts'
 import { enqueue, nextLocalId } from '../../data/outbox.ts'
-import { createsRecord } from '../../data/refs.ts'
 import { applyCreated, applyDeleted, applyDone, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, versionOf, write } from './local.ts'
@@ -99,8 +99,9 @@ export function copyProject(id: number, name?: string): Promise<number> {
 
 /** Whether a copy of the project waits in the outbox (it reads the project on the server). */
 export async function copyQueued(db: MirrorDb, projectId: number): Promise<boolean> {
+  const ck = await keyOfId(db, 'projects', projectId)
   const copies = await db.outbox
-    .filter((e) => e.table === 'projects' && e.op === 'copy' && e.payload.source_id === projectId)
+    .filter((e) => e.table === 'projects' && e.op === 'copy' && e.payload.source_id === ck)
     .count()
   return copies > 0
 }
@@ -112,8 +113,9 @@ export async function copyQueued(db: MirrorDb, projectId: number): Promise<boole
  */
 export async function mayBeOnServer(db: MirrorDb, table: 'projects' | 'backgrounds', id: number) {
   if (!isLocalId(id)) return true
-  const entries = await db.outbox.where('[table+recordId]').equals([table, id]).toArray()
-  return entries.some(createsRecord)
+  const ck = await keyOfId(db, table, id)
+  const entries = await db.outbox.where('[table+ck]').equals([table, ck]).toArray()
+  return entries.some((e) => e.op === 'create' || e.op === 'copy')
 }
 
 export function deleteProject(id: number): Promise<void> {
@@ -135,7 +137,7 @@ export function deleteProject(id: number): Promise<void> {
   })
 }
 
-export async function sendProject(entry: EntryOf<'projects'>, ctx: SendContext): Promise<void> {
+export async function sendProject(entry: SendOf<'projects'>, ctx: SendContext): Promise<void> {
   const { db, api } = ctx
   const { recordId: id, key } = entry
   switch (entry.op) {

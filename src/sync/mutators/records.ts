@@ -1,7 +1,7 @@
 import { isMasked } from '../../domain/integration.ts'
 import { clearReferences } from '../../data/cascade.ts'
 import { keyFromId } from '../../data/client-keys.ts'
-import type { EntryOf, RecordInput } from '../../data/entries.ts'
+import type { RecordInput, SendOf } from '../../data/entries.ts'
 import { enqueue, nextLocalId, resolveUploadedUrls } from '../../data/outbox.ts'
 import {
   hasEnabled,
@@ -65,7 +65,7 @@ export function createRecord<K extends RecordKind>(
       op: 'create',
       payload: { workspace_id: workspaceId, ...input },
       label,
-    } as EntryOf<K, 'create'>)
+    } as SendOf<K, 'create'>)
     // The add call knows no `enabled`: a record made disabled is disabled right after.
     if (hasEnabled(kind) && enabled === false) {
       await enqueue(db, { table: kind, recordId: id, op: 'toggle', payload: { enabled }, label })
@@ -101,7 +101,7 @@ export function updateRecord<K extends RecordKind>(
         payload: fields,
         label,
         ...start,
-      } as EntryOf<K, 'update'>)
+      } as SendOf<K, 'update'>)
     }
     if (enabled !== undefined && hasEnabled(kind)) {
       const start = startFrom(row, ['enabled'])
@@ -153,7 +153,7 @@ export function setRecordEnabled(kind: ToggleKind, id: number, enabled: boolean)
   })
 }
 
-export async function sendRecord(entry: EntryOf<RecordKind>, ctx: SendContext): Promise<void> {
+export async function sendRecord(entry: SendOf<RecordKind>, ctx: SendContext): Promise<void> {
   const { db, api } = ctx
   const { table: kind, recordId: id, key } = entry
   switch (entry.op) {

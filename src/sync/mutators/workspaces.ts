@@ -1,6 +1,6 @@
 import { removeWorkspaceContent } from '../../data/cascade.ts'
 import { keyFromId } from '../../data/client-keys.ts'
-import type { EntryOf } from '../../data/entries.ts'
+import type { SendOf } from '../../data/entries.ts'
 import { enqueue, nextLocalId } from '../../data/outbox.ts'
 import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
 import { getDb } from '../../data/db.ts'
@@ -65,7 +65,7 @@ export function deleteWorkspace(id: number): Promise<void> {
   })
 }
 
-export async function sendWorkspace(entry: EntryOf<'workspaces'>, ctx: SendContext): Promise<void> {
+export async function sendWorkspace(entry: SendOf<'workspaces'>, ctx: SendContext): Promise<void> {
   const { db, api } = ctx
   switch (entry.op) {
     case 'create':

@@ -112,7 +112,7 @@ function outboxEntries(page: Page): Promise<unknown[]> {
                 seq: e.seq,
                 op: e.op,
                 table: e.table,
-                recordId: e.recordId,
+                ck: e.ck,
                 state: e.state,
                 sent: e.sent,
                 attempts: e.attempts,
