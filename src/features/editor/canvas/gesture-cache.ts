@@ -1,6 +1,7 @@
 import { RenderTexture, Sprite, type Application, type Container } from 'pixi.js'
 import type { Viewport } from '../../../domain/geometry.ts'
 import { splitForGesture } from './gesture-layers.ts'
+import { gpuFence, type GpuFence } from './gpu-fence.ts'
 import { pictureTransform, shouldRepicture } from './view-picture.ts'
 
 interface Layer {
@@ -13,9 +14,15 @@ interface ViewPicture {
   layer: Layer
   /** The view the picture was taken at. */
   at: Viewport
+  /** When it was asked of the GPU. */
   takenAt: number
-  /** How long taking it took (ms): slow pictures are taken again less often. */
+  /**
+   * How long taking it took (ms): slow pictures are taken again less often. While the GPU is
+   * still drawing it (`drawing`), the time so far.
+   */
   cost: number
+  /** Passes once the GPU has drawn the picture; null once it has, or if that cannot be known. */
+  drawing: GpuFence | null
 }
 
 /**
@@ -36,7 +43,6 @@ export class GestureCache {
   private hidden: Container[] = []
   private layers: Layer[] = []
   private view: ViewPicture | null = null
-  private readonly pixel = new Uint8Array(4)
 
   constructor(
     private readonly app: Application,
@@ -62,13 +68,12 @@ export class GestureCache {
     if (!stage || this.world.destroyed || this.world.parent !== stage || !this.world.visible) return
     // No multisampling: a tablet at DPR 2 holds one screen-sized texture, not four more for the
     // samples. A moving picture hides the difference, and at rest the live scene is drawn again.
-    const started = performance.now()
-    const layer = this.picture(false)
-    this.waitForGpu()
     const takenAt = performance.now()
+    const layer = this.picture(false)
+    const drawing = this.fence()
     stage.addChildAt(layer.sprite, stage.getChildIndex(this.world))
     this.world.visible = false
-    this.view = { layer, at: { ...view }, takenAt, cost: takenAt - started }
+    this.view = { layer, at: { ...view }, takenAt, cost: performance.now() - takenAt, drawing }
   }
 
   /** Places the pan or pinch picture for `view`, taking it again when too much shows blank. */
@@ -78,6 +83,14 @@ export class GestureCache {
     const screen = { width: this.app.screen.width, height: this.app.screen.height }
     let placed = pictureTransform(picture.at, view)
     const now = performance.now()
+    if (picture.drawing) {
+      // Still drawing: it has cost at least this long, which holds the next picture back.
+      picture.cost = now - picture.takenAt
+      if (picture.drawing.passed()) {
+        picture.drawing.dispose()
+        picture.drawing = null
+      }
+    }
     if (shouldRepicture(placed, screen, now - picture.takenAt, picture.cost)) {
       this.world.visible = true
       this.app.renderer.render({
@@ -85,11 +98,12 @@ export class GestureCache {
         target: picture.layer.texture,
         clearColor: [0, 0, 0, 0],
       })
-      this.waitForGpu()
+      picture.drawing?.dispose()
+      picture.drawing = this.fence()
       this.world.visible = false
       picture.at = { ...view }
-      picture.takenAt = performance.now()
-      picture.cost = picture.takenAt - now
+      picture.takenAt = now
+      picture.cost = performance.now() - now
       placed = { x: 0, y: 0, scale: 1 }
     }
     picture.layer.sprite.position.set(placed.x, placed.y)
@@ -130,6 +144,7 @@ export class GestureCache {
   end() {
     if (this.view) {
       if (!this.world.destroyed) this.world.visible = true
+      this.view.drawing?.dispose()
       this.layers.push(this.view.layer)
       this.view = null
     }
@@ -142,16 +157,9 @@ export class GestureCache {
     this.layers = []
   }
 
-  /**
-   * Waits for the GPU to draw what was asked of it. Pixi's calls return at once and the work
-   * happens later in the GPU (in software here, a picture of 1,000 blocks takes about half a
-   * second): only then does the time taken say what a picture costs. The wait is paid once per
-   * picture, not per frame.
-   */
-  private waitForGpu() {
-    const gl = (this.app.renderer as { gl?: WebGLRenderingContext }).gl
-    // finish() returns before a software GPU has drawn; reading one pixel has to wait for it.
-    gl?.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.pixel)
+  /** A fence after the picture just asked of the GPU (docs/editor.md "Drawing"). */
+  private fence(): GpuFence | null {
+    return gpuFence((this.app.renderer as { gl?: WebGLRenderingContext }).gl)
   }
 
   /** The world as it shows now (only the visible drawables), in screen px. */
