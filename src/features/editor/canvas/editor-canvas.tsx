@@ -32,7 +32,8 @@ extend({ Container, Graphics, Sprite, Text })
 
 /**
  * The open canvas's test hook: browser journeys read where each block is drawn
- * (`window.__promoEditorCanvas.blocks()`). Present only while an editor canvas is on screen.
+ * (`window.__promoEditorCanvas.blocks()`). Present only while an editor canvas is on screen, and
+ * only in the test build (`test-hooks.ts`).
  */
 export interface CanvasTestHook {
   blocks(): CanvasBlockProbe[]
@@ -75,7 +76,8 @@ function EditorCanvas(props: EditorCanvasProps) {
   const [, setStarted] = useState(false)
   const onInit = useCallback((app: PixiApp) => {
     // Browser checks read which renderer runs (WebGL is expected).
-    if (hostRef.current) hostRef.current.dataset.renderer = app.renderer.name
+    if (import.meta.env.VITE_TEST_HOOKS === '1' && hostRef.current)
+      hostRef.current.dataset.renderer = app.renderer.name
     setStarted(true)
   }, [])
   return (
@@ -142,13 +144,16 @@ function Scene(
     host.setOverlaySource(() => interaction.overlayState)
     const detach = interaction.attach()
     onController(host)
-    const hook: CanvasTestHook = { blocks: () => host.probe(), lookAt: host.lookAt }
-    window.__promoEditorCanvas = hook
+    const hook: CanvasTestHook | null =
+      import.meta.env.VITE_TEST_HOOKS === '1'
+        ? { blocks: () => host.probe(), lookAt: host.lookAt }
+        : null
+    if (hook) window.__promoEditorCanvas = hook
     return () => {
       detach()
       onController(null)
       host.attachApp(null, null)
-      if (window.__promoEditorCanvas === hook) delete window.__promoEditorCanvas
+      if (hook && window.__promoEditorCanvas === hook) delete window.__promoEditorCanvas
     }
   }, [host, hostRef, isInitialised, app, onController])
 
