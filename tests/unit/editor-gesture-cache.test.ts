@@ -41,7 +41,13 @@ function fakeApp(gl: unknown) {
   const app = {
     stage,
     screen: SCREEN,
-    renderer: { gl, render, resolution: 1, view: { antialias: true } },
+    renderer: {
+      gl,
+      render,
+      resolution: 1,
+      view: { antialias: true },
+      background: { colorRgba: [0.87, 0.89, 0.9, 1] },
+    },
   } as unknown as Application
   return { app, world, render }
 }
@@ -111,6 +117,29 @@ describe('a pan picture is timed without waiting for the GPU (docs/editor.md "Dr
     cache.follow({ zoom: 1, panX: 30, panY: 0 })
     expect(render).toHaveBeenCalledTimes(2)
     expect(gl1.readPixels).not.toHaveBeenCalled()
+    cache.end()
+  })
+})
+
+describe('the frozen pictures cost one write per pixel (docs/editor.md "Frame cost")', () => {
+  it('the lowest picture is taken on the canvas colour and drawn without blending; the one above blends', () => {
+    const { gl } = fakeGl()
+    const { app, world, render } = fakeApp(gl)
+    const background = new Container()
+    const [under, moving, over] = [new Container(), new Container(), new Container()]
+    background.addChild(under, moving, over)
+    world.addChild(background)
+    const cache = new GestureCache(app, world)
+    cache.begin(new Set([moving]))
+    const pictures = app.stage.children.filter((c) => c.label === 'gesture-cache')
+    expect(pictures.map((p) => p.blendMode)).toEqual(['none', 'inherit'])
+    const clears = render.mock.calls.map(
+      ([options]) => (options as { clearColor: number[] }).clearColor,
+    )
+    expect(clears).toEqual([
+      [0.87, 0.89, 0.9, 1],
+      [0, 0, 0, 0],
+    ])
     cache.end()
   })
 })

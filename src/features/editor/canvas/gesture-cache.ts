@@ -69,7 +69,7 @@ export class GestureCache {
     // No multisampling: a tablet at DPR 2 holds one screen-sized texture, not four more for the
     // samples. A moving picture hides the difference, and at rest the live scene is drawn again.
     const takenAt = performance.now()
-    const layer = this.picture(false)
+    const layer = this.picture(false, true)
     const drawing = this.fence()
     stage.addChildAt(layer.sprite, stage.getChildIndex(this.world))
     this.world.visible = false
@@ -96,7 +96,7 @@ export class GestureCache {
       this.app.renderer.render({
         container: this.world,
         target: picture.layer.texture,
-        clearColor: [0, 0, 0, 0],
+        clearColor: this.app.renderer.background.colorRgba,
       })
       picture.drawing?.dispose()
       picture.drawing = this.fence()
@@ -131,7 +131,7 @@ export class GestureCache {
     for (const { at, items } of pictures) {
       if (!items.some((d) => wasShown.has(d))) continue
       showOnly(items)
-      const layer = this.picture()
+      const layer = this.picture(undefined, at === 'below')
       const index = stage.getChildIndex(this.world)
       stage.addChildAt(layer.sprite, at === 'below' ? index : index + 1)
       this.layers.push(layer)
@@ -162,8 +162,12 @@ export class GestureCache {
     return gpuFence((this.app.renderer as { gl?: WebGLRenderingContext }).gl)
   }
 
-  /** The world as it shows now (only the visible drawables), in screen px. */
-  private picture(antialias = this.app.renderer.view.antialias): Layer {
+  /**
+   * The world as it shows now (only the visible drawables), in screen px. An `opaque` picture (the
+   * lowest one) is taken on the canvas's colour and drawn without blending: each frame then writes
+   * the screen's pixels once instead of reading and blending them (docs/editor.md "Frame cost").
+   */
+  private picture(antialias = this.app.renderer.view.antialias, opaque = false): Layer {
     const renderer = this.app.renderer
     const texture = RenderTexture.create({
       width: this.app.screen.width,
@@ -172,8 +176,13 @@ export class GestureCache {
       antialias,
     })
     // The world's own transform is the view, so the picture lines up with the screen.
-    renderer.render({ container: this.world, target: texture, clearColor: [0, 0, 0, 0] })
+    renderer.render({
+      container: this.world,
+      target: texture,
+      clearColor: opaque ? renderer.background.colorRgba : [0, 0, 0, 0],
+    })
     const sprite = new Sprite(texture)
+    if (opaque) sprite.blendMode = 'none'
     sprite.label = 'gesture-cache'
     return { sprite, texture }
   }
