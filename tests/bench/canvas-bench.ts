@@ -186,6 +186,8 @@ async function waitForEditor(page: Page, blocks: number) {
 
 /** Frames drawn per second while the middle button pans the view in a circle (back where it began). */
 async function panFps(page: Page, from: { x: number; y: number }): Promise<DragRates> {
+  // A tab behind the others gets its animation frames throttled: the pan must be the one in front.
+  await page.bringToFront()
   await page.evaluate('globalThis.__name ??= (f) => f')
   const rates = await measureDragFps(page, from, PAN_MS, PIXI_FRAMES_DRAWN, 'middle')
   // The last frames of the pan (the live scene again at rest) are not part of the figure.
