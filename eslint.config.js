@@ -77,6 +77,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist',
+      'dist-test',
       'node_modules',
       'data',
       'coverage',

@@ -1,8 +1,9 @@
 /**
  * Canvas editor and repeat-visit figures in headless Chromium, against the built app and the real
  * reference server started in this process (a throwaway database, a fresh account):
- * - drag frame rate (frames the scene drew) with one of 100 and one of 1,000 blocks ÷ over an
- *   empty stage, and ÷ the same scene in Konva; frames an idle editor draws per second;
+ * - drag frame rate (frames presented) with one of 100 and one of 1,000 blocks ÷ the same scene in
+ *   Konva (its own advice for dragging) and ÷ a bare Pixi app (drag-scenes.ts), the same scripted
+ *   gesture, 5 alternating rounds, medians; input latency; frames an idle editor draws per second;
  * - pan frame rate (middle-button drag of the view) over 1,000 blocks ÷ over an empty stage;
  * - JS heap growth after opening and leaving the editor 20 times (after forced GC);
  * - time to the first rows of /specialist on a repeat visit ÷ on the first visit with an empty
@@ -14,29 +15,33 @@ import type { AddressInfo } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
+import type { CDPSession, Page } from 'playwright-core'
+import type { Point } from '../../src/domain/geometry.ts'
 import { startServer } from '../../server/start.ts'
 import { ensureBuilt } from '../e2e/global-setup.ts'
 import { launchBrowser, type BrowserSession } from '../e2e/helpers/browser.ts'
 import { pngImage } from '../server/helpers.ts'
 import { newBlock } from '../support/convergence-scenario.ts'
-import { BLOCK_TYPES } from '../../src/domain/block.ts'
+import { PIXI_FRAMES_DRAWN, measureDragFps, type DragRates } from './drag-measure.ts'
 import {
-  KONVA_FRAMES_DRAWN,
-  PIXI_FRAMES_DRAWN,
-  measureDragFps,
+  openBarePixiScene,
   openKonvaScene,
-  type DragRates,
-} from './drag-measure.ts'
+  sceneFromEditor,
+  scriptedDrag,
+  type DragFigures,
+  type Scene,
+} from './drag-scenes.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
 const KONVA = join(ROOT, 'node_modules/konva/konva.min.js')
+const PIXI = join(ROOT, 'node_modules/pixi.js/dist/pixi.min.js')
+/** Alternating rounds of the drag comparison (medians and spread reported). */
+const ROUNDS = 5
 const BLOCKS = 100
 const MANY_BLOCKS = 1000
 /** Blocks created at once while setting up a scene (the server takes them in any order). */
 const ADD_BATCH = 20
 const REOPENS = 20
-const DRAG_MS = 3000
 /** Each pan measurement follows a drag on the same page (already warm): no warm-up of its own. */
 const PAN_MS = 2000
 const ROUND_TRIP_MS = 150
@@ -86,41 +91,67 @@ async function register(baseUrl: string): Promise<Session> {
   return (await response.json()) as Session
 }
 
-/** A landing project with one background and `blocks` blocks; the last one sits in front at 0,0. */
+/** The section's background and the picture blocks' picture, as the server and the pages get them. */
+const BACKGROUND_PNG = pngImage(BG.width, BG.height)
+const PICTURE_PNG = pngImage(64, 64)
+const dataUrl = (png: Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString('base64')}`
+
+interface BenchProject {
+  id: number
+  /** Each block's rotation by its server id (the Konva and bare Pixi scenes draw the same). */
+  rotations: Map<number, number>
+}
+
+/**
+ * A landing project with one background and `blocks` blocks: buttons (a filled, outlined box with a
+ * label) and every fifth a picture, rotated by -3° to 3°, spread over the section; the last one, a
+ * button, sits in front in the middle (the one dragged).
+ */
 async function landingProject(
   api: ReturnType<typeof apiClient>,
   workspaceId: number,
   name: string,
   blocks: number,
-): Promise<number> {
+): Promise<BenchProject> {
   const project = await api.post<{ id: number }>('/api/project/add', {
     workspace_id: workspaceId,
     name,
   })
   await api.post('/api/project/set_type', { project_id: project.id, type: 1 })
   const form = new FormData()
-  form.set('file', new Blob([new Uint8Array(pngImage(BG.width, BG.height))], { type: 'image/png' }))
+  form.set('file', new Blob([new Uint8Array(BACKGROUND_PNG)], { type: 'image/png' }))
   form.set('project_id', String(project.id))
   form.set('width', String(BG.width))
   form.set('height', String(BG.height))
   const bg = await api.call<{ id: number }>('/api/project/add_bg', { method: 'POST', body: form })
+  const upload = new FormData()
+  upload.set('file', new Blob([new Uint8Array(PICTURE_PNG)], { type: 'image/png' }))
+  const { url } = await api.call<{ url: string }>('/api/image/upload', {
+    method: 'POST',
+    body: upload,
+  })
+  const rotations = new Map<number, number>()
   const added: Promise<unknown>[] = []
   for (let i = 1; i <= blocks; i += 1) {
-    const type = BLOCK_TYPES[i % BLOCK_TYPES.length]!
-    const block = newBlock(i === blocks ? 'button' : type, bg.id, i, { zindex: i })
+    const last = i === blocks
+    const type = !last && i % 5 === 0 ? 'image' : 'button'
+    const block = newBlock(type, bg.id, i, { zindex: i, imageUrl: url })
+    const rotation = last ? 0 : (i % 7) - 3
+    Object.assign(block, { rotation })
     // The dragged block: in front, in the middle of the section.
-    if (i === blocks) Object.assign(block, { x: 0, y: 0 })
-    // Images and videos without a file draw a placeholder; spread the rest over the section.
+    if (last) Object.assign(block, { x: 0, y: 0 })
     else Object.assign(block, { x: ((i * 37) % 160) - 80, y: ((i * 23) % 90) - 45 })
-    // About the size of the Konva scene's blocks (120 × 44 px on a 1200 px section).
-    Object.assign(block, { width: 10 })
-    if ('height' in block) Object.assign(block, { height: 6.5 })
-    if ('fontSize' in block) Object.assign(block, { fontSize: 2.7 })
-    added.push(api.post(`/api/${block.type}/add`, block))
+    Object.assign(block, { width: 10, height: type === 'image' ? 10 : 4 })
+    if ('fontSize' in block) Object.assign(block, { fontSize: 1.6 })
+    added.push(
+      api
+        .post<{ id: number }>(`/api/${block.type}/add`, block)
+        .then((saved) => rotations.set(saved.id, rotation)),
+    )
     if (added.length === ADD_BATCH) await Promise.all(added.splice(0))
   }
   await Promise.all(added)
-  return project.id
+  return { id: project.id, rotations }
 }
 
 /** Signs in through the login page, as a person does. */
@@ -153,22 +184,10 @@ async function waitForEditor(page: Page, blocks: number) {
   await page.waitForTimeout(blocks > BLOCKS ? 2500 : 800)
 }
 
-/**
- * tsx compiles with esbuild's keepNames, which wraps named functions inside callbacks that
- * Playwright sends to the page in a `__name` helper the page does not have.
- */
-async function dragFps(
-  page: Page,
-  from: { x: number; y: number },
-  ms: number,
-  framesDrawn = PIXI_FRAMES_DRAWN,
-): Promise<DragRates> {
-  await page.evaluate('globalThis.__name ??= (f) => f')
-  return measureDragFps(page, from, ms, framesDrawn)
-}
-
 /** Frames drawn per second while the middle button pans the view in a circle (back where it began). */
 async function panFps(page: Page, from: { x: number; y: number }): Promise<DragRates> {
+  // A tab behind the others gets its animation frames throttled: the pan must be the one in front.
+  await page.bringToFront()
   await page.evaluate('globalThis.__name ??= (f) => f')
   const rates = await measureDragFps(page, from, PAN_MS, PIXI_FRAMES_DRAWN, 'middle')
   // The last frames of the pan (the live scene again at rest) are not part of the figure.
@@ -182,6 +201,15 @@ async function idleFramesPerSecond(page: Page, ms: number): Promise<number> {
   await page.waitForTimeout(ms)
   return ((Number(await page.evaluate(PIXI_FRAMES_DRAWN)) - before) * 1000) / ms
 }
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+/** Median and range of alternating runs. */
+const spread = (values: number[]) =>
+  `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}, ${values.length} runs)`
 
 const rates = (r: DragRates) => `${r.drawn.toFixed(1)} (${r.animationFrames.toFixed(1)} rAF)`
 
@@ -243,11 +271,12 @@ async function firstRowsMs(page: Page, origin: string): Promise<number> {
 }
 
 export async function runCanvasBench(): Promise<Record<string, number>> {
-  ensureBuilt()
+  // The canvas's frame count and probe are in the test build only.
+  const staticDir = ensureBuilt('test')
   const dataDir = await mkdtemp(join(tmpdir(), 'canvas-bench-'))
   const server = await startServer({
     port: 0,
-    staticDir: join(ROOT, 'dist'),
+    staticDir,
     dataDir,
     seed: false,
     loginLimit: { attempts: 1000, windowMs: 60_000 },
@@ -284,75 +313,117 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
       })
     lap('scenes set up')
 
-    // --- drag frame rate ---
+    // --- drag: the editor against Konva and a bare Pixi app, the same scene and gesture ---
     const browser = await launchBrowser({ viewport: VIEWPORT, timeout: 60_000 })
     sessions.push(browser)
     const page = browser.page
     await signIn(page, server.url, email, password)
 
-    await openEditor(page, server.url, empty, 0)
-    await dragFps(page, await sectionCentre(page), 1000) // warm-up
-    const emptyFps = await dragFps(page, await sectionCentre(page), DRAG_MS)
-    const emptyPan = await panFps(page, await sectionCentre(page))
-    lap('empty stage')
-
-    let manyPan: DragRates | null = null
-    /** Drag fps in the editor with `count` blocks: a warm-up drag, undone, then the measured one. */
-    const editorFps = async (projectId: number, count: number) => {
-      await openEditor(page, server.url, projectId, count)
-      if (count === BLOCKS) out.editor_idle_frames_per_s = await idleFramesPerSecond(page, 2000)
-      const centre = await sectionCentre(page)
-      await dragFps(page, centre, 1000)
-      // Undo puts the block back in the middle (reopening a thousand blocks would take long).
-      await page.keyboard.press('Control+z')
-      await page.waitForTimeout(500)
-      const fps = await dragFps(page, centre, DRAG_MS)
-      if (count === MANY_BLOCKS) manyPan = await panFps(page, centre)
-      lap(`${count} blocks`)
-      return fps
+    type Case = {
+      name: string
+      page: Page
+      cdp: CDPSession
+      grab: Point
+      kind: 'editor' | 'counter'
     }
-    const fullFps = await editorFps(full, BLOCKS)
-    const manyFps = await editorFps(many, MANY_BLOCKS)
-
-    // A blank page of its own: the app's Content-Security-Policy forbids the inline script.
-    const konvaFps = async (count: number) => {
-      const konvaPage = await browser.context.newPage()
-      const konvaTarget = await openKonvaScene(konvaPage, KONVA, count)
-      await dragFps(konvaPage, konvaTarget, 1000, KONVA_FRAMES_DRAWN)
-      const fps = await dragFps(konvaPage, konvaTarget, DRAG_MS, KONVA_FRAMES_DRAWN)
-      await konvaPage.close()
-      return fps
+    const cases: Case[] = []
+    const editorCase = async (name: string, project: BenchProject, count: number) => {
+      const p = await browser.context.newPage()
+      await openEditor(p, server.url, project.id, count)
+      if (count === BLOCKS) out.editor_idle_frames_per_s = await idleFramesPerSecond(p, 2000)
+      const canvas = (await p.locator('[data-testid="editor-canvas"]').boundingBox())!
+      const zoom = (canvas.width - 2 * FIT_MARGIN) / WORLD_WIDTH
+      const scene = await sceneFromEditor(p, {
+        section: {
+          x: canvas.x + FIT_MARGIN,
+          y: canvas.y + FIT_MARGIN,
+          width: WORLD_WIDTH * zoom,
+          height: ((WORLD_WIDTH * BG.height) / BG.width) * zoom,
+        },
+        background: dataUrl(BACKGROUND_PNG),
+        picture: dataUrl(PICTURE_PNG),
+        rotations: project.rotations,
+        // A button's 1.6 units on a 1200 px section (6 px a unit) at the fitted zoom.
+        fontPx: 1.6 * (WORLD_WIDTH / 200) * zoom,
+      })
+      cases.push({
+        name,
+        page: p,
+        cdp: await p.context().newCDPSession(p),
+        grab: scene.grab,
+        kind: 'editor',
+      })
+      return scene
     }
-    const konvaFullFps = await konvaFps(BLOCKS)
-    const konvaManyFps = await konvaFps(MANY_BLOCKS)
-    lap('Konva')
-    console.log(
-      `frames drawn per second while dragging: empty stage ${rates(emptyFps)}; ` +
-        `${BLOCKS} blocks ${rates(fullFps)}, Konva ${rates(konvaFullFps)}; ` +
-        `${MANY_BLOCKS} blocks ${rates(manyFps)}, Konva ${rates(konvaManyFps)}`,
+    const otherCase = async (
+      name: string,
+      scene: Scene,
+      open: (p: Page, path: string, s: Scene) => Promise<void>,
+      path: string,
+    ) => {
+      const p = await browser.context.newPage()
+      await open(p, path, scene)
+      cases.push({
+        name,
+        page: p,
+        cdp: await p.context().newCDPSession(p),
+        grab: scene.grab,
+        kind: 'counter',
+      })
+    }
+    const scene100 = await editorCase('editor_100', full, BLOCKS)
+    await otherCase('konva_100', scene100, openKonvaScene, KONVA)
+    await otherCase('bare_pixi_100', scene100, openBarePixiScene, PIXI)
+    const scene1000 = await editorCase('editor_1000', many, MANY_BLOCKS)
+    await otherCase('konva_1000', scene1000, openKonvaScene, KONVA)
+    lap('drag scenes set up')
+    // A warm-up drag each, then rounds in alternating order: the machine's load drifts.
+    for (const c of cases) await scriptedDrag(c.page, c.cdp, c.grab, c.kind)
+    const runs = new Map<string, DragFigures[]>()
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order = round % 2 === 0 ? cases : [...cases].reverse()
+      for (const c of order) {
+        const figures = await scriptedDrag(c.page, c.cdp, c.grab, c.kind)
+        runs.set(c.name, [...(runs.get(c.name) ?? []), figures])
+      }
+    }
+    lap(`drag, ${ROUNDS} rounds`)
+    const fps = (name: string) => runs.get(name)!.map((r) => r.fps)
+    const ratios = (a: string, b: string) => fps(a).map((x, i) => x / fps(b)[i]!)
+    for (const c of cases) console.log(`  ${c.name}: presented fps ${spread(fps(c.name))}`)
+    const report = (key: string, values: number[]) => {
+      out[key] = median(values)
+      console.log(`  ${key}: ${spread(values)}`)
+    }
+    for (const c of cases) out[`drag_fps_${c.name}`] = median(fps(c.name))
+    report('drag_fps_ratio_vs_konva_100_fair', ratios('editor_100', 'konva_100'))
+    report('drag_fps_ratio_vs_konva_1000_fair', ratios('editor_1000', 'konva_1000'))
+    report('drag_fps_ratio_vs_bare_pixi_100', ratios('editor_100', 'bare_pixi_100'))
+    report(
+      'drag_input_latency_ms_p50',
+      runs.get('editor_100')!.map((r) => r.latencyP50),
     )
-    out.drag_fps_empty_stage = emptyFps.drawn
-    out.drag_fps_100 = fullFps.drawn
-    out.drag_fps_konva_100 = konvaFullFps.drawn
-    out.drag_fps_1000 = manyFps.drawn
-    out.drag_fps_konva_1000 = konvaManyFps.drawn
-    out.drag_fps_ratio_vs_empty_stage_100 = fullFps.drawn / emptyFps.drawn
-    out.drag_fps_ratio_vs_konva_100 = fullFps.drawn / konvaFullFps.drawn
-    out.drag_fps_ratio_vs_empty_stage_1000 = manyFps.drawn / emptyFps.drawn
-    out.drag_fps_ratio_vs_konva_1000 = manyFps.drawn / konvaManyFps.drawn
-    const pan1000 = manyPan as DragRates | null
-    if (pan1000) {
-      console.log(
-        `frames drawn per second while panning: empty stage ${rates(emptyPan)}; ` +
-          `${MANY_BLOCKS} blocks ${rates(pan1000)}`,
-      )
-      out.pan_fps_empty_stage = emptyPan.drawn
-      out.pan_fps_1000 = pan1000.drawn
-      out.pan_fps_ratio_vs_empty_stage_1000 = pan1000.drawn / emptyPan.drawn
-    }
+    out.drag_input_latency_ms_p50_bare_pixi_100 = median(
+      runs.get('bare_pixi_100')!.map((r) => r.latencyP50),
+    )
+
+    // --- pan: the middle button over the empty stage and over 1,000 blocks ---
+    await openEditor(page, server.url, empty.id, 0)
+    const emptyPan = await panFps(page, await sectionCentre(page))
+    const manyPage = cases.find((c) => c.name === 'editor_1000')!.page
+    const manyPan = await panFps(manyPage, await sectionCentre(manyPage))
+    console.log(
+      `frames drawn per second while panning: empty stage ${rates(emptyPan)}; ` +
+        `${MANY_BLOCKS} blocks ${rates(manyPan)}`,
+    )
+    out.pan_fps_empty_stage = emptyPan.drawn
+    out.pan_fps_1000 = manyPan.drawn
+    out.pan_fps_ratio_vs_empty_stage_1000 = manyPan.drawn / emptyPan.drawn
+    for (const c of cases) await c.page.close()
+    lap('pan')
 
     // --- heap after reopening the editor: in-app navigation, so the page (and heap) stays ---
-    const row = page.locator(`[role="listitem"][data-record-id="${full}"]`)
+    const row = page.locator(`[role="listitem"][data-record-id="${full.id}"]`)
     const openAndLeave = async () => {
       await row.getByText('Сто блоков').click()
       await waitForEditor(page, BLOCKS)

@@ -3,7 +3,6 @@ import type { Page } from 'playwright-core'
 /** An expression the page evaluates to the number of frames its scene has drawn so far. */
 export const PIXI_FRAMES_DRAWN =
   'Number(document.querySelector(\'[data-testid="editor-canvas"]\')?.dataset.frames ?? NaN)'
-export const KONVA_FRAMES_DRAWN = 'window.__konvaDraws'
 
 export interface DragRates {
   /** Frames the scene drew per second: what the user sees move. */
@@ -71,78 +70,4 @@ export async function measureDragFps(
     ? ((drawnAfter - drawnBefore) * 1000) / drawing
     : animationFrames
   return { drawn, animationFrames }
-}
-
-/** The Konva comparison scene: a 16:9 background and `count` blocks, one of them draggable. */
-export async function openKonvaScene(
-  page: Page,
-  konvaScriptPath: string,
-  count: number,
-): Promise<{ x: number; y: number }> {
-  await page.setContent(
-    '<!doctype html><html><body style="margin:0"><div id="stage"></div></body></html>',
-  )
-  await page.addScriptTag({ path: konvaScriptPath })
-  return page.evaluate((n) => {
-    type K = {
-      Stage: new (o: object) => { add(l: unknown): void }
-      Layer: new () => { add(n: unknown): void; draw(): void; on(e: string, f: () => void): void }
-      Group: new (o: object) => { add(n: unknown): void }
-      Rect: new (o: object) => unknown
-      Text: new (o: object) => unknown
-    }
-    const Konva = (window as unknown as { Konva: K }).Konva
-    const width = window.innerWidth
-    const height = Math.round((width * 9) / 16)
-    const stage = new Konva.Stage({ container: 'stage', width, height })
-    const layer = new Konva.Layer()
-    const counter = window as unknown as { __konvaDraws: number }
-    counter.__konvaDraws = 0
-    layer.on('draw', () => (counter.__konvaDraws += 1))
-    stage.add(layer)
-    layer.add(
-      new Konva.Rect({
-        x: 0,
-        y: 0,
-        width,
-        height,
-        fillLinearGradientStartPoint: { x: 0, y: 0 },
-        fillLinearGradientEndPoint: { x: width, y: height },
-        fillLinearGradientColorStops: [0, '#dbe4ff', 1, '#ffe3e3'],
-      }),
-    )
-    let target = { x: 0, y: 0 }
-    for (let i = 0; i < n; i += 1) {
-      const w = 120
-      const h = 44
-      const x = 20 + ((i * 131) % (width - 160))
-      const y = 20 + ((i * 67) % (height - 80))
-      const group = new Konva.Group({ x, y, draggable: i === n - 1, rotation: (i % 7) - 3 })
-      group.add(
-        new Konva.Rect({
-          width: w,
-          height: h,
-          fill: i % 3 === 0 ? '#228be6' : '#ffffff',
-          stroke: '#1c7ed6',
-          strokeWidth: 2,
-          cornerRadius: 6,
-        }),
-      )
-      group.add(
-        new Konva.Text({
-          text: `Блок ${i + 1}`,
-          fontSize: 16,
-          width: w,
-          height: h,
-          align: 'center',
-          verticalAlign: 'middle',
-          fill: '#212529',
-        }),
-      )
-      layer.add(group)
-      if (i === n - 1) target = { x: x + w / 2, y: y + h / 2 }
-    }
-    layer.draw()
-    return target
-  }, count)
 }

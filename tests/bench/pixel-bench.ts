@@ -12,15 +12,15 @@ import { ensureBuilt } from '../e2e/global-setup.ts'
 import { compareBlockPixels, pixelProject } from '../e2e/helpers/block-pixels.ts'
 import { launchBrowser } from '../e2e/helpers/browser.ts'
 
-const ROOT = join(import.meta.dirname, '../..')
 const PASSWORD = 'Пароль-надёжный-123'
 
 export async function runPixelBench(): Promise<Record<string, number>> {
-  ensureBuilt()
+  // The canvas's frame count and probe are in the test build only.
+  const staticDir = ensureBuilt('test')
   const dataDir = await mkdtemp(join(tmpdir(), 'pixel-bench-'))
   const server = await startServer({
     port: 0,
-    staticDir: join(ROOT, 'dist'),
+    staticDir,
     dataDir,
     seed: false,
     loginLimit: { attempts: 1000, windowMs: 60_000 },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { coldVisit, serviceWorkerInControl, visit, watchFirstRow } from '../support/first-load.ts'
 import { WireProxy, type WireResponse } from '../support/wire-proxy.ts'
 import { submitLogin } from './helpers/app.ts'
+import { BUILD_DIRS } from './global-setup.ts'
 import { launchBrowser, type BrowserSession } from './helpers/browser.ts'
 import { api, registerUser } from './helpers/user.ts'
 
@@ -17,7 +18,9 @@ import { api, registerUser } from './helpers/user.ts'
 const JS_BUDGET_KIB = 200
 const CSS_BUDGET_KIB = 25
 
-const DIST = new URL('../../dist/', import.meta.url).pathname
+// The files the journeys' server serves: the test build, which differs from the shipped one only
+// in the editor's lazily loaded code (its test hooks), none of it on the first screen.
+const DIST = BUILD_DIRS.test
 /** Libraries that are not the first screen's: PixiJS is the editor's, Mantine the forms'. */
 const NOT_FIRST_SCREEN: Record<string, RegExp[]> = {
   PixiJS: [/PixiJS/, /WebGLRenderer/],

@@ -45,34 +45,58 @@ function newestMtime(path: string): number {
   return newest
 }
 
+/**
+ * The two builds: `production` is what `npm run build` makes and ships (dist/); `test` is the same
+ * production build with the test hooks compiled in (`VITE_TEST_HOOKS=1`: the editor canvas's
+ * `window.__promoEditorCanvas`, `data-renderer` and `data-frames`), in dist-test/. Journeys and the
+ * canvas benchmarks run on the test build; the shipped bundle has none of the hooks
+ * (tests/e2e/test-hooks.e2e.ts).
+ */
+export type Build = 'production' | 'test'
+export const BUILD_DIRS: Record<Build, string> = {
+  production: DIST,
+  test: join(ROOT, 'dist-test'),
+}
+
 /** CI builds before `npm test`; a newcomer may not have, or may have edited sources since. */
-export function ensureBuilt(): void {
-  const built = join(DIST, 'index.html')
-  const builtAt = existsSync(built) && existsSync(join(DIST, 'sw.js')) ? statSync(built).mtimeMs : 0
+export function ensureBuilt(build: Build = 'production'): string {
+  const dir = BUILD_DIRS[build]
+  const built = join(dir, 'index.html')
+  const builtAt = existsSync(built) && existsSync(join(dir, 'sw.js')) ? statSync(built).mtimeMs : 0
   const changedAt = Math.max(...SOURCES.map((s) => newestMtime(join(ROOT, s))))
-  if (builtAt > changedAt) return
-  console.log(builtAt ? 'dist/ is older than the sources: building…' : 'No dist/: building…')
+  if (builtAt > changedAt) return dir
+  const name = build === 'test' ? 'dist-test/' : 'dist/'
+  console.log(builtAt ? `${name} is older than the sources: building…` : `No ${name}: building…`)
   const vite = join(ROOT, 'node_modules/vite/bin/vite.js')
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+  const args = [vite, 'build', '--logLevel', 'warn', '--outDir', dir]
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' }
+  // Vite reads VITE_* variables from the environment (docs/editor.md "Test hooks").
+  if (build === 'test') env.VITE_TEST_HOOKS = '1'
+  else delete env.VITE_TEST_HOOKS
+  const result = spawnSync(process.execPath, args, {
     cwd: ROOT,
     stdio: 'inherit',
     // Vitest sets NODE_ENV=test, which would make Vite build React's development bundle and
     // leave out the service worker registration (import.meta.env.PROD false).
-    env: { ...process.env, NODE_ENV: 'production' },
+    env,
   })
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`)
+  return dir
 }
 
 /**
- * Builds the app when needed, starts the reference server in this process on a free port with a
- * throwaway PGlite database seeded with the demo accounts, and hands its URL to the journeys.
+ * Builds the app when needed (both builds), starts the reference server in this process on a free
+ * port over the test build with a throwaway PGlite database seeded with the demo accounts, and
+ * hands its URL to the journeys.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  ensureBuilt()
+  // The shipped build too: the hooks check greps it, and update.e2e.ts deploys it.
+  ensureBuilt('production')
+  const staticDir = ensureBuilt('test')
   const dataDir = await mkdtemp(join(tmpdir(), 'promo-e2e-data-'))
   const server = await startServer({
     port: 0,
-    staticDir: DIST,
+    staticDir,
     dataDir,
     seed: true,
     // Journeys sign in many times from one address; the limiter has its own server tests.

@@ -1,5 +1,5 @@
 import { act, render } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 /**
  * Pixi's renderer starts asynchronously (`app.init`). @pixi/react renders the canvas's children it
@@ -53,8 +53,13 @@ import { i18n } from '../../src/app/i18n.ts'
 const texts = { text: 'Т', button: 'К', gift: 'П', priceButton: 'К', subscribeAction: 'З' }
 const BG = { id: 10, project_id: 1, image_url: '', width: 1600, height: 900, position: 0 }
 
+// The canvas's probe is part of the test build only (src/features/editor/canvas/test-hooks.ts).
+beforeEach(() => {
+  vi.stubEnv('VITE_TEST_HOOKS', '1')
+})
 afterEach(() => {
   delete window.__promoEditorCanvas
+  vi.unstubAllEnvs()
 })
 
 describe('the editor canvas', () => {

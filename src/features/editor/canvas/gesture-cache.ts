@@ -1,6 +1,7 @@
 import { RenderTexture, Sprite, type Application, type Container } from 'pixi.js'
 import type { Viewport } from '../../../domain/geometry.ts'
 import { splitForGesture } from './gesture-layers.ts'
+import { gpuFence, type GpuFence } from './gpu-fence.ts'
 import { pictureTransform, shouldRepicture } from './view-picture.ts'
 
 interface Layer {
@@ -13,9 +14,15 @@ interface ViewPicture {
   layer: Layer
   /** The view the picture was taken at. */
   at: Viewport
+  /** When it was asked of the GPU. */
   takenAt: number
-  /** How long taking it took (ms): slow pictures are taken again less often. */
+  /**
+   * How long taking it took (ms): slow pictures are taken again less often. While the GPU is
+   * still drawing it (`drawing`), the time so far.
+   */
   cost: number
+  /** Passes once the GPU has drawn the picture; null once it has, or if that cannot be known. */
+  drawing: GpuFence | null
 }
 
 /**
@@ -36,7 +43,6 @@ export class GestureCache {
   private hidden: Container[] = []
   private layers: Layer[] = []
   private view: ViewPicture | null = null
-  private readonly pixel = new Uint8Array(4)
 
   constructor(
     private readonly app: Application,
@@ -62,13 +68,12 @@ export class GestureCache {
     if (!stage || this.world.destroyed || this.world.parent !== stage || !this.world.visible) return
     // No multisampling: a tablet at DPR 2 holds one screen-sized texture, not four more for the
     // samples. A moving picture hides the difference, and at rest the live scene is drawn again.
-    const started = performance.now()
-    const layer = this.picture(false)
-    this.waitForGpu()
     const takenAt = performance.now()
+    const layer = this.picture(false, true)
+    const drawing = this.fence()
     stage.addChildAt(layer.sprite, stage.getChildIndex(this.world))
     this.world.visible = false
-    this.view = { layer, at: { ...view }, takenAt, cost: takenAt - started }
+    this.view = { layer, at: { ...view }, takenAt, cost: performance.now() - takenAt, drawing }
   }
 
   /** Places the pan or pinch picture for `view`, taking it again when too much shows blank. */
@@ -78,18 +83,27 @@ export class GestureCache {
     const screen = { width: this.app.screen.width, height: this.app.screen.height }
     let placed = pictureTransform(picture.at, view)
     const now = performance.now()
+    if (picture.drawing) {
+      // Still drawing: it has cost at least this long, which holds the next picture back.
+      picture.cost = now - picture.takenAt
+      if (picture.drawing.passed()) {
+        picture.drawing.dispose()
+        picture.drawing = null
+      }
+    }
     if (shouldRepicture(placed, screen, now - picture.takenAt, picture.cost)) {
       this.world.visible = true
       this.app.renderer.render({
         container: this.world,
         target: picture.layer.texture,
-        clearColor: [0, 0, 0, 0],
+        clearColor: this.app.renderer.background.colorRgba,
       })
-      this.waitForGpu()
+      picture.drawing?.dispose()
+      picture.drawing = this.fence()
       this.world.visible = false
       picture.at = { ...view }
-      picture.takenAt = performance.now()
-      picture.cost = picture.takenAt - now
+      picture.takenAt = now
+      picture.cost = performance.now() - now
       placed = { x: 0, y: 0, scale: 1 }
     }
     picture.layer.sprite.position.set(placed.x, placed.y)
@@ -117,7 +131,7 @@ export class GestureCache {
     for (const { at, items } of pictures) {
       if (!items.some((d) => wasShown.has(d))) continue
       showOnly(items)
-      const layer = this.picture()
+      const layer = this.picture(undefined, at === 'below')
       const index = stage.getChildIndex(this.world)
       stage.addChildAt(layer.sprite, at === 'below' ? index : index + 1)
       this.layers.push(layer)
@@ -130,6 +144,7 @@ export class GestureCache {
   end() {
     if (this.view) {
       if (!this.world.destroyed) this.world.visible = true
+      this.view.drawing?.dispose()
       this.layers.push(this.view.layer)
       this.view = null
     }
@@ -142,20 +157,17 @@ export class GestureCache {
     this.layers = []
   }
 
-  /**
-   * Waits for the GPU to draw what was asked of it. Pixi's calls return at once and the work
-   * happens later in the GPU (in software here, a picture of 1,000 blocks takes about half a
-   * second): only then does the time taken say what a picture costs. The wait is paid once per
-   * picture, not per frame.
-   */
-  private waitForGpu() {
-    const gl = (this.app.renderer as { gl?: WebGLRenderingContext }).gl
-    // finish() returns before a software GPU has drawn; reading one pixel has to wait for it.
-    gl?.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.pixel)
+  /** A fence after the picture just asked of the GPU (docs/editor.md "Drawing"). */
+  private fence(): GpuFence | null {
+    return gpuFence((this.app.renderer as { gl?: WebGLRenderingContext }).gl)
   }
 
-  /** The world as it shows now (only the visible drawables), in screen px. */
-  private picture(antialias = this.app.renderer.view.antialias): Layer {
+  /**
+   * The world as it shows now (only the visible drawables), in screen px. An `opaque` picture (the
+   * lowest one) is taken on the canvas's colour and drawn without blending: each frame then writes
+   * the screen's pixels once instead of reading and blending them (docs/editor.md "Frame cost").
+   */
+  private picture(antialias = this.app.renderer.view.antialias, opaque = false): Layer {
     const renderer = this.app.renderer
     const texture = RenderTexture.create({
       width: this.app.screen.width,
@@ -164,8 +176,13 @@ export class GestureCache {
       antialias,
     })
     // The world's own transform is the view, so the picture lines up with the screen.
-    renderer.render({ container: this.world, target: texture, clearColor: [0, 0, 0, 0] })
+    renderer.render({
+      container: this.world,
+      target: texture,
+      clearColor: opaque ? renderer.background.colorRgba : [0, 0, 0, 0],
+    })
     const sprite = new Sprite(texture)
+    if (opaque) sprite.blendMode = 'none'
     sprite.label = 'gesture-cache'
     return { sprite, texture }
   }

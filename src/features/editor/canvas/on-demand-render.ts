@@ -7,16 +7,30 @@ import { RenderScheduler } from './render-scheduler.ts'
  * (`onChildViewUpdate`), and an added, removed or reordered child (`structureDidChange`).
  * These are Pixi internals of the pinned version (8.22); `watchGroup` is the one place that knows.
  */
-interface GroupHooks {
+export interface GroupHooks {
   onChildUpdate(child: Container): void
   onChildViewUpdate(child: Container): void
   structureDidChange: boolean
 }
 
-/** Calls `changed` whenever anything under `container` (a render group) changes. */
-function watchGroup(container: Container, changed: () => void): () => void {
+/**
+ * The render group of `container` (made one) if it has every hook drawing on demand relies on, or
+ * null: a Pixi that renamed or dropped them (an upgrade) is drawn by its own render loop instead.
+ * `tests/unit/editor-on-demand-render.test.ts` pins them against the installed Pixi.
+ */
+export function hookableGroup(container: Container): GroupHooks | null {
   container.enableRenderGroup()
-  const group = (container as unknown as { renderGroup: GroupHooks }).renderGroup
+  const group = (container as unknown as { renderGroup?: Partial<GroupHooks> }).renderGroup
+  if (!group) return null
+  const hookable =
+    typeof group.onChildUpdate === 'function' &&
+    typeof group.onChildViewUpdate === 'function' &&
+    typeof group.structureDidChange === 'boolean'
+  return hookable ? (group as GroupHooks) : null
+}
+
+/** Calls `changed` whenever anything in `group` (a render group's hooks) changes. */
+function watchGroup(group: GroupHooks, changed: () => void): () => void {
   const { onChildUpdate, onChildViewUpdate } = group
   let structure = group.structureDidChange
   group.onChildUpdate = (child) => {
@@ -50,43 +64,73 @@ function watchGroup(container: Container, changed: () => void): () => void {
  * Draws the stage only when something in it changed, instead of Pixi's ticker drawing every frame:
  * an idle editor draws nothing. React's commits, the interaction's direct moves and the overlay all
  * change display objects, which is what the watched render groups report.
+ *
+ * If the installed Pixi lacks those hooks, the stage is drawn by Pixi's own ticker instead
+ * (`mode` 'ticker', every animation frame, as before drawing on demand): slower, never stale.
  */
 export class OnDemandRender {
   readonly scheduler: RenderScheduler
+  mode: 'on-demand' | 'ticker' = 'on-demand'
   private unwatch = new Map<Container, () => void>()
+  private tickerFrames = 0
 
   constructor(
     private readonly app: Application,
-    onFrame: (frames: number) => void = () => undefined,
+    private readonly onFrame: (frames: number) => void = () => undefined,
   ) {
     this.scheduler = new RenderScheduler(() => {
       // The stage may go between the request and the frame.
       if (!this.app.renderer) return
       this.app.render()
-      onFrame(this.scheduler.frames)
+      this.onFrame(this.scheduler.frames)
     })
-    app.stop()
     // The editor reads pointers from the DOM itself (interaction.ts). Pixi's event system would
     // hit-test the whole scene on every move and keep a frame loop running to re-test the pointer.
     app.stage.eventMode = 'none'
     app.renderer.events.setTargetElement(null as unknown as HTMLElement)
     this.watch(app.stage)
-    this.scheduler.request()
+    if (this.mode === 'on-demand') {
+      app.stop()
+      this.scheduler.request()
+    }
   }
 
   /** Containers made render groups of their own (the world) report their changes too. */
   watch(container: Container) {
     if (this.unwatch.has(container)) return
-    this.unwatch.set(container, watchGroup(container, this.scheduler.request))
+    const group = this.mode === 'on-demand' ? hookableGroup(container) : null
+    if (!group) {
+      this.fallBack()
+      return
+    }
+    this.unwatch.set(container, watchGroup(group, this.scheduler.request))
     this.scheduler.request()
   }
 
   request() {
-    this.scheduler.request()
+    if (this.mode === 'on-demand') this.scheduler.request()
+  }
+
+  /** Pixi's ticker draws every frame from now on; the frames are still counted. */
+  private fallBack() {
+    if (this.mode === 'ticker') return
+    this.mode = 'ticker'
+    this.scheduler.stop()
+    for (const [container, undo] of this.unwatch) if (!container.destroyed) undo()
+    this.unwatch.clear()
+    // Counted before Pixi's own render listener (low priority) draws the frame.
+    this.app.ticker.add(this.countTick)
+    this.app.start()
+  }
+
+  private countTick = () => {
+    this.tickerFrames += 1
+    this.onFrame(this.tickerFrames)
   }
 
   destroy() {
     this.scheduler.stop()
+    this.app.ticker?.remove(this.countTick)
     for (const [container, undo] of this.unwatch) if (!container.destroyed) undo()
     this.unwatch.clear()
     // Handing back a stage that is still alive: Pixi's ticker and events take over again.

@@ -140,7 +140,8 @@ export class SceneHost implements InteractionHost, CanvasController {
     if (!app) return
     this.painter = new OnDemandRender(app, (frames) => {
       // How many frames the stage drew: the benchmark checks an idle editor draws none.
-      if (this.element) this.element.dataset.frames = String(frames)
+      if (import.meta.env.VITE_TEST_HOOKS === '1' && this.element)
+        this.element.dataset.frames = String(frames)
     })
     if (this.world) this.painter.watch(this.world)
     app.renderer.on('resize', this.onResize)

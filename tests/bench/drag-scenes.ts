@@ -1,0 +1,383 @@
+/**
+ * The fair drag comparison (docs/editor.md "Figures"): the same scene drawn three ways, the same
+ * scripted pointer gesture on each, frames counted when presented.
+ *
+ * - The editor opens a project whose blocks the benchmark made; `sceneFromEditor` reads where the
+ *   editor drew each one (its test probe: centre, size before rotation, texts) and the canvas's box.
+ * - Konva draws those boxes, rotations, texts and pictures on a stage of the same size at the same
+ *   place on the page, with Konva's own advice for dragging: the still shapes are cached and the
+ *   dragged group moves to a layer of its own while it is dragged, so the still layer is not drawn.
+ * - A bare Pixi app draws the same as sprites, graphics and texts, at the editor's resolution, and
+ *   draws a frame when the pointer moved the dragged one (no editor around it).
+ */
+import type { CDPSession, Page } from 'playwright-core'
+
+export interface SceneBlock {
+  /** Centre on the page and size before rotation, CSS px. */
+  x: number
+  y: number
+  width: number
+  height: number
+  /** Degrees. */
+  rotation: number
+  text: string
+  /** A picture block (draws `picture`), or a button (a filled, outlined box with its label). */
+  picture: boolean
+  fontPx: number
+}
+
+export interface Scene {
+  /** The canvas's box on the page. */
+  canvas: { x: number; y: number; width: number; height: number }
+  /** The section: its box on the page and its background picture (a data URL). */
+  section: { x: number; y: number; width: number; height: number }
+  background: string
+  picture: string
+  blocks: SceneBlock[]
+  /** Where the dragged block (the last, in front) is grabbed. */
+  grab: { x: number; y: number }
+  resolution: number
+}
+
+/** Sets the __name helper tsx's keepNames wraps functions sent to the page in. */
+export const NAME_HELPER = 'globalThis.__name ??= (f) => f'
+
+/**
+ * Counts the frames a scene presents: an animation frame in which the scene's draw count moved on
+ * is one presented frame. Each pointer move's time is kept; its latency is the time from the move
+ * to the first such frame after it. `kind` says where the draw count is: the editor's canvas host
+ * (`data-frames`, test build) or `window.__draws` (the Konva and bare Pixi pages).
+ */
+export async function startFrameCount(page: Page, kind: 'editor' | 'counter') {
+  await page.evaluate(NAME_HELPER)
+  await page.evaluate((k) => {
+    type W = {
+      __draws?: number
+      __count?: { run: number; presented: number[]; moves: number[]; latencies: number[] }
+    }
+    const w = window as unknown as W
+    const read =
+      k === 'editor'
+        ? () =>
+            Number(
+              (document.querySelector('[data-testid="editor-canvas"]') as HTMLElement | null)
+                ?.dataset.frames ?? 0,
+            )
+        : () => w.__draws ?? 0
+    const run = (w.__count?.run ?? 0) + 1
+    const count: NonNullable<W['__count']> = { run, presented: [], moves: [], latencies: [] }
+    w.__count = count
+    let pending: number[] = []
+    addEventListener(
+      'pointermove',
+      (e) => {
+        if (w.__count !== count) return
+        count.moves.push(e.timeStamp)
+        pending.push(e.timeStamp)
+      },
+      { capture: true },
+    )
+    let last = read()
+    const tick = (now: number) => {
+      if (w.__count !== count) return
+      const drawn = read()
+      if (drawn !== last) {
+        last = drawn
+        count.presented.push(now)
+        for (const t of pending) count.latencies.push(now - t)
+        pending = []
+      }
+      requestAnimationFrame(tick)
+    }
+    requestAnimationFrame(tick)
+  }, kind)
+}
+
+export interface DragFigures {
+  /** Frames presented per second between the first and the last pointer move. */
+  fps: number
+  /** Median time from a pointer move to the frame that shows it, ms. */
+  latencyP50: number
+}
+
+/**
+ * The scripted gesture: press on `from`, 90 moves round an ellipse (each sent with CDP
+ * Input.dispatchMouseEvent and awaited, as a person's input arrives), back to `from`, release.
+ */
+export async function scriptedDrag(
+  page: Page,
+  cdp: CDPSession,
+  from: { x: number; y: number },
+  kind: 'editor' | 'counter',
+  moves = 90,
+): Promise<DragFigures> {
+  await page.bringToFront()
+  await startFrameCount(page, kind)
+  const mouse = (type: string, x: number, y: number, buttons: number) =>
+    cdp.send('Input.dispatchMouseEvent', {
+      type: type as 'mouseMoved',
+      x,
+      y,
+      button: 'left',
+      buttons,
+      clickCount: type === 'mouseMoved' ? 0 : 1,
+    })
+  await mouse('mouseMoved', from.x, from.y, 0)
+  await mouse('mousePressed', from.x, from.y, 1)
+  for (let k = 1; k <= moves; k += 1)
+    await mouse(
+      'mouseMoved',
+      from.x + Math.cos(k / 15) * 60 - 60,
+      from.y + Math.sin(k / 15) * 40,
+      1,
+    )
+  await mouse('mouseMoved', from.x, from.y, 1)
+  await mouse('mouseReleased', from.x, from.y, 0)
+  // The last moves' frames.
+  await page.waitForTimeout(300)
+  const count = await page.evaluate(() => {
+    type C = { presented: number[]; moves: number[]; latencies: number[] }
+    const w = window as unknown as { __count: C | null }
+    const c = w.__count!
+    w.__count = null
+    return c
+  })
+  const start = count.moves[0] ?? 0
+  const end = count.moves[count.moves.length - 1] ?? 0
+  const presented = count.presented.filter((t) => t > start && t <= end).length
+  const sorted = [...count.latencies].sort((a, b) => a - b)
+  return {
+    fps: end > start ? (presented * 1000) / (end - start) : 0,
+    latencyP50: sorted[Math.floor(sorted.length / 2)] ?? NaN,
+  }
+}
+
+/** The scene as the editor drew it (test build: `window.__promoEditorCanvas`). */
+export async function sceneFromEditor(
+  page: Page,
+  extra: {
+    section: Scene['section']
+    background: string
+    picture: string
+    /** Rotation by server id. */
+    rotations: Map<number, number>
+    fontPx: number
+  },
+): Promise<Scene> {
+  const canvas = (await page.locator('[data-testid="editor-canvas"]').boundingBox())!
+  await page.evaluate(NAME_HELPER)
+  const probed = await page.evaluate(() => {
+    type Probe = {
+      id: number | null
+      type: string
+      clientX: number
+      clientY: number
+      width: number
+      height: number
+      texts: string[]
+    }
+    const hook = (window as unknown as { __promoEditorCanvas: { blocks(): Probe[] } })
+      .__promoEditorCanvas
+    return {
+      blocks: hook.blocks(),
+      resolution: Math.min(2, window.devicePixelRatio || 1),
+    }
+  })
+  // Back to front: the editor probes in its own order; the benchmark made them with rising zindex.
+  const blocks: SceneBlock[] = probed.blocks.map((b) => ({
+    x: b.clientX,
+    y: b.clientY,
+    width: b.width,
+    height: b.height,
+    rotation: extra.rotations.get(b.id ?? 0) ?? 0,
+    text: b.texts[0] ?? '',
+    picture: b.type === 'image',
+    fontPx: extra.fontPx,
+  }))
+  const last = blocks[blocks.length - 1]!
+  return {
+    canvas,
+    section: extra.section,
+    background: extra.background,
+    picture: extra.picture,
+    blocks,
+    grab: { x: last.x, y: last.y },
+    resolution: probed.resolution,
+  }
+}
+
+const BUTTON = { fill: '#336699', stroke: '#000000', text: '#ffffff' }
+
+/** The scene in Konva, with Konva's advice for dragging. */
+export async function openKonvaScene(page: Page, konvaPath: string, scene: Scene) {
+  await page.setContent(
+    '<!doctype html><html><body style="margin:0;background:#fff"><div id="stage"></div></body></html>',
+  )
+  await page.addScriptTag({ path: konvaPath })
+  await page.evaluate(NAME_HELPER)
+  await page.evaluate(
+    async ({ scene, colours }) => {
+      /* eslint-disable @typescript-eslint/no-explicit-any */
+      const Konva = (window as any).Konva
+      const w = window as unknown as { __draws: number }
+      w.__draws = 0
+      const load = (src: string) =>
+        new Promise<HTMLImageElement>((resolve) => {
+          const img = new Image()
+          img.onload = () => resolve(img)
+          img.src = src
+        })
+      const [bg, pic] = await Promise.all([load(scene.background), load(scene.picture)])
+      const host = document.getElementById('stage')!
+      Object.assign(host.style, {
+        position: 'absolute',
+        left: `${scene.canvas.x}px`,
+        top: `${scene.canvas.y}px`,
+      })
+      const stage = new Konva.Stage({
+        container: 'stage',
+        width: scene.canvas.width,
+        height: scene.canvas.height,
+      })
+      const still = new Konva.Layer()
+      const drag = new Konva.Layer()
+      for (const layer of [still, drag]) layer.on('draw', () => (w.__draws += 1))
+      stage.add(still, drag)
+      still.add(
+        new Konva.Rect({ width: scene.canvas.width, height: scene.canvas.height, fill: '#dee2e6' }),
+      )
+      still.add(
+        new Konva.Image({
+          image: bg,
+          x: scene.section.x - scene.canvas.x,
+          y: scene.section.y - scene.canvas.y,
+          width: scene.section.width,
+          height: scene.section.height,
+        }),
+      )
+      scene.blocks.forEach((b, i) => {
+        const last = i === scene.blocks.length - 1
+        const group = new Konva.Group({
+          x: b.x - scene.canvas.x,
+          y: b.y - scene.canvas.y,
+          rotation: b.rotation,
+          draggable: last,
+        })
+        const box = { x: -b.width / 2, y: -b.height / 2, width: b.width, height: b.height }
+        if (b.picture) group.add(new Konva.Image({ image: pic, ...box }))
+        else {
+          group.add(
+            new Konva.Rect({ ...box, fill: colours.fill, stroke: colours.stroke, strokeWidth: 1 }),
+          )
+          group.add(
+            new Konva.Text({
+              ...box,
+              text: b.text,
+              fontSize: b.fontPx,
+              fontFamily: 'Inter, sans-serif',
+              fill: colours.text,
+              align: 'center',
+              verticalAlign: 'middle',
+            }),
+          )
+        }
+        still.add(group)
+        if (last) {
+          // Konva's advice: the dragged node on a layer of its own while it moves.
+          group.on('dragstart', () => group.moveTo(drag))
+          group.on('dragend', () => group.moveTo(still))
+        } else group.cache()
+      })
+      still.draw()
+    },
+    { scene, colours: BUTTON },
+  )
+}
+
+/** The same scene in a bare Pixi app: sprites, graphics and texts, a frame per pointer move. */
+export async function openBarePixiScene(page: Page, pixiPath: string, scene: Scene) {
+  await page.setContent(
+    '<!doctype html><html><body style="margin:0;background:#fff"><div id="stage"></div></body></html>',
+  )
+  await page.addScriptTag({ path: pixiPath })
+  await page.evaluate(NAME_HELPER)
+  await page.evaluate(
+    async ({ scene, colours }) => {
+      const P = (window as any).PIXI
+      const w = window as unknown as { __draws: number }
+      w.__draws = 0
+      const host = document.getElementById('stage')!
+      Object.assign(host.style, {
+        position: 'absolute',
+        left: `${scene.canvas.x}px`,
+        top: `${scene.canvas.y}px`,
+      })
+      const app = new P.Application()
+      await app.init({
+        width: scene.canvas.width,
+        height: scene.canvas.height,
+        background: '#dee2e6',
+        resolution: scene.resolution,
+        autoDensity: true,
+        preference: 'webgl',
+      })
+      host.appendChild(app.canvas)
+      app.ticker.stop()
+      const [bg, pic] = await Promise.all([
+        P.Assets.load({ src: scene.background, parser: 'texture' }),
+        P.Assets.load({ src: scene.picture, parser: 'texture' }),
+      ])
+      const section = new P.Sprite(bg)
+      section.position.set(scene.section.x - scene.canvas.x, scene.section.y - scene.canvas.y)
+      section.width = scene.section.width
+      section.height = scene.section.height
+      app.stage.addChild(section)
+      let dragged: any = null
+      scene.blocks.forEach((b) => {
+        const c = new P.Container()
+        c.position.set(b.x - scene.canvas.x, b.y - scene.canvas.y)
+        c.angle = b.rotation
+        if (b.picture) {
+          const s = new P.Sprite(pic)
+          s.width = b.width
+          s.height = b.height
+          s.position.set(-b.width / 2, -b.height / 2)
+          c.addChild(s)
+        } else {
+          c.addChild(
+            new P.Graphics()
+              .rect(-b.width / 2, -b.height / 2, b.width, b.height)
+              .fill(colours.fill)
+              .stroke({ width: 1, color: colours.stroke }),
+          )
+          const t = new P.Text({
+            text: b.text,
+            style: { fontSize: b.fontPx, fontFamily: 'Inter, sans-serif', fill: colours.text },
+          })
+          t.anchor.set(0.5)
+          c.addChild(t)
+        }
+        app.stage.addChild(c)
+        dragged = c
+      })
+      let frame = 0
+      const draw = () => {
+        frame = 0
+        app.render()
+        w.__draws += 1
+      }
+      draw()
+      let grab: { x: number; y: number } | null = null
+      app.canvas.addEventListener('pointerdown', (e: PointerEvent) => {
+        grab = { x: e.clientX - dragged.x, y: e.clientY - dragged.y }
+      })
+      addEventListener('pointermove', (e) => {
+        if (!grab) return
+        dragged.position.set(e.clientX - grab.x, e.clientY - grab.y)
+        if (!frame) frame = requestAnimationFrame(draw)
+      })
+      addEventListener('pointerup', () => (grab = null))
+    },
+    { scene, colours: BUTTON },
+  )
+}

@@ -1,0 +1,119 @@
+// @vitest-environment jsdom
+import { Container, Graphics, Text, type Application } from 'pixi.js'
+import { describe, expect, it, vi } from 'vitest'
+import { OnDemandRender, hookableGroup } from '../../src/features/editor/canvas/on-demand-render.ts'
+
+/** An application without a GPU: what OnDemandRender touches of it, recorded. */
+function fakeApp(stage: Container) {
+  const ticker = { add: vi.fn(), remove: vi.fn() }
+  const app = {
+    stage,
+    canvas: null,
+    ticker,
+    renderer: { events: { setTargetElement: vi.fn() } },
+    render: vi.fn(),
+    stop: vi.fn(),
+    start: vi.fn(),
+  }
+  return { app, asApp: app as unknown as Application }
+}
+
+/** A container whose render group lacks `missing` (as a Pixi upgrade that renamed it would). */
+function containerWithout(missing: 'onChildUpdate' | 'onChildViewUpdate' | 'structureDidChange') {
+  const container = new Container()
+  const enable = container.enableRenderGroup.bind(container)
+  container.enableRenderGroup = () => {
+    enable()
+    const group = (container as unknown as { renderGroup: Record<string, unknown> }).renderGroup
+    // An own property shadowing the prototype's method, as if Pixi had never had it.
+    Object.defineProperty(group, missing, { value: undefined, configurable: true, writable: true })
+  }
+  return container
+}
+
+describe('drawing on demand hooks into the installed Pixi (docs/editor.md "Drawing")', () => {
+  it("finds every hook it replaces on Pixi's render group", () => {
+    expect(hookableGroup(new Container())).not.toBeNull()
+  })
+
+  it('hears a move, a redrawn view and a structure change through those hooks', () => {
+    // The animation frames the scheduler asks for, run by hand.
+    const waiting: FrameRequestCallback[] = []
+    vi.stubGlobal('requestAnimationFrame', (f: FrameRequestCallback) => waiting.push(f))
+    vi.stubGlobal('cancelAnimationFrame', () => undefined)
+    /** Whether a frame was asked for since the last call (and draws it). */
+    const asked = () => {
+      const frames = waiting.splice(0)
+      for (const f of frames) f(0)
+      return frames.length > 0
+    }
+    const stage = new Container()
+    const { app, asApp } = fakeApp(stage)
+    const painter = new OnDemandRender(asApp)
+    expect(painter.mode).toBe('on-demand')
+    expect(asked()).toBe(true)
+    expect(app.render).toHaveBeenCalledTimes(1)
+    expect(asked()).toBe(false)
+
+    const world = new Container()
+    stage.addChild(world)
+    expect(asked()).toBe(true)
+    const graphic = new Graphics().rect(0, 0, 10, 10).fill(0xff0000)
+    const text = new Text({ text: 'Блок' })
+    world.addChild(graphic, text)
+    expect(asked()).toBe(true)
+    // What a drawn frame does to the render group: the structure is rebuilt, updates consumed.
+    const group = (stage as unknown as { renderGroup: { structureDidChange: boolean } }).renderGroup
+    group.structureDidChange = false
+    for (const child of [world, graphic, text]) {
+      child.didChange = false
+      ;(child as Container & { didViewUpdate: boolean }).didViewUpdate = false
+    }
+    asked()
+
+    graphic.x = 25
+    expect(asked()).toBe(true)
+    text.text = 'Другой блок'
+    expect(asked()).toBe(true)
+    stage.removeChild(world)
+    expect(asked()).toBe(true)
+    painter.destroy()
+    vi.unstubAllGlobals()
+  })
+})
+
+describe("without those hooks the stage is drawn by Pixi's own loop", () => {
+  for (const missing of ['onChildUpdate', 'onChildViewUpdate', 'structureDidChange'] as const) {
+    it(`when the render group has no ${missing}`, () => {
+      const { app, asApp } = fakeApp(containerWithout(missing))
+      const frames: number[] = []
+      const painter = new OnDemandRender(asApp, (n) => frames.push(n))
+      expect(painter.mode).toBe('ticker')
+      // The ticker keeps running (never stopped, started again) and each of its frames is counted.
+      expect(app.stop).not.toHaveBeenCalled()
+      expect(app.start).toHaveBeenCalled()
+      expect(app.ticker.add).toHaveBeenCalledTimes(1)
+      const tick = app.ticker.add.mock.calls[0]![0] as () => void
+      tick()
+      tick()
+      expect(frames).toEqual([1, 2])
+      painter.destroy()
+      expect(app.ticker.remove).toHaveBeenCalledWith(tick)
+    })
+  }
+
+  it('when only a later render group (the world) lacks them: the stage is unhooked too', () => {
+    const stage = new Container()
+    const { app, asApp } = fakeApp(stage)
+    const painter = new OnDemandRender(asApp)
+    expect(painter.mode).toBe('on-demand')
+    expect(app.stop).toHaveBeenCalled()
+    painter.watch(containerWithout('onChildUpdate'))
+    expect(painter.mode).toBe('ticker')
+    expect(app.start).toHaveBeenCalled()
+    // The stage's prototype methods show through again.
+    const group = (stage as unknown as { renderGroup: object }).renderGroup
+    expect(Object.hasOwn(group, 'onChildUpdate')).toBe(false)
+    painter.destroy()
+  })
+})
