@@ -5,12 +5,10 @@ import { hasValidToken, type SessionSnapshot } from '../features/auth/session.ts
 import {
   flushBeforeReload,
   followLiveChanges,
-  holdRequestsUntil,
   setSyncToken,
   startSync,
   unsyncedChanges,
 } from '../sync/client.ts'
-import { watchMirror } from '../mirror/live.ts'
 import { firstScreenDrawn } from '../ui/first-screen.tsx'
 
 /** Whose session this page applied last (undefined: none yet, the page has just started). */
@@ -20,8 +18,6 @@ let appliedUser: number | null | undefined
 export async function applySession(snapshot: SessionSnapshot): Promise<void> {
   const auth = { token: snapshot.token, expiry: snapshot.tokenExpiry }
   const user = snapshot.user
-  // A page opened signed in paints from the mirror first: its requests wait (docs/app-shell.md).
-  if (appliedUser === undefined && hasValidToken(snapshot)) holdRequestsUntil(mirrorPainted())
   if (user && appliedUser !== undefined && user.id !== appliedUser) {
     // Another person in this tab (after a sign-out, the lock screen or in another tab): the mirror
     // is claimed (cleared) and their token stored holding the replay lock, so a replay or refresh
@@ -41,29 +37,6 @@ export async function applySession(snapshot: SessionSnapshot): Promise<void> {
   startSync()
   // Live changes once the first screen is drawn: the stream does not share the link with it.
   void firstScreenDrawn().then(followLiveChanges)
-}
-
-/** The longest a start's requests wait for the first screen (an empty list marks nothing). */
-export const START_HOLD_MS = 1_000
-
-/**
- * Resolves once the first screen has painted from the mirror (src/ui/first-screen.tsx), at once
- * when the mirror holds no workspace (a first start on this device: only the requests can fill the
- * screen), and after `START_HOLD_MS` at the latest.
- */
-function mirrorPainted(): Promise<void> {
-  let stop = () => undefined as void
-  let timer: ReturnType<typeof setTimeout> | undefined
-  return new Promise<void>((resolve) => {
-    stop = watchMirror('currentWorkspaceId', [], (id) => {
-      if (id === null) resolve()
-    })
-    void firstScreenDrawn().then(resolve)
-    timer = setTimeout(resolve, START_HOLD_MS)
-  }).finally(() => {
-    stop()
-    clearTimeout(timer)
-  })
 }
 
 export { flushBeforeReload, unsyncedChanges }

@@ -189,36 +189,6 @@ export function followLiveChanges(): void {
   window.addEventListener('offline', updateLiveStream)
 }
 
-// ---- the start's requests wait for the first screen (docs/app-shell.md, "Sync status") ----------
-
-/** While set, replays and refreshes wait for it; each is asked once when it resolves. */
-let hold: Promise<void> | null = null
-let heldReplay: ReplayOptions | null = null
-const heldRefreshes = new Map<string, RefreshScope>()
-
-/**
- * Holds every replay and refresh until `ready` settles, then sends what was asked meanwhile, once
- * each (one replay with the options merged, one refresh per scope still on screen). The app holds them at start
- * until the first screen has painted what the mirror holds: on a link that connects but never
- * answers they would only take the worker and IndexedDB from the screen's first reads.
- */
-export function holdRequestsUntil(ready: Promise<unknown>): void {
-  const gate: Promise<void> = ready
-    .catch(() => undefined)
-    .then(() => {
-      if (hold !== gate) return
-      hold = null
-      const replay = heldReplay
-      const scopes = [...heldRefreshes]
-      heldReplay = null
-      heldRefreshes.clear()
-      if (replay) requestSync(replay)
-      // Only what a screen still shows (one may have gone meanwhile).
-      for (const [key, scope] of scopes) if (activeScopes.has(key)) void refresh(scope)
-    })
-  hold = gate
-}
-
 let pendingTimer: ReturnType<typeof setTimeout> | null = null
 function scheduleSync(delayMs: number) {
   if (pendingTimer) clearTimeout(pendingTimer)
@@ -230,14 +200,6 @@ function scheduleSync(delayMs: number) {
 
 /** Replay now. Offline, registers a Background Sync so the service worker replays on reconnect. */
 export function requestSync(options: ReplayOptions = {}): void {
-  if (hold) {
-    heldReplay = {
-      ...heldReplay,
-      ...options,
-      resetBackoff: !!(heldReplay?.resetBackoff || options.resetBackoff),
-    }
-    return
-  }
   if (!isOnline()) {
     void registerBackgroundSync()
     return
@@ -280,10 +242,6 @@ export async function registerBackgroundSync(): Promise<void> {
  * refreshes every scope on screen.
  */
 export async function refresh(scope: RefreshScope): Promise<void> {
-  if (hold) {
-    heldRefreshes.set(scopeKey(scope), scope)
-    return
-  }
   if (!remote || !isOnline() || !syncToken) return
   try {
     await remote.refresh(scope)
