@@ -43,6 +43,27 @@ async function visit(path: string, ready: (page: Page) => Promise<unknown>) {
 const heading = (name: string | RegExp) => (p: Page) =>
   p.getByRole('heading', { level: 1, name }).waitFor()
 
+/** Signs in as the admin and checks every list and every new record's form. */
+async function visitEveryScreen(): Promise<void> {
+  await resetBrowserState(page)
+  await signIn(page, demoAccount('admin'))
+  await page.getByRole('heading', { level: 1, name: 'Проекты' }).waitFor()
+  const list = (name: string) => (p: Page) =>
+    p.getByRole('list', { name }).getByRole('listitem').first().waitFor()
+  await visit('/projects', list('Проекты'))
+  await visit('/department', list('Отделения'))
+  await visit('/department/add', heading('Новое отделение'))
+  await visit('/locations', list('Локации'))
+  await visit('/locations/add', heading('Новая локация'))
+  await visit('/specialist', list('Специалисты'))
+  await visit('/specialist/add', heading('Новый специалист'))
+  await visit('/integrations', heading('Интеграции'))
+  await visit('/integrations/amo', heading(/amoCRM/))
+  await visit('/integrations/add?kind=bitrix', heading(/Bitrix24/))
+  await visit('/analytics', heading('Аналитика'))
+  await visit('/appeal', heading('Обращения'))
+}
+
 describe('accessibility of every screen', () => {
   it('signed out: sign-in, registration, password recovery and reset', async () => {
     await resetBrowserState(page)
@@ -59,23 +80,7 @@ describe('accessibility of every screen', () => {
   ]) {
     it(`signed in, ${viewport.width}×${viewport.height}: lists, forms, dialogs and menus`, async () => {
       await page.setViewportSize(viewport)
-      await resetBrowserState(page)
-      await signIn(page, demoAccount('admin'))
-      await page.getByRole('heading', { level: 1, name: 'Проекты' }).waitFor()
-      const list = (name: string) => (p: Page) =>
-        p.getByRole('list', { name }).getByRole('listitem').first().waitFor()
-      await visit('/projects', list('Проекты'))
-      await visit('/department', list('Отделения'))
-      await visit('/department/add', heading('Новое отделение'))
-      await visit('/locations', list('Локации'))
-      await visit('/locations/add', heading('Новая локация'))
-      await visit('/specialist', list('Специалисты'))
-      await visit('/specialist/add', heading('Новый специалист'))
-      await visit('/integrations', heading('Интеграции'))
-      await visit('/integrations/amo', heading(/amoCRM/))
-      await visit('/integrations/add?kind=bitrix', heading(/Bitrix24/))
-      await visit('/analytics', heading('Аналитика'))
-      await visit('/appeal', heading('Обращения'))
+      await visitEveryScreen()
 
       // A record's form, its delete confirmation, the user menu and the workspaces dialog.
       await page.goto(appUrl('/department'))
@@ -102,6 +107,11 @@ describe('accessibility of every screen', () => {
       await page.keyboard.press('Escape')
     })
   }
+
+  it('signed in on a phone, 390×844: the header keeps whole targets on every list and form', async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await visitEveryScreen()
+  })
 
   it('the editor with a background and every block type, and the project type choice', async () => {
     await page.setViewportSize({ width: 1280, height: 800 })

@@ -38,7 +38,7 @@ export function WorkspaceSwitcher() {
           <Trans>Создать пространство</Trans>
         </Button>
       ) : (
-        <Group gap={6} wrap="nowrap">
+        <Group gap={6} wrap="nowrap" className={classes.group}>
           <NativeSelect
             className={classes.select}
             leftSection={<IconFolders size={18} aria-hidden />}
