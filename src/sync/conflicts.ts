@@ -51,6 +51,23 @@ export function splitChange(
   return { send, clashes }
 }
 
+/**
+ * Whether `current` holds every value of `base` (a delete's record as the person saw it), the
+ * references compared by key so a local id and the server id it became are the same record. An
+ * empty or unknown base (an entry queued before deletes remembered it) is never taken as unchanged.
+ */
+async function unchangedSince(
+  db: MirrorDb,
+  table: OutboxEntry['table'],
+  base: Readonly<Record<string, unknown>> | undefined,
+  current: Readonly<Record<string, unknown>>,
+): Promise<boolean> {
+  if (base === undefined || Object.keys(base).length === 0) return false
+  const seen = await keyedPayload(db, table, base)
+  const now = await keyedPayload(db, table, pick(current, Object.keys(base)))
+  return Object.keys(seen).every((field) => same(seen[field], now[field]))
+}
+
 /** The row's own fields: what a block save sends (no id, version or key). */
 function ownFields(row: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { id: _id, version: _version, ck: _ck, ...fields } = row
@@ -104,6 +121,13 @@ export async function settleConflict(
       baseVersion: version,
     }
     if (entry.op === 'delete') {
+      // The server's row is still what the person saw when deleting (its version moved by this
+      // device's own earlier write, e.g. a department's delete clearing it from a specialist):
+      // nobody else changed it, so the delete goes from the server's version without asking.
+      if (await unchangedSince(db, stored.table, entry.base, current)) {
+        await db.outbox.put({ ...stored, key: newKey(), sent: false, baseVersion: version })
+        return 'resend'
+      }
       await db.outbox.put({ ...stored, ...park, conflict: conflictOf([]) })
       return 'parked'
     }

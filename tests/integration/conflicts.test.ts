@@ -159,6 +159,43 @@ describe('two people editing one record', () => {
     expect((await h.call('GET', '/api/department/get', undefined, { id: row.id })).status).toBe(404)
   })
 
+  it('deletes a record whose only change on the server came from this device’s own earlier delete, without asking', async () => {
+    // Deleting a department clears it from its specialists on the server too, which raises their
+    // version: the person saw that (the mirror clears it as well), so it is not someone's change.
+    const dep = await department()
+    const specialist = await elsewhere('/api/specialist/add', {
+      workspace_id: h.workspaceId,
+      name: 'Анна',
+      department_id: dep.id,
+    })
+    await h.engine.refresh({ kind: 'specialist', workspaceId: h.workspaceId })
+    await deleteRecord('department', dep.id)
+    await deleteRecord('specialist', specialist.id)
+    expect(await h.engine.replay()).toBe('idle')
+    expect(await parked()).toEqual([])
+    expect(await h.db.outbox.count()).toBe(0)
+    const gone = await h.call('GET', '/api/specialist/get', undefined, { id: specialist.id })
+    expect(gone.status).toBe(404)
+  })
+
+  it('still asks before deleting a record someone changed after this device’s own cascade', async () => {
+    const dep = await department()
+    const specialist = await elsewhere('/api/specialist/add', {
+      workspace_id: h.workspaceId,
+      name: 'Анна',
+      department_id: dep.id,
+    })
+    await h.engine.refresh({ kind: 'specialist', workspaceId: h.workspaceId })
+    await deleteRecord('department', dep.id)
+    await deleteRecord('specialist', specialist.id)
+    await elsewhere('/api/specialist/update', { id: specialist.id, name: 'Анна Петровна' })
+    await h.engine.replay()
+    const [conflict] = await parked()
+    expect(conflict).toMatchObject({ op: 'delete', code: 'conflict' })
+    const kept = await h.call('GET', '/api/specialist/get', undefined, { id: specialist.id })
+    expect(kept.status).toBe(200)
+  })
+
   it('starts edits made before a create was answered from the version the create made', async () => {
     const id = await createRecord('location', h.workspaceId, {
       name: 'Центр',

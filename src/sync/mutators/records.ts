@@ -130,7 +130,8 @@ export function deleteRecord(kind: RecordKind, id: number): Promise<void> {
       op: 'delete',
       payload: {},
       label: row?.name,
-      ...startFrom(row, []),
+      // What the person saw when deleting: a refusal is a conflict only if someone changed it.
+      ...startFrom(row, row ? seenFields(row) : []),
     })
   })
 }
@@ -171,4 +172,9 @@ export async function sendRecord(entry: SendOf<RecordKind>, ctx: SendContext): P
     case 'delete':
       return applyDeleted(db, entry, () => api.deleteRecord(kind, id, key, entry.baseVersion))
   }
+}
+
+/** A row's fields a person sees (no id, key, version or timestamps). */
+function seenFields(row: object): string[] {
+  return Object.keys(row).filter((f) => !['id', 'ck', 'version'].includes(f) && !f.endsWith('_at'))
 }
