@@ -243,6 +243,26 @@ describe('canvas interaction', () => {
     expect(t.store.getState().blocks.get(key)).toMatchObject({ x: 0, y: 0 })
   })
 
+  it('adds a long-pressed block to the selection instead of replacing it', async () => {
+    const t = setup()
+    const a = t.add('image')
+    const b = t.add('image')
+    t.store.setGeometry([{ key: b, patch: { x: 60 } }])
+    t.store.select([a])
+    const box = worldBox(t.host, b)!
+    t.pointer('pointerdown', box.cx, box.cy, { pointerType: 'touch' } as Partial<PointerEvent>)
+    await new Promise((r) => setTimeout(r, 600))
+    t.pointer('pointerup', box.cx, box.cy, { pointerType: 'touch' } as Partial<PointerEvent>)
+    expect(t.menus).toEqual([b])
+    expect(t.store.getState().selection).toEqual([a, b])
+    // A long press on a block already selected keeps the selection as it is.
+    t.pointer('pointerdown', box.cx, box.cy, { pointerType: 'touch' } as Partial<PointerEvent>)
+    await new Promise((r) => setTimeout(r, 600))
+    t.pointer('pointerup', box.cx, box.cy, { pointerType: 'touch' } as Partial<PointerEvent>)
+    expect(t.store.getState().selection).toEqual([a, b])
+    t.detach()
+  })
+
   it('tells the host once when a drag of the selection starts and once when it ends', () => {
     const t = setup()
     const a = t.add('gift')

@@ -52,7 +52,7 @@ export class CanvasInteraction {
       setView: (view) => this.setView(view),
       startViewGesture: () => this.startViewGesture(),
       endViewGesture: () => this.endViewGesture(),
-      startLongPress: (p, key) => this.startLongPress(p, key),
+      startLongPress: (p, key, before) => this.startLongPress(p, key, before),
       clearLongPress: () => this.clearLongPress(),
     }
   }
@@ -208,13 +208,18 @@ export class CanvasInteraction {
     this.host.setCursor(this.ctx.hits.blockAt(this.world(p), 0) ? 'move' : 'default')
   }
 
-  private startLongPress(p: Point, key: string | null) {
+  private startLongPress(p: Point, key: string | null, before?: readonly string[]) {
     this.clearLongPress()
     this.longPress = setTimeout(() => {
       this.longPress = null
       this.previews.cancel()
       this.tool = menu
-      if (key && !this.host.store.getState().selection.includes(key)) this.host.store.select([key])
+      // A long press adds the block to what was selected before the press (a finger has no Shift),
+      // so the menu acts on the whole selection; a tap still selects one block alone.
+      if (key) {
+        const base = before ?? this.host.store.getState().selection
+        this.host.store.select(base.includes(key) ? [...base] : [...base, key])
+      }
       this.host.onContextMenu(p, key)
     }, LONG_PRESS_MS)
   }

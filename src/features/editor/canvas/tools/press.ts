@@ -16,10 +16,11 @@ export function enterPress(
   touch: boolean,
 ): Tool {
   const { store } = ctx.host
-  const wasSelected = store.getState().selection.includes(key)
+  const before = store.getState().selection
+  const wasSelected = before.includes(key)
   if (additive) store.toggleSelect(key)
   else if (!wasSelected) store.select([key])
-  if (touch) ctx.startLongPress(start, key)
+  if (touch) ctx.startLongPress(start, key, before)
   return {
     kind: 'press',
     move(p, e) {

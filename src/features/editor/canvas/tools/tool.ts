@@ -42,7 +42,8 @@ export interface ToolContext {
   startViewGesture(): void
   /** Ends the pan or pinch unless fingers or a scroll still move the view. */
   endViewGesture(): void
-  startLongPress(p: Point, key: string | null): void
+  /** `before`: the selection before the press, which a long press on `key` adds it to. */
+  startLongPress(p: Point, key: string | null, before?: readonly string[]): void
   clearLongPress(): void
 }
 
