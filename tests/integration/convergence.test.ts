@@ -226,8 +226,8 @@ describe('convergence under faults', () => {
   // server copies the project as it holds it when the copy runs. Here a subscribe block's save
   // waits on its specialist, whose department's create was refused and parked; the pass goes on
   // past the waiting save and sends the copy, so the copy never gets the block, although the
-  // person copied the project with the block on screen. The fix belongs in src/sync/engine.ts
-  // (the copy must wait while an earlier entry of its project waits).
+  // person copied the project with the block on screen. Fixed in src/sync/engine.ts: the copy
+  // waits while an earlier entry of its project waits.
   it('a copy queued after a block save that waits on a refused create copies the block once it is retried', async () => {
     world = await startSyncWorld({ server })
     const ws = world.workspaceId

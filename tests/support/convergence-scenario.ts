@@ -827,9 +827,10 @@ export async function runScenario(
       outcome = await replayOnce('replay after the session expired')
     }
     // A replay that meets a fault ends in backoff before it can read the 401: under a storm 44% of
-    // the requests lose their answer or get one that is not the API's (dropped, cut off, held,
-    // a captive portal's page, the wrong type). Seed 300 drew eight such faults in a row here. So
-    // the replays go on until one reads an answer; the 401 it reads must then ask to sign in.
+    // the requests are dropped or held, answered 5xx or 429 by the proxy, or get an answer that is
+    // not the API's (cut off, a captive portal's page, the wrong type). Seed 300 drew eight such
+    // faults in a row here. So the replays go on until one reads an answer; the 401 it reads must
+    // then ask to sign in.
     for (let i = 0; i < 40 && outcome === 'backoff'; i += 1) {
       await waitOutBackoff()
       outcome = await replayOnce('replay after the session expired')
