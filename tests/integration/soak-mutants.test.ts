@@ -89,7 +89,7 @@ let world: SyncWorld | null = null
 let restoreFetch: (() => void) | null = null
 beforeAll(async () => {
   server = await startRestartableServer()
-}, 60_000)
+}, 180_000)
 afterAll(async () => {
   await server.close()
 })
