@@ -330,6 +330,11 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
     const editorCase = async (name: string, project: BenchProject, count: number) => {
       const p = await browser.context.newPage()
       await openEditor(p, server.url, project.id, count)
+      // The Konva and bare Pixi scenes draw no grid and move the block by every pointer move: the
+      // editor too, with «Сетка» off (its guides still snap). Each presented frame then shows the
+      // block at a new place in all three (docs/editor.md «Figures»).
+      await p.getByLabel('Сетка', { exact: true }).uncheck()
+      await p.waitForTimeout(300)
       if (count === BLOCKS) out.editor_idle_frames_per_s = await idleFramesPerSecond(p, 2000)
       const canvas = (await p.locator('[data-testid="editor-canvas"]').boundingBox())!
       const zoom = (canvas.width - 2 * FIT_MARGIN) / WORLD_WIDTH

@@ -34,7 +34,7 @@ export interface Scene {
   background: string
   picture: string
   blocks: SceneBlock[]
-  /** Where the dragged block (the last, in front) is grabbed. */
+  /** Where the dragged block (the last, in front, upright) is grabbed: clear of its handles. */
   grab: { x: number; y: number }
   resolution: number
 }
@@ -201,7 +201,10 @@ export async function sceneFromEditor(
     background: extra.background,
     picture: extra.picture,
     blocks,
-    grab: { x: last.x, y: last.y },
+    // A quarter of its width left of its centre: once the block is selected (after the first
+    // drag), a press at its centre lands within reach of its top and bottom handles (the block is
+    // about 13 px high) and resizes it instead of moving it.
+    grab: { x: last.x - last.width / 4, y: last.y },
     resolution: probed.resolution,
   }
 }

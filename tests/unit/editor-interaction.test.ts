@@ -38,7 +38,10 @@ function setup(grid = { enabled: false, size: 20 }) {
   const containers = new Map<string, ReturnType<typeof fakeContainer>>()
   const overlays: OverlayState[] = []
   const menus: (string | null)[] = []
-  /** What the host heard of gestures, in order: 'begin:a,b' and 'end', 'view' and 'view-end'. */
+  /**
+   * What the host heard of gestures, in order: 'begin:move:a,b' (the kind, the keys) and 'end',
+   * 'view' and 'view-end'.
+   */
   const gestures: string[] = []
   const host: InteractionHost = {
     store,
@@ -52,7 +55,7 @@ function setup(grid = { enabled: false, size: 20 }) {
     onContextMenu: (_p, key) => menus.push(key),
     onActiveBackground: () => undefined,
     setCursor: () => undefined,
-    beginGesture: (keys) => gestures.push(`begin:${keys.join(',')}`),
+    beginGesture: (keys, kind) => gestures.push(`begin:${kind}:${keys.join(',')}`),
     endGesture: () => gestures.push('end'),
     beginViewGesture: () => gestures.push('view'),
     endViewGesture: () => gestures.push('view-end'),
@@ -274,7 +277,7 @@ describe('canvas interaction', () => {
     t.pointer('pointerdown', box.cx, box.cy)
     expect(t.gestures).toEqual([])
     t.drag([box.cx, box.cy], [box.cx + 40, box.cy + 20], 6)
-    expect(t.gestures).toEqual([`begin:${a},${b}`, 'end'])
+    expect(t.gestures).toEqual([`begin:move:${a},${b}`, 'end'])
     expect(t.store.getState().blocks.get(a)!.x).not.toBe(0)
   })
 
@@ -287,12 +290,12 @@ describe('canvas interaction', () => {
     t.pointer('pointerup', ...east)
     expect(t.gestures).toEqual([])
     t.drag(east, [east[0] + 50, east[1]])
-    expect(t.gestures).toEqual([`begin:${key}`, 'end'])
+    expect(t.gestures).toEqual([`begin:resize:${key}`, 'end'])
     const resized = worldBox(t.host, key)!
     const handle: [number, number] = [resized.cx, resized.cy - resized.height / 2 - 30]
     t.gestures.length = 0
     t.drag(handle, [resized.cx + 300, resized.cy])
-    expect(t.gestures).toEqual([`begin:${key}`, 'end'])
+    expect(t.gestures).toEqual([`begin:rotate:${key}`, 'end'])
   })
 
   it('ends the gesture when a second finger turns a drag into a pinch', () => {
@@ -301,9 +304,9 @@ describe('canvas interaction', () => {
     const touch = { pointerType: 'touch' } as Partial<PointerEvent>
     t.pointer('pointerdown', 600, 337, touch)
     t.pointer('pointermove', 640, 357, touch)
-    expect(t.gestures).toEqual([`begin:${key}`])
+    expect(t.gestures).toEqual([`begin:move:${key}`])
     t.pointer('pointerdown', 300, 300, { ...touch, pointerId: 2 } as Partial<PointerEvent>)
-    expect(t.gestures).toEqual([`begin:${key}`, 'end'])
+    expect(t.gestures).toEqual([`begin:move:${key}`, 'end'])
     // Nothing was committed: the block is where it was.
     expect(t.store.getState().blocks.get(key)).toMatchObject({ x: 0, y: 0 })
   })
@@ -386,7 +389,7 @@ describe('pans and pinches as one view gesture', () => {
       t.el.dispatchEvent(wheel({ deltaY: 40 }))
       vi.advanceTimersByTime(500)
       t.pointer('pointerup', 640, 357)
-      expect(t.gestures).toEqual([`begin:${key}`, 'end'])
+      expect(t.gestures).toEqual([`begin:move:${key}`, 'end'])
     } finally {
       vi.useRealTimers()
     }

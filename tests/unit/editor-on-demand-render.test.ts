@@ -82,6 +82,50 @@ describe('drawing on demand hooks into the installed Pixi (docs/editor.md "Drawi
   })
 })
 
+describe('objects the drag layer shows ask for no frame (docs/editor.md "Drawing")', () => {
+  it('moving a quiet block asks for nothing; others, and the block once heard again, do', () => {
+    const waiting: FrameRequestCallback[] = []
+    vi.stubGlobal('requestAnimationFrame', (f: FrameRequestCallback) => waiting.push(f))
+    vi.stubGlobal('cancelAnimationFrame', () => undefined)
+    const asked = () => {
+      const frames = waiting.splice(0)
+      for (const f of frames) f(0)
+      return frames.length > 0
+    }
+    const stage = new Container()
+    const { asApp } = fakeApp(stage)
+    const painter = new OnDemandRender(asApp)
+    const world = new Container()
+    const moving = new Container()
+    const still = new Container()
+    world.addChild(moving, still)
+    stage.addChild(world)
+    painter.watch(world)
+    asked()
+    // What a drawn frame does: updates consumed.
+    const consume = () => {
+      for (const c of [world, moving, still]) c.didChange = false
+    }
+    consume()
+
+    painter.quiet(new Set([moving]))
+    for (let x = 1; x <= 3; x += 1) {
+      moving.position.set(x * 10, x)
+      expect(asked()).toBe(false)
+      consume()
+    }
+    still.x = 5
+    expect(asked()).toBe(true)
+    consume()
+
+    painter.quiet(null)
+    moving.x = 99
+    expect(asked()).toBe(true)
+    painter.destroy()
+    vi.unstubAllGlobals()
+  })
+})
+
 describe("without those hooks the stage is drawn by Pixi's own loop", () => {
   for (const missing of ['onChildUpdate', 'onChildViewUpdate', 'structureDidChange'] as const) {
     it(`when the render group has no ${missing}`, () => {

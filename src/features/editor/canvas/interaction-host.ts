@@ -9,6 +9,9 @@ export interface OverlayState {
   marquee: Rect | null
 }
 
+/** What a gesture of blocks does to them: a move can be shown by the compositor drag layer. */
+export type GestureKind = 'move' | 'resize' | 'rotate'
+
 /** What the pointer handling needs of the canvas (`scene-host.ts` is the real one). */
 export interface InteractionHost {
   store: EditorStore
@@ -24,7 +27,7 @@ export interface InteractionHost {
   onActiveBackground(bgId: number): void
   setCursor(cursor: string): void
   /** A drag, resize or rotate of these blocks starts (the rest of the scene can stay still). */
-  beginGesture(keys: readonly string[]): void
+  beginGesture(keys: readonly string[], kind: GestureKind): void
   /** The gesture ended or was called off (before its result reaches the store). */
   endGesture(): void
   /** A pan or pinch starts moving the view (the scene can be drawn once and moved as a picture). */

@@ -15,7 +15,12 @@ import { idle, menu, type Tool, type ToolContext } from './tools/tool.ts'
  * what each owns: docs/editor.md «The editor core».
  */
 
-export { MeasuredSizes, type InteractionHost, type OverlayState } from './interaction-host.ts'
+export {
+  MeasuredSizes,
+  type GestureKind,
+  type InteractionHost,
+  type OverlayState,
+} from './interaction-host.ts'
 export { handlesOf, rotateHandlePoint, toScreenBox, worldBox } from './world-box.ts'
 
 const LONG_PRESS_MS = 500

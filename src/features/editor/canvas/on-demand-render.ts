@@ -29,16 +29,19 @@ export function hookableGroup(container: Container): GroupHooks | null {
   return hookable ? (group as GroupHooks) : null
 }
 
-/** Calls `changed` whenever anything in `group` (a render group's hooks) changes. */
-function watchGroup(group: GroupHooks, changed: () => void): () => void {
+/**
+ * Calls `changed` whenever anything in `group` (a render group's hooks) changes, with the object
+ * that changed when the hook names one.
+ */
+function watchGroup(group: GroupHooks, changed: (child?: Container) => void): () => void {
   const { onChildUpdate, onChildViewUpdate } = group
   let structure = group.structureDidChange
   group.onChildUpdate = (child) => {
-    changed()
+    changed(child)
     onChildUpdate.call(group, child)
   }
   group.onChildViewUpdate = (child) => {
-    changed()
+    changed(child)
     onChildViewUpdate.call(group, child)
   }
   Object.defineProperty(group, 'structureDidChange', {
@@ -73,6 +76,11 @@ export class OnDemandRender {
   mode: 'on-demand' | 'ticker' = 'on-demand'
   private unwatch = new Map<Container, () => void>()
   private tickerFrames = 0
+  /**
+   * Objects whose own changes need no frame: hidden in Pixi while the compositor drag layer shows
+   * them (`drag-layer.ts`), so moving them changes nothing Pixi draws.
+   */
+  private quietSet: ReadonlySet<Container> | null = null
 
   constructor(
     private readonly app: Application,
@@ -103,7 +111,17 @@ export class OnDemandRender {
       this.fallBack()
       return
     }
-    this.unwatch.set(container, watchGroup(group, this.scheduler.request))
+    this.unwatch.set(container, watchGroup(group, this.changed))
+    this.scheduler.request()
+  }
+
+  /** Changes of these objects ask for no frame until `quiet(null)`. */
+  quiet(objects: ReadonlySet<Container> | null) {
+    this.quietSet = objects && objects.size > 0 ? objects : null
+  }
+
+  private changed = (child?: Container) => {
+    if (child && this.quietSet?.has(child)) return
     this.scheduler.request()
   }
 

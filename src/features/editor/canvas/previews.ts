@@ -1,5 +1,5 @@
 import type { Box } from '../../../domain/geometry.ts'
-import type { InteractionHost, OverlayState } from './interaction-host.ts'
+import type { GestureKind, InteractionHost, OverlayState } from './interaction-host.ts'
 import { frameOf, worldBox } from './world-box.ts'
 
 /**
@@ -21,10 +21,10 @@ export class Previews {
   }
 
   /** Once per gesture, on its first move (a tap on a handle changes nothing and costs nothing). */
-  start(keys: readonly string[]) {
+  start(keys: readonly string[], kind: GestureKind) {
     if (this.live) return
     this.live = true
-    this.host.beginGesture(keys)
+    this.host.beginGesture(keys, kind)
   }
 
   /** Shows `box` for `key` by moving, turning and stretching its display object. */

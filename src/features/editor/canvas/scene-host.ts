@@ -14,6 +14,8 @@ import type { LocalBlock } from '../editor-data.ts'
 import { blockBox } from '../model/block-shape.ts'
 import type { EditorStore } from '../model/editor-store.ts'
 import type { EditorKind } from '../model/layout.ts'
+import { DragLayer } from './drag-layer.ts'
+import { guideRect, type ScreenRect } from './drag-layer-geometry.ts'
 import { GestureCache } from './gesture-cache.ts'
 import {
   handlesOf,
@@ -21,6 +23,7 @@ import {
   rotateHandlePoint,
   toScreenBox,
   worldBox,
+  type GestureKind,
   type InteractionHost,
   type OverlayState,
 } from './interaction.ts'
@@ -114,6 +117,13 @@ export class SceneHost implements InteractionHost, CanvasController {
   private lastZoom = 0
   private painter: OnDemandRender | null = null
   private cache: GestureCache | null = null
+  private layer: DragLayer | null = null
+  /** While the drag layer shows a move: one moving block's world centre where it was drawn. */
+  private layerOrigin: { key: string; cx: number; cy: number } | null = null
+  /** The moving blocks of the gesture under way (a drag layer that gives way freezes the rest). */
+  private moving: Set<Container> = new Set()
+  /** Frames presented: Pixi's frames and the drag layer's moves (the benchmark reads them). */
+  private presented = 0
 
   constructor(readonly store: EditorStore) {}
 
@@ -138,14 +148,20 @@ export class SceneHost implements InteractionHost, CanvasController {
     this.app = app
     this.element = element
     if (!app) return
-    this.painter = new OnDemandRender(app, (frames) => {
-      // How many frames the stage drew: the benchmark checks an idle editor draws none.
-      if (import.meta.env.VITE_TEST_HOOKS === '1' && this.element)
-        this.element.dataset.frames = String(frames)
-    })
+    this.painter = new OnDemandRender(app, this.countFrame)
     if (this.world) this.painter.watch(this.world)
     app.renderer.on('resize', this.onResize)
   }
+  /**
+   * One more frame presented: Pixi drew the stage, or the drag layer showed the moving blocks at a
+   * new place. The benchmark counts them (`data-frames`) and checks an idle editor shows none.
+   */
+  private countFrame = () => {
+    this.presented += 1
+    if (import.meta.env.VITE_TEST_HOOKS === '1' && this.element)
+      this.element.dataset.frames = String(this.presented)
+  }
+
   setOverlaySource(source: () => OverlayState) {
     this.overlayState = source
   }
@@ -185,16 +201,82 @@ export class SceneHost implements InteractionHost, CanvasController {
 
   // -- gestures ----------------------------------------------------------------------------------
 
-  /** A drag, resize or rotate of `keys` starts: the rest of the scene is drawn once, not per move. */
-  beginGesture(keys: readonly string[]) {
+  /**
+   * A drag, resize or rotate of `keys` starts: the rest of the scene is drawn once, not per move.
+   * A move is shown by the compositor drag layer when it can be (docs/editor.md «Drawing»).
+   */
+  beginGesture(keys: readonly string[], kind: GestureKind) {
     if (!this.app || !this.world) return
     this.cache ??= new GestureCache(this.app, this.world)
     const moving = new Set(keys.flatMap((key) => this.containers.get(key) ?? []))
+    this.moving = moving
+    if (kind === 'move' && this.beginLayer(keys, moving)) return
     this.cache.begin(moving)
   }
 
   endGesture() {
+    this.endLayer()
     this.cache?.end()
+    this.moving = new Set()
+  }
+
+  private beginLayer(keys: readonly string[], moving: Set<Container>): boolean {
+    const app = this.app
+    const overlay = this.overlay
+    const element = this.element
+    const first = keys.find((key) => this.containers.has(key))
+    const origin = first !== undefined ? worldBox(this, first) : null
+    if (!app || !this.world || !overlay || !element || !origin || !this.painter) return false
+    // Under Pixi's ticker every frame is drawn anyway: nothing to save.
+    if (this.painter.mode !== 'on-demand') return false
+    this.cache?.end()
+    // The overlay as it shows at the start: the selection, no guides yet.
+    this.drawOverlay({ previews: new Map(), guides: [], marquee: null })
+    this.layer ??= new DragLayer(app, this.world, overlay, element, this.countFrame)
+    const drawables = this.world.children.flatMap((background) => background.children)
+    const from = drawables.findIndex((d) => moving.has(d))
+    const over = drawables.slice(from + 1).filter((d) => !moving.has(d))
+    if (from < 0 || !this.layer.begin(moving, over)) return false
+    this.layerOrigin = { key: first!, cx: origin.cx, cy: origin.cy }
+    this.painter.quiet(new Set(this.layer.shownByLayer))
+    return true
+  }
+
+  /** The drag layer gives way: Pixi shows the blocks and the overlay again. */
+  private endLayer() {
+    this.painter?.quiet(null)
+    this.layer?.end()
+    this.layerOrigin = null
+  }
+
+  /**
+   * Shows a move on the drag layer; false if it has given way (it would cover something drawn
+   * over the blocks), in which case the drag goes on with the frozen scene.
+   */
+  private moveLayer(overlay: OverlayState): boolean {
+    const layer = this.layer
+    const origin = this.layerOrigin
+    if (!layer?.active || !origin) return false
+    const box = overlay.previews.get(origin.key)
+    const zoom = this.view.zoom
+    const dx = box ? (box.cx - origin.cx) * zoom : 0
+    const dy = box ? (box.cy - origin.cy) * zoom : 0
+    const guides: ScreenRect[] = overlay.guides.map((guide) => {
+      const vertical = guide.axis === 'v'
+      const a = worldToScreen(
+        vertical ? { x: guide.pos, y: guide.from } : { x: guide.from, y: guide.pos },
+        this.view,
+      )
+      const b = worldToScreen(
+        vertical ? { x: guide.pos, y: guide.to } : { x: guide.to, y: guide.pos },
+        this.view,
+      )
+      return guideRect(a, b)
+    })
+    if (layer.move(dx, dy, guides)) return true
+    this.endLayer()
+    this.cache?.begin(this.moving)
+    return false
   }
 
   /** A pan or pinch starts: the world is drawn once and the picture follows the view. */
@@ -212,19 +294,26 @@ export class SceneHost implements InteractionHost, CanvasController {
   }
 
   private dropCache() {
+    this.endLayer()
+    this.layer = null
     this.cache?.end()
     this.cache = null
   }
 
   /** The frozen pictures are screen-sized: a resized canvas shows the live scene again. */
-  private onResize = () => this.cache?.end()
+  private onResize = () => {
+    this.endLayer()
+    this.cache?.end()
+  }
 
   applyView() {
     if (this.world) {
       this.world.scale.set(this.view.zoom)
       this.world.position.set(this.view.panX, this.view.panY)
     }
-    // A pan or pinch picture follows the view; a drag's frozen pictures match one view only.
+    // A pan or pinch picture follows the view; a drag's frozen pictures and its layer match one
+    // view only.
+    this.endLayer()
     if (this.cache?.following) this.cache.follow(this.view)
     else this.cache?.end()
     this.drawOverlay(this.overlayState())
@@ -333,6 +422,8 @@ export class SceneHost implements InteractionHost, CanvasController {
 
   /** Selection outlines, handles, guides and the marquee, in screen px (crisp at any zoom). */
   drawOverlay(overlay: OverlayState) {
+    // While the drag layer shows the move, the selection moves with it and Pixi draws nothing.
+    if (this.layer?.active && this.moveLayer(overlay)) return
     const g = this.overlay
     if (!g || g.destroyed) return
     g.clear()

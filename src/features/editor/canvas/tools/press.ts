@@ -36,7 +36,7 @@ export function enterPress(
       const drag = enterMove(ctx, start, keys, key)
       ctx.to(drag)
       ctx.host.setCursor('grabbing')
-      ctx.previews.start(keys)
+      ctx.previews.start(keys, 'move')
       drag.move!(p, e)
     },
     up() {

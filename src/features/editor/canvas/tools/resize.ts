@@ -13,7 +13,7 @@ export function enterResize(ctx: ToolContext, key: string, handle: Handle, origi
   return {
     kind: 'resize',
     move(p, e) {
-      previews.start([key])
+      previews.start([key], 'resize')
       const block = host.store.get(key)
       const frame = frameOf(host, key)
       if (!block || !frame) return

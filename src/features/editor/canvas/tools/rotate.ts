@@ -8,7 +8,7 @@ export function enterRotate(ctx: ToolContext, key: string, origin: Box): Tool {
   return {
     kind: 'rotate',
     move(p, e) {
-      previews.start([key])
+      previews.start([key], 'rotate')
       const rotation = snapRotation({ x: origin.cx, y: origin.cy }, ctx.world(p), e.shiftKey)
       previews.show(key, { ...origin, rotation })
       previews.draw()

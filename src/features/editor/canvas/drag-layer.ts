@@ -1,0 +1,229 @@
+import { Matrix, RenderTexture, type Application, type Container } from 'pixi.js'
+import {
+  coversAbove,
+  layerFits,
+  layerRect,
+  layerShift,
+  layerTransform,
+  unpremultiply,
+  type ScreenRect,
+} from './drag-layer-geometry.ts'
+
+/** Presented frames the layer asks for (an animation frame each), injectable for tests. */
+export interface LayerClock {
+  request(callback: () => void): number
+  cancel(handle: number): void
+}
+
+const browserClock: LayerClock = {
+  request: (callback) => requestAnimationFrame(callback),
+  cancel: (handle) => cancelAnimationFrame(handle),
+}
+
+const GUIDE_COLOUR = '#f03e3e'
+
+/**
+ * The compositor drag layer (docs/editor.md «Drawing»). When blocks start to move, they and their
+ * selection outline are drawn once by Pixi into a small texture at the renderer's resolution, read
+ * back once into a 2D canvas of their size, and that canvas is shown over the Pixi canvas exactly
+ * where they were; the blocks and the selection are hidden in Pixi, which draws the still scene
+ * once. Each pointer move then only shifts the small canvas with a CSS transform, which the
+ * browser's compositor does without drawing anything: no full-screen WebGL frame per move. The
+ * snapping's guides are lines of DOM over it. On release (or anything else that ends it) the
+ * small canvas goes and the live scene is drawn again.
+ *
+ * It stays out of the way when it cannot be right: blocks larger than the screen, or a layer that
+ * would cover something drawn over the moving blocks (a block above them, a later section), which
+ * the layer, shown over the whole canvas, would wrongly hide (`begin` and `move` say so, and the
+ * drag goes on drawn by the canvas).
+ */
+export class DragLayer {
+  private canvas: HTMLCanvasElement | null = null
+  private guideBox: HTMLDivElement | null = null
+  private hidden: Container[] = []
+  private rect: ScreenRect | null = null
+  private over: ScreenRect[] = []
+  private shown = { x: 0, y: 0 }
+  private wanted = { x: 0, y: 0 }
+  private guides: ScreenRect[] = []
+  private guidesShown = ''
+  private pending: number | null = null
+
+  constructor(
+    private readonly app: Application,
+    private readonly world: Container,
+    private readonly overlay: Container,
+    private readonly element: HTMLElement,
+    /** A frame in which the moving blocks show at a new place was presented. */
+    private readonly countFrame: () => void,
+    private readonly clock: LayerClock = browserClock,
+  ) {}
+
+  get active(): boolean {
+    return this.canvas !== null
+  }
+
+  /**
+   * Draws `moving` (display objects of the world) and the selection overlay into the layer and
+   * hides them in Pixi. `over` are the still drawables after the first moving one in the scene's
+   * order. False (and nothing changed) when the layer cannot show the drag correctly.
+   */
+  begin(moving: ReadonlySet<Container>, over: readonly Container[]): boolean {
+    this.end()
+    const renderer = this.app.renderer
+    const stage = this.app.stage
+    if (!renderer || !stage || this.world.destroyed || this.overlay.destroyed) return false
+    const resolution = renderer.resolution
+    const movingShown = [...moving].filter((c) => c.visible && !c.destroyed)
+    if (movingShown.length === 0) return false
+    const bounds = [...movingShown, this.overlay].map((c) => screenRect(c))
+    const rect = layerRect(bounds, resolution)
+    if (!rect) return false
+    const gl = (renderer as { gl?: WebGLRenderingContext }).gl
+    const limits = {
+      screen: { width: this.app.screen.width, height: this.app.screen.height },
+      resolution,
+      maxTextureSize: gl ? Number(gl.getParameter(gl.MAX_TEXTURE_SIZE)) || 4096 : 4096,
+    }
+    if (!layerFits(rect, limits)) return false
+    const overRects = over.filter((c) => c.visible && !c.destroyed).map((c) => screenRect(c))
+    if (coversAbove(rect, { x: 0, y: 0 }, overRects)) return false
+
+    // Only the moving blocks and the overlay are drawn into the layer.
+    const drawables = this.world.children.flatMap((background) => background.children)
+    const still = drawables.filter((d) => d.visible && !moving.has(d))
+    for (const d of still) d.visible = false
+    const texture = RenderTexture.create({
+      width: rect.width,
+      height: rect.height,
+      resolution,
+      antialias: renderer.view.antialias,
+    })
+    let pixels: { pixels: Uint8ClampedArray | Uint8Array; width: number; height: number }
+    try {
+      renderer.render({
+        container: stage,
+        target: texture,
+        clearColor: [0, 0, 0, 0],
+        transform: new Matrix().translate(-rect.x, -rect.y),
+      })
+      pixels = renderer.extract.pixels(texture)
+    } finally {
+      for (const d of still) d.visible = true
+      texture.destroy(true)
+    }
+    unpremultiply(pixels.pixels)
+
+    const canvas = document.createElement('canvas')
+    canvas.width = pixels.width
+    canvas.height = pixels.height
+    const ctx = canvas.getContext('2d')
+    if (!ctx) return false
+    const image = ctx.createImageData(pixels.width, pixels.height)
+    image.data.set(pixels.pixels)
+    ctx.putImageData(image, 0, 0)
+    Object.assign(canvas.style, {
+      position: 'absolute',
+      left: `${rect.x}px`,
+      top: `${rect.y}px`,
+      width: `${rect.width}px`,
+      height: `${rect.height}px`,
+      pointerEvents: 'none',
+      willChange: 'transform',
+      transform: layerTransform({ x: 0, y: 0 }),
+    })
+    canvas.dataset.testid = 'drag-layer'
+    this.element.append(canvas)
+    this.canvas = canvas
+    this.rect = rect
+    this.over = overRects
+    this.shown = { x: 0, y: 0 }
+    this.wanted = { x: 0, y: 0 }
+    // Pixi draws the still scene once, without them.
+    this.hidden = [...movingShown, this.overlay]
+    for (const c of this.hidden) c.visible = false
+    return true
+  }
+
+  /**
+   * The blocks moved by (`dx`, `dy`) screen px from where the layer was drawn, with these guide
+   * lines (screen px). False when the layer there would cover something drawn over the blocks:
+   * the caller then ends it and draws the drag with the canvas.
+   */
+  move(dx: number, dy: number, guides: readonly ScreenRect[]): boolean {
+    if (!this.canvas || !this.rect) return false
+    const shift = layerShift(dx, dy, this.app.renderer?.resolution ?? 1)
+    if (coversAbove(this.rect, shift, this.over)) return false
+    this.wanted = shift
+    this.guides = [...guides]
+    this.pending ??= this.clock.request(this.present)
+    return true
+  }
+
+  /** Shows the blocks and the overlay in Pixi again and removes the layer. */
+  end() {
+    if (this.pending !== null) this.clock.cancel(this.pending)
+    this.pending = null
+    for (const c of this.hidden) if (!c.destroyed) c.visible = true
+    this.hidden = []
+    this.canvas?.remove()
+    this.canvas = null
+    this.guideBox?.remove()
+    this.guideBox = null
+    this.guidesShown = ''
+    this.rect = null
+    this.over = []
+  }
+
+  /** The objects hidden in Pixi while the layer shows them (their moves need no Pixi frame). */
+  get shownByLayer(): readonly Container[] {
+    return this.hidden
+  }
+
+  /** One animation frame: the layer's place and the guides as last asked. */
+  private present = () => {
+    this.pending = null
+    if (!this.canvas) return
+    const { x, y } = this.wanted
+    if (x !== this.shown.x || y !== this.shown.y) {
+      this.canvas.style.transform = layerTransform(this.wanted)
+      this.shown = { x, y }
+      this.countFrame()
+    }
+    this.showGuides()
+  }
+
+  private showGuides() {
+    const key = JSON.stringify(this.guides)
+    if (key === this.guidesShown) return
+    this.guidesShown = key
+    if (!this.guideBox) {
+      const box = document.createElement('div')
+      Object.assign(box.style, { position: 'absolute', inset: '0', pointerEvents: 'none' })
+      this.element.append(box)
+      this.guideBox = box
+    }
+    const box = this.guideBox
+    while (box.children.length > this.guides.length) box.lastElementChild!.remove()
+    while (box.children.length < this.guides.length) {
+      const line = document.createElement('div')
+      Object.assign(line.style, { position: 'absolute', background: GUIDE_COLOUR })
+      box.append(line)
+    }
+    this.guides.forEach((g, i) => {
+      const line = box.children[i] as HTMLElement
+      Object.assign(line.style, {
+        left: `${g.x}px`,
+        top: `${g.y}px`,
+        width: `${g.width}px`,
+        height: `${g.height}px`,
+      })
+    })
+  }
+}
+
+/** A display object's bounds on the screen (the stage is the screen, in CSS px). */
+function screenRect(c: Container): ScreenRect {
+  const b = c.getBounds()
+  return { x: b.x, y: b.y, width: b.width, height: b.height }
+}
