@@ -24,6 +24,7 @@ import { useBlockLabels } from '../blocks/use-block-labels.ts'
 import { BlockView, type CanvasLabels } from './block-view.tsx'
 import { CanvasInteraction } from './interaction.ts'
 import { SceneHost, type CanvasBlockProbe, type CanvasController } from './scene-host.ts'
+import { trackStage } from './texture-census.ts'
 import { useTexture } from './textures.ts'
 
 export type { CanvasController }
@@ -77,9 +78,11 @@ function EditorCanvas(props: EditorCanvasProps) {
   // the stage the current props.
   const [, setStarted] = useState(false)
   const onInit = useCallback((app: PixiApp) => {
-    // Browser checks read which renderer runs (WebGL is expected).
-    if (import.meta.env.VITE_TEST_HOOKS === '1' && hostRef.current)
-      hostRef.current.dataset.renderer = app.renderer.name
+    // Browser checks read which renderer runs (WebGL is expected) and count its textures.
+    if (import.meta.env.VITE_TEST_HOOKS === '1') {
+      if (hostRef.current) hostRef.current.dataset.renderer = app.renderer.name
+      trackStage(app)
+    }
     setStarted(true)
   }, [])
   return (
