@@ -6,8 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core'
  * `deleteTexture`. A context counts as live until it is lost (`isContextLost()`, which a renderer's
  * `WEBGL_lose_context` makes true at once) or collected; its textures count while it lives and
  * until deleted, as the GPU frees them then. Contexts are held weakly, so counting keeps nothing
- * alive. Used by the reopen figures of `npm run bench canvas` (tests/bench/reopen-measure.ts) and the
- * journey tests/e2e/editor-memory.e2e.ts.
+ * alive. Used by the reopen figures of `npm run bench canvas` (tests/bench/reopen-measure.ts).
  */
 export interface GlCensus {
   /** WebGL contexts created and neither lost nor collected. */

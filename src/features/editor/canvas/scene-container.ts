@@ -7,8 +7,8 @@ import { Container, type DestroyOptions } from 'pixi.js'
  * options): the texts inside a deleted block kept their share of a GPU texture and its graphics
  * their geometry until the editor closed. Here the children go too, graphics with their own
  * geometry; textures stay with their owners (`textures.ts` shares pictures by URL and destroys
- * them with their last user). Checked by `tests/unit/editor-scene-container.test.ts` and the
- * reopen journey (`tests/e2e/editor-memory.e2e.ts`).
+ * them with their last user). Checked by `tests/unit/editor-scene-container.test.ts`; measured by
+ * `npm run bench reopen` (docs/editor.md «Figures»).
  */
 export class SceneContainer extends Container {
   override destroy(options?: DestroyOptions) {

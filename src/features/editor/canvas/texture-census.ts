@@ -2,10 +2,10 @@ import { TexturePool, type Application } from 'pixi.js'
 import { sharedTextureCount } from './textures.ts'
 
 /**
- * What the editor keeps of Pixi's textures, for the reopen figures of `npm run bench canvas` and
- * the reopen journey (docs/editor.md "Test hooks"): `window.__promoEditorTextures()`. Installed
- * only in the test build (`test-hooks.ts`); reads Pixi 8.22's own bookkeeping, checked by
- * `tests/unit/editor-texture-census.test.ts`.
+ * What the editor keeps of Pixi's textures, for the reopen figures of `npm run bench canvas`
+ * (docs/editor.md "Test hooks"): `window.__promoEditorTextures()`. Installed
+ * only in the test build (`test-hooks.ts`); reads Pixi 8.22's own bookkeeping (private fields:
+ * an upgrade that renames them reads 0).
  */
 export interface TextureCensus {
   /** Editor stages started and not destroyed. */
