@@ -22,6 +22,8 @@ import { ensureBuilt } from '../e2e/global-setup.ts'
 import { launchBrowser, type BrowserSession } from '../e2e/helpers/browser.ts'
 import { pngImage } from '../server/helpers.ts'
 import { newBlock } from '../support/convergence-scenario.ts'
+import { installGlCensus } from '../support/gl-census.ts'
+import { measureReopens } from './reopen-measure.ts'
 import { PIXI_FRAMES_DRAWN, measureDragFps, type DragRates } from './drag-measure.ts'
 import {
   openBarePixiScene,
@@ -100,6 +102,8 @@ interface BenchProject {
   id: number
   /** Each block's rotation by its server id (the Konva and bare Pixi scenes draw the same). */
   rotations: Map<number, number>
+  /** The block in front, in the middle of the section (the one dragged). */
+  front: number
 }
 
 /**
@@ -131,6 +135,7 @@ async function landingProject(
     body: upload,
   })
   const rotations = new Map<number, number>()
+  let front = 0
   const added: Promise<unknown>[] = []
   for (let i = 1; i <= blocks; i += 1) {
     const last = i === blocks
@@ -144,14 +149,15 @@ async function landingProject(
     Object.assign(block, { width: 10, height: type === 'image' ? 10 : 4 })
     if ('fontSize' in block) Object.assign(block, { fontSize: 1.6 })
     added.push(
-      api
-        .post<{ id: number }>(`/api/${block.type}/add`, block)
-        .then((saved) => rotations.set(saved.id, rotation)),
+      api.post<{ id: number }>(`/api/${block.type}/add`, block).then((saved) => {
+        rotations.set(saved.id, rotation)
+        if (last) front = saved.id
+      }),
     )
     if (added.length === ADD_BATCH) await Promise.all(added.splice(0))
   }
   await Promise.all(added)
-  return { id: project.id, rotations }
+  return { id: project.id, rotations, front }
 }
 
 /** Signs in through the login page, as a person does. */
@@ -221,12 +227,69 @@ async function sectionCentre(page: Page): Promise<{ x: number; y: number }> {
   return { x: box.x + box.width / 2, y: box.y + FIT_MARGIN + (frameHeight / 2) * zoom }
 }
 
-async function heapMb(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page)
-  for (let i = 0; i < 3; i += 1) await cdp.send('HeapProfiler.collectGarbage')
-  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
-  await cdp.detach()
-  return usedSize / (1024 * 1024)
+/**
+ * The reopen figures (reopen-measure.ts): heap growth of the page and of the sync worker, and
+ * growth of live WebGL contexts and textures, after the 20th visit with edits against the first.
+ */
+async function reopenFigures(
+  page: Page,
+  baseUrl: string,
+  project: BenchProject,
+  out: Record<string, number>,
+) {
+  // Counts the page's WebGL contexts and textures from the next navigation on.
+  await installGlCensus(page.context())
+  const row = page.locator(`[role="listitem"][data-record-id="${project.id}"]`)
+  await page.goto(new URL('/projects', baseUrl).toString())
+  await row.waitFor()
+  const samples = await measureReopens({
+    page,
+    openEditor: async () => {
+      await row.getByText('Сто блоков').click()
+      await page
+        .locator('[data-testid="editor-canvas"][data-renderer]')
+        .waitFor({ timeout: 60_000 })
+    },
+    leave: async () => {
+      await page.goBack()
+      await row.waitFor()
+    },
+    blocks: BLOCKS,
+    draggedId: project.front,
+    reopens: REOPENS,
+    // Halfway too: growth that keeps climbing is a leak, a one-time step is a cache.
+    sampleAt: [REOPENS / 2],
+  })
+  const first = samples[0]!
+  const half = samples.find((s) => s.visit === REOPENS / 2)!
+  const last = samples.at(-1)!
+  for (const s of samples)
+    console.log(
+      `  after visit ${s.visit}: page heap ${s.pageHeapMb.toFixed(2)} MB, sync worker ` +
+        `${s.workerHeapMb?.toFixed(2) ?? '—'} MB; WebGL contexts ${s.gl.contexts} ` +
+        `(${s.gl.created} made), GL textures ${s.gl.textures}; Pixi: ${JSON.stringify(s.pixi)}; ` +
+        `open: GL textures ${s.open.gl.textures} in ${s.open.gl.contexts} contexts; Pixi before ` +
+        `the edits ${JSON.stringify(s.open.before)}, with the new blocks ` +
+        `${JSON.stringify(s.open.added)}, once they were deleted ${JSON.stringify(s.open.deleted)}`,
+    )
+  out.editor_reopen_10x_heap_growth_mb = half.pageHeapMb - first.pageHeapMb
+  out.editor_reopen_20x_heap_growth_mb = last.pageHeapMb - first.pageHeapMb
+  if (first.workerHeapMb !== null && last.workerHeapMb !== null)
+    out.editor_reopen_20x_worker_heap_growth_mb = last.workerHeapMb - first.workerHeapMb
+  // Live textures the page holds after leaving (the GL census: on the GPU; Pixi's own: shared by
+  // URL and idle in its pool), the 20th visit against the first.
+  out.editor_reopen_20x_texture_growth =
+    last.gl.textures +
+    last.pixi.shared +
+    last.pixi.pooled -
+    (first.gl.textures + first.pixi.shared + first.pixi.pooled)
+  out.editor_reopen_20x_gl_context_growth = last.gl.contexts - first.gl.contexts
+  // While open, after the same edits: the renderer's textures on the GPU.
+  out.editor_reopen_20x_open_texture_growth = last.open.gl.textures - first.open.gl.textures
+  // Within one visit: the textures the renderer holds for what it draws (not idle in Pixi's pool)
+  // once the added blocks are deleted again, against before they were added (the last visit).
+  const inUse = (c: { gpuTextures: number; pooled: number }) => c.gpuTextures - c.pooled
+  out.editor_add_delete_texture_growth = inUse(last.open.deleted) - inUse(last.open.before)
 }
 
 /** An HTTP proxy that holds every request for `delayMs` before passing it on (a slow network). */
@@ -270,7 +333,12 @@ async function firstRowsMs(page: Page, origin: string): Promise<number> {
   return Date.now() - started
 }
 
-export async function runCanvasBench(): Promise<Record<string, number>> {
+/** The parts of the canvas benchmark; `npm run bench reopen` runs only the reopen figures. */
+export type CanvasBenchPart = 'drag' | 'reopen' | 'visit'
+
+export async function runCanvasBench(
+  parts: CanvasBenchPart[] = ['drag', 'reopen', 'visit'],
+): Promise<Record<string, number>> {
   // The canvas's frame count and probe are in the test build only.
   const staticDir = ensureBuilt('test')
   const dataDir = await mkdtemp(join(tmpdir(), 'canvas-bench-'))
@@ -297,8 +365,11 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
     const api = apiClient(server.url, session.access_token)
     const [workspace] = await api.get<{ id: number }[]>('/api/workspace/list')
     const full = await landingProject(api, workspace!.id, 'Сто блоков', BLOCKS)
-    const many = await landingProject(api, workspace!.id, 'Тысяча блоков', MANY_BLOCKS)
-    const empty = await landingProject(api, workspace!.id, 'Пустой фон', 0)
+    const withDrag = parts.includes('drag')
+    const many = withDrag
+      ? await landingProject(api, workspace!.id, 'Тысяча блоков', MANY_BLOCKS)
+      : null
+    const empty = withDrag ? await landingProject(api, workspace!.id, 'Пустой фон', 0) : null
     for (let i = 1; i <= SPECIALISTS; i += 1)
       await api.post('/api/specialist/add', {
         workspace_id: workspace!.id,
@@ -313,178 +384,157 @@ export async function runCanvasBench(): Promise<Record<string, number>> {
       })
     lap('scenes set up')
 
-    // --- drag: the editor against Konva and a bare Pixi app, the same scene and gesture ---
     const browser = await launchBrowser({ viewport: VIEWPORT, timeout: 60_000 })
     sessions.push(browser)
     const page = browser.page
     await signIn(page, server.url, email, password)
-
-    type Case = {
-      name: string
-      page: Page
-      cdp: CDPSession
-      grab: Point
-      kind: 'editor' | 'counter'
-    }
-    const cases: Case[] = []
-    const editorCase = async (name: string, project: BenchProject, count: number) => {
-      const p = await browser.context.newPage()
-      await openEditor(p, server.url, project.id, count)
-      // The Konva and bare Pixi scenes draw no grid and move the block by every pointer move: the
-      // editor too, with «Сетка» off (its guides still snap). Each presented frame then shows the
-      // block at a new place in all three (docs/editor.md «Figures»).
-      await p.getByLabel('Сетка', { exact: true }).uncheck()
-      await p.waitForTimeout(300)
-      if (count === BLOCKS) out.editor_idle_frames_per_s = await idleFramesPerSecond(p, 2000)
-      const canvas = (await p.locator('[data-testid="editor-canvas"]').boundingBox())!
-      const zoom = (canvas.width - 2 * FIT_MARGIN) / WORLD_WIDTH
-      const scene = await sceneFromEditor(p, {
-        section: {
-          x: canvas.x + FIT_MARGIN,
-          y: canvas.y + FIT_MARGIN,
-          width: WORLD_WIDTH * zoom,
-          height: ((WORLD_WIDTH * BG.height) / BG.width) * zoom,
-        },
-        background: dataUrl(BACKGROUND_PNG),
-        picture: dataUrl(PICTURE_PNG),
-        rotations: project.rotations,
-        // A button's 1.6 units on a 1200 px section (6 px a unit) at the fitted zoom.
-        fontPx: 1.6 * (WORLD_WIDTH / 200) * zoom,
-      })
-      cases.push({
-        name,
-        page: p,
-        cdp: await p.context().newCDPSession(p),
-        grab: scene.grab,
-        kind: 'editor',
-      })
-      return scene
-    }
-    const otherCase = async (
-      name: string,
-      scene: Scene,
-      open: (p: Page, path: string, s: Scene) => Promise<void>,
-      path: string,
-    ) => {
-      const p = await browser.context.newPage()
-      await open(p, path, scene)
-      cases.push({
-        name,
-        page: p,
-        cdp: await p.context().newCDPSession(p),
-        grab: scene.grab,
-        kind: 'counter',
-      })
-    }
-    const scene100 = await editorCase('editor_100', full, BLOCKS)
-    await otherCase('konva_100', scene100, openKonvaScene, KONVA)
-    await otherCase('bare_pixi_100', scene100, openBarePixiScene, PIXI)
-    const scene1000 = await editorCase('editor_1000', many, MANY_BLOCKS)
-    await otherCase('konva_1000', scene1000, openKonvaScene, KONVA)
-    lap('drag scenes set up')
-    // A warm-up drag each, then rounds in alternating order: the machine's load drifts.
-    for (const c of cases) await scriptedDrag(c.page, c.cdp, c.grab, c.kind)
-    const runs = new Map<string, DragFigures[]>()
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const order = round % 2 === 0 ? cases : [...cases].reverse()
-      for (const c of order) {
-        const figures = await scriptedDrag(c.page, c.cdp, c.grab, c.kind)
-        runs.set(c.name, [...(runs.get(c.name) ?? []), figures])
+    if (many && empty) {
+      // --- drag: the editor against Konva and a bare Pixi app, the same scene and gesture ---
+      type Case = {
+        name: string
+        page: Page
+        cdp: CDPSession
+        grab: Point
+        kind: 'editor' | 'counter'
       }
-    }
-    lap(`drag, ${ROUNDS} rounds`)
-    const fps = (name: string) => runs.get(name)!.map((r) => r.fps)
-    const ratios = (a: string, b: string) => fps(a).map((x, i) => x / fps(b)[i]!)
-    for (const c of cases) console.log(`  ${c.name}: presented fps ${spread(fps(c.name))}`)
-    const report = (key: string, values: number[]) => {
-      out[key] = median(values)
-      console.log(`  ${key}: ${spread(values)}`)
-    }
-    for (const c of cases) out[`drag_fps_${c.name}`] = median(fps(c.name))
-    report('drag_fps_ratio_vs_konva_100_fair', ratios('editor_100', 'konva_100'))
-    report('drag_fps_ratio_vs_konva_1000_fair', ratios('editor_1000', 'konva_1000'))
-    report('drag_fps_ratio_vs_bare_pixi_100', ratios('editor_100', 'bare_pixi_100'))
-    report(
-      'drag_input_latency_ms_p50',
-      runs.get('editor_100')!.map((r) => r.latencyP50),
-    )
-    out.drag_input_latency_ms_p50_bare_pixi_100 = median(
-      runs.get('bare_pixi_100')!.map((r) => r.latencyP50),
-    )
+      const cases: Case[] = []
+      const editorCase = async (name: string, project: BenchProject, count: number) => {
+        const p = await browser.context.newPage()
+        await openEditor(p, server.url, project.id, count)
+        // The Konva and bare Pixi scenes draw no grid and move the block by every pointer move: the
+        // editor too, with «Сетка» off (its guides still snap). Each presented frame then shows the
+        // block at a new place in all three (docs/editor.md «Figures»).
+        await p.getByLabel('Сетка', { exact: true }).uncheck()
+        await p.waitForTimeout(300)
+        if (count === BLOCKS) out.editor_idle_frames_per_s = await idleFramesPerSecond(p, 2000)
+        const canvas = (await p.locator('[data-testid="editor-canvas"]').boundingBox())!
+        const zoom = (canvas.width - 2 * FIT_MARGIN) / WORLD_WIDTH
+        const scene = await sceneFromEditor(p, {
+          section: {
+            x: canvas.x + FIT_MARGIN,
+            y: canvas.y + FIT_MARGIN,
+            width: WORLD_WIDTH * zoom,
+            height: ((WORLD_WIDTH * BG.height) / BG.width) * zoom,
+          },
+          background: dataUrl(BACKGROUND_PNG),
+          picture: dataUrl(PICTURE_PNG),
+          rotations: project.rotations,
+          // A button's 1.6 units on a 1200 px section (6 px a unit) at the fitted zoom.
+          fontPx: 1.6 * (WORLD_WIDTH / 200) * zoom,
+        })
+        cases.push({
+          name,
+          page: p,
+          cdp: await p.context().newCDPSession(p),
+          grab: scene.grab,
+          kind: 'editor',
+        })
+        return scene
+      }
+      const otherCase = async (
+        name: string,
+        scene: Scene,
+        open: (p: Page, path: string, s: Scene) => Promise<void>,
+        path: string,
+      ) => {
+        const p = await browser.context.newPage()
+        await open(p, path, scene)
+        cases.push({
+          name,
+          page: p,
+          cdp: await p.context().newCDPSession(p),
+          grab: scene.grab,
+          kind: 'counter',
+        })
+      }
+      const scene100 = await editorCase('editor_100', full, BLOCKS)
+      await otherCase('konva_100', scene100, openKonvaScene, KONVA)
+      await otherCase('bare_pixi_100', scene100, openBarePixiScene, PIXI)
+      const scene1000 = await editorCase('editor_1000', many, MANY_BLOCKS)
+      await otherCase('konva_1000', scene1000, openKonvaScene, KONVA)
+      lap('drag scenes set up')
+      // A warm-up drag each, then rounds in alternating order: the machine's load drifts.
+      for (const c of cases) await scriptedDrag(c.page, c.cdp, c.grab, c.kind)
+      const runs = new Map<string, DragFigures[]>()
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const order = round % 2 === 0 ? cases : [...cases].reverse()
+        for (const c of order) {
+          const figures = await scriptedDrag(c.page, c.cdp, c.grab, c.kind)
+          runs.set(c.name, [...(runs.get(c.name) ?? []), figures])
+        }
+      }
+      lap(`drag, ${ROUNDS} rounds`)
+      const fps = (name: string) => runs.get(name)!.map((r) => r.fps)
+      const ratios = (a: string, b: string) => fps(a).map((x, i) => x / fps(b)[i]!)
+      for (const c of cases) console.log(`  ${c.name}: presented fps ${spread(fps(c.name))}`)
+      const report = (key: string, values: number[]) => {
+        out[key] = median(values)
+        console.log(`  ${key}: ${spread(values)}`)
+      }
+      for (const c of cases) out[`drag_fps_${c.name}`] = median(fps(c.name))
+      report('drag_fps_ratio_vs_konva_100_fair', ratios('editor_100', 'konva_100'))
+      report('drag_fps_ratio_vs_konva_1000_fair', ratios('editor_1000', 'konva_1000'))
+      report('drag_fps_ratio_vs_bare_pixi_100', ratios('editor_100', 'bare_pixi_100'))
+      report(
+        'drag_input_latency_ms_p50',
+        runs.get('editor_100')!.map((r) => r.latencyP50),
+      )
+      out.drag_input_latency_ms_p50_bare_pixi_100 = median(
+        runs.get('bare_pixi_100')!.map((r) => r.latencyP50),
+      )
 
-    // --- pan: the middle button over the empty stage and over 1,000 blocks ---
-    await openEditor(page, server.url, empty.id, 0)
-    const emptyPan = await panFps(page, await sectionCentre(page))
-    const manyPage = cases.find((c) => c.name === 'editor_1000')!.page
-    const manyPan = await panFps(manyPage, await sectionCentre(manyPage))
-    console.log(
-      `frames drawn per second while panning: empty stage ${rates(emptyPan)}; ` +
-        `${MANY_BLOCKS} blocks ${rates(manyPan)}`,
-    )
-    out.pan_fps_empty_stage = emptyPan.drawn
-    out.pan_fps_1000 = manyPan.drawn
-    out.pan_fps_ratio_vs_empty_stage_1000 = manyPan.drawn / emptyPan.drawn
-    for (const c of cases) await c.page.close()
-    lap('pan')
-
-    // --- heap after reopening the editor: in-app navigation, so the page (and heap) stays ---
-    const row = page.locator(`[role="listitem"][data-record-id="${full.id}"]`)
-    const openAndLeave = async () => {
-      await row.getByText('Сто блоков').click()
-      await waitForEditor(page, BLOCKS)
-      await page.goBack()
-      await row.waitFor()
+      // --- pan: the middle button over the empty stage and over 1,000 blocks ---
+      await openEditor(page, server.url, empty.id, 0)
+      const emptyPan = await panFps(page, await sectionCentre(page))
+      const manyPage = cases.find((c) => c.name === 'editor_1000')!.page
+      const manyPan = await panFps(manyPage, await sectionCentre(manyPage))
+      console.log(
+        `frames drawn per second while panning: empty stage ${rates(emptyPan)}; ` +
+          `${MANY_BLOCKS} blocks ${rates(manyPan)}`,
+      )
+      out.pan_fps_empty_stage = emptyPan.drawn
+      out.pan_fps_1000 = manyPan.drawn
+      out.pan_fps_ratio_vs_empty_stage_1000 = manyPan.drawn / emptyPan.drawn
+      for (const c of cases) await c.page.close()
+      lap('pan')
     }
-    await page.goto(new URL('/projects', server.url).toString())
-    await row.waitFor()
-    await openAndLeave() // warm-up: the editor's code and shared caches are loaded once
-    const before = await heapMb(page)
-    let half = 0
-    for (let i = 1; i <= REOPENS; i += 1) {
-      await openAndLeave()
-      // Halfway too: growth that keeps climbing is a leak, a one-time step is a cache.
-      if (i === REOPENS / 2) half = await heapMb(page)
-    }
-    const after = await heapMb(page)
-    console.log(
-      `heap: ${before.toFixed(1)} MB → ${half.toFixed(1)} MB after ${REOPENS / 2} reopens → ` +
-        `${after.toFixed(1)} MB after ${REOPENS}`,
-    )
-    out.editor_reopen_10x_heap_growth_mb = half - before
-    out.editor_reopen_20x_heap_growth_mb = after - before
+    // --- memory after reopening the editor with edits: in-app navigation, so the page stays ---
+    if (parts.includes('reopen')) await reopenFigures(page, server.url, full, out)
     lap('editor reopens')
     await browser.close()
 
-    // --- repeat visit against a first visit, at a 150 ms round trip ---
-    const slow = await slowProxy(server.url, ROUND_TRIP_MS)
-    proxy = slow.server
-    const visitor = await launchBrowser({ viewport: VIEWPORT, timeout: 60_000 })
-    sessions.push(visitor)
-    const login = (await (
-      await fetch(new URL('/api/login', server.url), {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      })
-    ).json()) as Session
-    // Signed in before the first page loads, so that load starts with no code and no mirror.
-    await visitor.context.addInitScript((auth: Session) => {
-      if (localStorage.getItem('access_token')) return
-      localStorage.setItem('access_token', auth.access_token)
-      localStorage.setItem('tokenExpiry', String(Date.parse(auth.expires_at)))
-      localStorage.setItem('userInfo', JSON.stringify(auth.user))
-      localStorage.setItem('userRole', auth.user.role)
-      localStorage.setItem('loggedIn', 'true')
-    }, login)
-    const first = await firstRowsMs(visitor.page, slow.url)
-    // Let the service worker finish installing and the mirror fill, as between two visits.
-    await visitor.page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
-    await visitor.page.waitForTimeout(3000)
-    const repeat = await firstRowsMs(visitor.page, slow.url)
-    console.log(`/specialist first rows: first visit ${first} ms, repeat visit ${repeat} ms`)
-    out.first_visit_first_rows_ms = first
-    out.repeat_visit_first_rows_ms = repeat
-    out.repeat_visit_first_rows_ratio_vs_first_visit = repeat / first
+    if (parts.includes('visit')) {
+      // --- repeat visit against a first visit, at a 150 ms round trip ---
+      const slow = await slowProxy(server.url, ROUND_TRIP_MS)
+      proxy = slow.server
+      const visitor = await launchBrowser({ viewport: VIEWPORT, timeout: 60_000 })
+      sessions.push(visitor)
+      const login = (await (
+        await fetch(new URL('/api/login', server.url), {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+        })
+      ).json()) as Session
+      // Signed in before the first page loads, so that load starts with no code and no mirror.
+      await visitor.context.addInitScript((auth: Session) => {
+        if (localStorage.getItem('access_token')) return
+        localStorage.setItem('access_token', auth.access_token)
+        localStorage.setItem('tokenExpiry', String(Date.parse(auth.expires_at)))
+        localStorage.setItem('userInfo', JSON.stringify(auth.user))
+        localStorage.setItem('userRole', auth.user.role)
+        localStorage.setItem('loggedIn', 'true')
+      }, login)
+      const first = await firstRowsMs(visitor.page, slow.url)
+      // Let the service worker finish installing and the mirror fill, as between two visits.
+      await visitor.page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+      await visitor.page.waitForTimeout(3000)
+      const repeat = await firstRowsMs(visitor.page, slow.url)
+      console.log(`/specialist first rows: first visit ${first} ms, repeat visit ${repeat} ms`)
+      out.first_visit_first_rows_ms = first
+      out.repeat_visit_first_rows_ms = repeat
+      out.repeat_visit_first_rows_ratio_vs_first_visit = repeat / first
+    }
   } finally {
     for (const s of sessions) await s.close()
     if (proxy) await new Promise<void>((resolve) => proxy!.close(() => resolve()))

@@ -23,6 +23,14 @@ const benches: Bench[] = [
   { name: 'server', load: async () => (await import('./server-bench.ts')).runServerLoadFigures },
   { name: 'uploads', load: async () => (await import('./upload-bench.ts')).runUploadBench },
   { name: 'canvas', load: async () => (await import('./canvas-bench.ts')).runCanvasBench },
+  {
+    // The canvas benchmark's reopen figures alone (memory after 20 visits with edits).
+    name: 'reopen',
+    load: async () => {
+      const { runCanvasBench } = await import('./canvas-bench.ts')
+      return () => runCanvasBench(['reopen'])
+    },
+  },
   { name: 'pixels', load: async () => (await import('./pixel-bench.ts')).runPixelBench },
 ]
 

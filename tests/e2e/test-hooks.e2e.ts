@@ -7,7 +7,13 @@ import { BUILD_DIRS } from './global-setup.ts'
  * What the browser journeys and the canvas benchmarks read from the editor, compiled into the test
  * build only (src/features/editor/canvas/test-hooks.ts). The setup builds both (global-setup.ts).
  */
-const HOOKS = ['__promoEditorCanvas', 'dataset.frames', 'dataset.renderer', 'VITE_TEST_HOOKS']
+const IN_TEST_BUILD = [
+  '__promoEditorCanvas',
+  '__promoEditorTextures',
+  'dataset.frames',
+  'dataset.renderer',
+]
+const HOOKS = [...IN_TEST_BUILD, 'VITE_TEST_HOOKS']
 
 /** Every script of a build, with its text. */
 function scripts(dir: string): { file: string; text: string }[] {
@@ -36,7 +42,7 @@ describe('test hooks', () => {
   })
 
   it('are in the test build the journeys run on', () => {
-    for (const hook of HOOKS.slice(0, 3))
+    for (const hook of IN_TEST_BUILD)
       expect(withHook(BUILD_DIRS.test, hook).length, hook).toBeGreaterThan(0)
   })
 })

@@ -24,11 +24,16 @@ import { useBlockLabels } from '../blocks/use-block-labels.ts'
 import { BlockView, type CanvasLabels } from './block-view.tsx'
 import { CanvasInteraction } from './interaction.ts'
 import { SceneHost, type CanvasBlockProbe, type CanvasController } from './scene-host.ts'
+import { releasePoolsOnDestroy } from './release-pools.ts'
+import { SceneContainer } from './scene-container.ts'
+import { trackStage } from './texture-census.ts'
 import { useTexture } from './textures.ts'
 
 export type { CanvasController }
 
-extend({ Container, Graphics, Sprite, Text })
+// `<pixiContainer>` is a SceneContainer: a removed block or background takes its texts and
+// graphics with it (scene-container.ts).
+extend({ Container: SceneContainer, Graphics, Sprite, Text })
 
 /**
  * The open canvas's test hook: browser journeys read where each block is drawn
@@ -77,9 +82,12 @@ function EditorCanvas(props: EditorCanvasProps) {
   // the stage the current props.
   const [, setStarted] = useState(false)
   const onInit = useCallback((app: PixiApp) => {
-    // Browser checks read which renderer runs (WebGL is expected).
-    if (import.meta.env.VITE_TEST_HOOKS === '1' && hostRef.current)
-      hostRef.current.dataset.renderer = app.renderer.name
+    releasePoolsOnDestroy(app)
+    // Browser checks read which renderer runs (WebGL is expected) and count its textures.
+    if (import.meta.env.VITE_TEST_HOOKS === '1') {
+      if (hostRef.current) hostRef.current.dataset.renderer = app.renderer.name
+      trackStage(app)
+    }
     setStarted(true)
   }, [])
   return (

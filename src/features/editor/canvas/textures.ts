@@ -14,6 +14,11 @@ interface Entry {
 
 const cache = new Map<string, Entry>()
 
+/** Textures shared now (the test build's census, `texture-census.ts`). */
+export function sharedTextureCount(): number {
+  return cache.size
+}
+
 function loadImage(url: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
     const img = new Image()

@@ -1,0 +1,17 @@
+import { Container, type DestroyOptions } from 'pixi.js'
+
+/**
+ * The canvas's `<pixiContainer>`: removing it destroys what it holds. When React deletes a part of
+ * the scene (a deleted block, a background, the whole world when the editor closes), it removes
+ * only the topmost display object, and @pixi/react destroys that one alone (`destroy()` without
+ * options): the texts inside a deleted block kept their share of a GPU texture and its graphics
+ * their geometry until the editor closed. Here the children go too, graphics with their own
+ * geometry; textures stay with their owners (`textures.ts` shares pictures by URL and destroys
+ * them with their last user). Checked by `tests/unit/editor-scene-container.test.ts`; measured by
+ * `npm run bench reopen` (docs/editor.md «Figures»).
+ */
+export class SceneContainer extends Container {
+  override destroy(options?: DestroyOptions) {
+    super.destroy(options ?? { children: true, context: true })
+  }
+}
