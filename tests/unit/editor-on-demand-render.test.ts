@@ -31,22 +31,28 @@ function containerWithout(missing: 'onChildUpdate' | 'onChildViewUpdate' | 'stru
   return container
 }
 
+/**
+ * The animation frames the scheduler asks for, run by hand: the function returned tells whether a
+ * frame was asked for since its last call (and draws it).
+ */
+function handRunFrames(): () => boolean {
+  const waiting: FrameRequestCallback[] = []
+  vi.stubGlobal('requestAnimationFrame', (f: FrameRequestCallback) => waiting.push(f))
+  vi.stubGlobal('cancelAnimationFrame', () => undefined)
+  return () => {
+    const frames = waiting.splice(0)
+    for (const f of frames) f(0)
+    return frames.length > 0
+  }
+}
+
 describe('drawing on demand hooks into the installed Pixi (docs/editor.md "Drawing")', () => {
   it("finds every hook it replaces on Pixi's render group", () => {
     expect(hookableGroup(new Container())).not.toBeNull()
   })
 
   it('hears a move, a redrawn view and a structure change through those hooks', () => {
-    // The animation frames the scheduler asks for, run by hand.
-    const waiting: FrameRequestCallback[] = []
-    vi.stubGlobal('requestAnimationFrame', (f: FrameRequestCallback) => waiting.push(f))
-    vi.stubGlobal('cancelAnimationFrame', () => undefined)
-    /** Whether a frame was asked for since the last call (and draws it). */
-    const asked = () => {
-      const frames = waiting.splice(0)
-      for (const f of frames) f(0)
-      return frames.length > 0
-    }
+    const asked = handRunFrames()
     const stage = new Container()
     const { app, asApp } = fakeApp(stage)
     const painter = new OnDemandRender(asApp)
@@ -84,14 +90,7 @@ describe('drawing on demand hooks into the installed Pixi (docs/editor.md "Drawi
 
 describe('objects the drag layer shows ask for no frame (docs/editor.md "Drawing")', () => {
   it('moving a quiet block asks for nothing; others, and the block once heard again, do', () => {
-    const waiting: FrameRequestCallback[] = []
-    vi.stubGlobal('requestAnimationFrame', (f: FrameRequestCallback) => waiting.push(f))
-    vi.stubGlobal('cancelAnimationFrame', () => undefined)
-    const asked = () => {
-      const frames = waiting.splice(0)
-      for (const f of frames) f(0)
-      return frames.length > 0
-    }
+    const asked = handRunFrames()
     const stage = new Container()
     const { asApp } = fakeApp(stage)
     const painter = new OnDemandRender(asApp)

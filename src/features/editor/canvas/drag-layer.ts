@@ -8,17 +8,7 @@ import {
   unpremultiply,
   type ScreenRect,
 } from './drag-layer-geometry.ts'
-
-/** Presented frames the layer asks for (an animation frame each), injectable for tests. */
-export interface LayerClock {
-  request(callback: () => void): number
-  cancel(handle: number): void
-}
-
-const browserClock: LayerClock = {
-  request: (callback) => requestAnimationFrame(callback),
-  cancel: (handle) => cancelAnimationFrame(handle),
-}
+import { browserClock, type FrameClock } from './render-scheduler.ts'
 
 const GUIDE_COLOUR = '#f03e3e'
 
@@ -56,7 +46,7 @@ export class DragLayer {
     private readonly element: HTMLElement,
     /** A frame in which the moving blocks show at a new place was presented. */
     private readonly countFrame: () => void,
-    private readonly clock: LayerClock = browserClock,
+    private readonly clock: FrameClock = browserClock,
   ) {}
 
   get active(): boolean {

@@ -8,7 +8,8 @@ export interface FrameClock {
   cancel(handle: number): void
 }
 
-const browserClock: FrameClock = {
+/** The browser's animation frames (the drag layer asks for its frames the same way). */
+export const browserClock: FrameClock = {
   request: (callback) => requestAnimationFrame(callback),
   cancel: (handle) => cancelAnimationFrame(handle),
 }
