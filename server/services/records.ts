@@ -23,7 +23,7 @@ import type { RecordKind, RecordRow, WrittenRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
 import type { ChangeFeed } from './changes.ts'
 import { AppError, type FieldProblem } from './errors.ts'
-import { ListCache, listBytes, type ListEntry } from './list-cache.ts'
+import { ListCache, withRows, type ListEntry } from './list-cache.ts'
 import { expectVersion } from './versions.ts'
 
 interface KindRules {
@@ -105,31 +105,9 @@ const RECORD_KINDS = new Set<string>(Object.keys(store.RECORD_TABLES))
 /** How many workspace lists' announced versions are remembered before they are all forgotten. */
 const HEARD_MAX = 100_000
 
-/**
- * The rows of a kept list with `changed` (as the client sees them) put in: each replaces the row
- * of its id or goes in its place by id (docs/API.md). Each row's JSON is kept apart, so a change
- * rewrites its own row and the bytes are joined, instead of writing out the whole list again.
- */
-function withRows(
-  kept: ListEntry,
-  changed: readonly RecordRow[],
-): { id: number; json: Uint8Array }[] {
-  const rows = [
-    ...(kept.rows ??
-      (JSON.parse(Buffer.from(listBytes(kept)).toString('utf8')) as RecordRow[]).map((r) => ({
-        id: r.id,
-        json: Buffer.from(JSON.stringify(r)),
-      }))),
-  ]
-  for (const row of changed) {
-    let at = rows.findIndex((r) => r.id >= row.id)
-    if (at === -1) at = rows.length
-    rows.splice(at, rows[at]?.id === row.id ? 1 : 0, {
-      id: row.id,
-      json: Buffer.from(JSON.stringify(row)),
-    })
-  }
-  return rows
+/** Rows as the client sees them, each as its JSON, in id order (list-cache.ts, withRows). */
+function rowsJson(rows: readonly RecordRow[]): { id: number; json: Uint8Array }[] {
+  return rows.map((row) => ({ id: row.id, json: Buffer.from(JSON.stringify(row)) }))
 }
 
 export class RecordService {
@@ -267,10 +245,9 @@ export class RecordService {
     if (!kept || rowVersion === undefined || BigInt(kept.version) + 1n !== BigInt(rowVersion)) {
       return row
     }
-    const rows = withRows(kept, [row])
     // The members it was confirmed for are still members: the write changed records only.
     const listening = kept.listening?.epoch === this.epoch ? kept.listening : undefined
-    this.lists.set(key, { version: rowVersion, rows, listening })
+    this.lists.set(key, { version: rowVersion, ...withRows(kept, rowsJson([row])), listening })
     return row
   }
 
@@ -295,7 +272,7 @@ export class RecordService {
     const kept = this.lists.get(key)
     if (kept) {
       const heard = await this.fromMemory(key, userId)
-      if (heard) return listBytes(heard)
+      if (heard) return heard.json
       const listening = this.listeningMark()
       const current = this.lists.peek(key) ?? kept
       const since = await store.recordListChanges(
@@ -308,20 +285,20 @@ export class RecordService {
       if (since === null) throw AppError.notFound()
       if (since.version === current.version) {
         this.confirmedListening(current, listening, userId)
-        return listBytes(current)
+        return current.json
       }
       // Written since (by another instance, or a statement of its own): the rows written since
       // the kept version go into the kept list, unless some row left it (a delete), which the
       // count tells: every row now is either kept or written since.
-      const rows = withRows(
+      const { json, index } = withRows(
         current,
-        since.changed.map((r) => this.present(kind, r)),
+        rowsJson(since.changed.map((r) => this.present(kind, r))),
       )
-      if (rows.length === since.count) {
-        const entry: ListEntry = { version: since.version, rows }
+      if (index.ids.length === since.count) {
+        const entry: ListEntry = { version: since.version, json, index }
         this.confirmedListening(entry, listening, userId)
         this.lists.set(key, entry)
-        return listBytes(entry)
+        return json
       }
     }
     const listening = this.listeningMark()
