@@ -1,6 +1,5 @@
 import { join } from 'node:path'
 import { Hono } from 'hono'
-import { compress } from 'hono/compress'
 import { ERROR_CODES } from '../src/domain/api-error.ts'
 import { openDatabase, type Database } from './db/database.ts'
 import type { AppEnv } from './http/env.ts'
@@ -28,6 +27,7 @@ import { pruneKeys } from './storage/idempotency.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
 import { sweepUploads } from './uploads/sweep.ts'
 import { bodyLimit, drainUnreadBody } from './http/body-limit.ts'
+import { compression } from './http/compression.ts'
 import { FRAMING_BYTES } from './http/upload-body.ts'
 
 export interface AppOptions {
@@ -234,7 +234,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
     '*',
     securityHeaders(() => csp),
   )
-  app.use('*', compress())
+  app.use('*', compression())
 
   app.use('/api/*', async (c, next) => {
     c.set('services', (await init).services)

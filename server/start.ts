@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { serve } from '@hono/node-server'
 import { createApp, type AppOptions, type AppReady } from './app.ts'
+import { sendAnswer } from './http/answer.ts'
 
 export interface StartOptions extends Omit<AppOptions, 'dataDir'> {
   /** 0 picks a free port. Default 8080. */
@@ -56,8 +57,19 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     address: AddressInfo
   }>((resolve, reject) => {
     const server = serve(
-      // Keep Node's own Request/Response: the process may also run client code (tests).
-      { fetch: app.fetch, port, hostname, overrideGlobalObjects: false },
+      {
+        // An API answer known in full is written to Node's response here (server/http/answer.ts).
+        fetch: (req, env) => {
+          const res = app.fetch(req, env)
+          return res instanceof Promise
+            ? res.then((r) => sendAnswer(r, env.outgoing))
+            : sendAnswer(res, env.outgoing)
+        },
+        port,
+        hostname,
+        // Keep Node's own Request/Response: the process may also run client code (tests).
+        overrideGlobalObjects: false,
+      },
       (info) => resolve({ server, address: info }),
     )
     server.once('error', reject)

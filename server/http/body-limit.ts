@@ -41,7 +41,9 @@ export function drainUnreadBody(): MiddlewareHandler {
   return async (c, next) => {
     const raw = c.req.raw
     await next()
-    if (bodiless(raw) || !raw.body || raw.bodyUsed) return
+    // Read (the adapter's own reading counts) or absent; `bodyUsed` first: asking a request read
+    // without a stream for its `body` makes one.
+    if (bodiless(raw) || raw.bodyUsed || !raw.body) return
     const length = raw.headers.get('content-length')
     const declared = length === null ? Number.POSITIVE_INFINITY : Number.parseInt(length, 10)
     const drained =
@@ -91,18 +93,20 @@ export function bodyLimit(options: {
   }
   return async (c, next) => {
     const raw = c.req.raw
-    if (bodiless(raw) || !raw.body) return next()
+    if (bodiless(raw)) return next()
     const length = raw.headers.get('content-length')
     const declared =
       length !== null && !raw.headers.has('transfer-encoding') ? Number.parseInt(length, 10) : null
-    if (declared !== null && declared > options.maxSize) {
+    // A plain body of a known, allowed length goes to the handler as it is, before anything asks
+    // for it as a stream: the adapter then reads it from the socket straight into one buffer.
+    if (declared !== null ? !(declared > options.maxSize) : options.streamed) return next()
+    if (!raw.body) return next()
+    if (declared !== null) {
       const drained =
         declared <= options.maxSize + DRAIN_MAX_BYTES &&
         (await drain(raw.body.getReader(), declared).catch(() => false))
       return refuse(c, drained)
     }
-    // A plain body of a known, allowed length goes to the handler as it is.
-    if (options.streamed || declared !== null) return next()
     const chunks: Uint8Array[] = []
     let size = 0
     const reader = raw.body.getReader()

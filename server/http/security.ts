@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { getHeader, setHeader } from './answer.ts'
 import type { AppEnv } from './env.ts'
 
 /**
@@ -34,13 +35,15 @@ export const UPLOAD_CSP =
 export function securityHeaders(csp: () => string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next()
-    const headers = c.res.headers
-    headers.set('X-Content-Type-Options', 'nosniff')
-    if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', csp())
-    headers.set('X-Frame-Options', 'DENY')
-    headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
-    headers.set('Cross-Origin-Opener-Policy', 'same-origin')
-    headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()')
-    if (c.req.path.startsWith('/api/')) headers.set('Cache-Control', 'no-store')
+    const res = c.res
+    setHeader(res, 'X-Content-Type-Options', 'nosniff')
+    if (getHeader(res, 'Content-Security-Policy') === null) {
+      setHeader(res, 'Content-Security-Policy', csp())
+    }
+    setHeader(res, 'X-Frame-Options', 'DENY')
+    setHeader(res, 'Referrer-Policy', 'strict-origin-when-cross-origin')
+    setHeader(res, 'Cross-Origin-Opener-Policy', 'same-origin')
+    setHeader(res, 'Permissions-Policy', 'camera=(), microphone=(), geolocation=()')
+    if (c.req.path.startsWith('/api/')) setHeader(res, 'Cache-Control', 'no-store')
   }
 }

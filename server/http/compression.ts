@@ -1,0 +1,62 @@
+import { promisify } from 'node:util'
+import { deflate, gzip } from 'node:zlib'
+import type { MiddlewareHandler } from 'hono'
+import { compress } from 'hono/compress'
+import { parseAccept } from 'hono/utils/accept'
+import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress'
+import { asAnswer, type Answer } from './answer.ts'
+import type { AppEnv } from './env.ts'
+
+const THRESHOLD = 1024
+const ENCODERS = { gzip: promisify(gzip), deflate: promisify(deflate) }
+type Encoding = keyof typeof ENCODERS
+
+/** The encoding the client prefers of gzip and deflate (q-values), if it takes either. */
+function selectEncoding(header: string | undefined): Encoding | undefined {
+  if (header === undefined) return undefined
+  const accepts = parseAccept(header)
+  const wildcard = accepts.find((a) => a.type === '*')?.q
+  let best: { encoding: Encoding; q: number } | undefined
+  for (const encoding of ['gzip', 'deflate'] as const) {
+    const q = accepts.find((a) => a.type.toLowerCase() === encoding)?.q ?? wildcard ?? 0
+    if (q === 1) return encoding
+    if (q > 0 && (!best || q > best.q)) best = { encoding, q }
+  }
+  return best?.encoding
+}
+
+/**
+ * Bodies go compressed (gzip or deflate) to a client that accepts it, with
+ * `Vary: Accept-Encoding`. Streamed responses (files, event streams) the way Hono's `compress`
+ * does; an API answer known in full (server/http/answer.ts) is encoded whole, off the main thread,
+ * and only from 1 KiB, the size below which compressing does not pay.
+ */
+export function compression(): MiddlewareHandler<AppEnv> {
+  const streamed = compress({ threshold: THRESHOLD })
+  return async (c, next) => {
+    await next()
+    const answer = asAnswer(c.res)
+    const bytes = answer?.sentBytes
+    // Hono's middleware works on the response already made: its `next` has nothing left to run.
+    if (!answer || !bytes) return streamed(c, () => Promise.resolve())
+    if (c.req.method === 'HEAD' || bytes.byteLength < THRESHOLD || !compressible(answer)) return
+    const vary = answer.getHeader('Vary')
+    if (vary !== '*' && !(vary && /(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary))) {
+      answer.setHeader('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
+    }
+    const encoding = selectEncoding(c.req.header('Accept-Encoding'))
+    if (encoding) answer.encoded(await ENCODERS[encoding](bytes), encoding)
+  }
+}
+
+function compressible(answer: Answer): boolean {
+  const type = answer.getHeader('Content-Type')
+  const cacheControl = answer.getHeader('Cache-Control')
+  return (
+    answer.status !== 206 &&
+    answer.getHeader('Content-Encoding') === null &&
+    type !== null &&
+    COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type) &&
+    !(cacheControl && /(?:^|,)\s*?no-transform\s*?(?:,|$)/i.test(cacheControl))
+  )
+}

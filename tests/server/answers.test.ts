@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto'
+import { request } from 'node:http'
+import { gunzipSync } from 'node:zlib'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer, type RunningServer } from '../../server/index.ts'
+
+/**
+ * API answers known in full are written to Node's response as they are (server/http/answer.ts):
+ * over a real socket they carry the same headers as any answer, a Content-Length, and go
+ * compressed to a client that accepts it when they are 1 KiB or more (server/http/compression.ts).
+ */
+let server: RunningServer
+const databaseUrl = process.env.DATABASE_URL
+const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined
+let token = ''
+let workspaceId = 0
+let departmentId = 0
+
+function get(path: string, headers: Record<string, string> = {}) {
+  const url = new URL(path, server.url)
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
+    (resolve, reject) => {
+      const req = request(
+        {
+          hostname: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          headers: { Authorization: `Bearer ${token}`, ...headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks),
+            }),
+          )
+        },
+      )
+      req.on('error', reject)
+      req.end()
+    },
+  )
+}
+
+beforeAll(async () => {
+  server = await startServer({ port: 0, dataDir: 'memory', databaseUrl, schema })
+  const auth = (await (
+    await fetch(`${server.url}/api/register`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Ответ', email: 'answers@example.ru', password: 'password123' }),
+    })
+  ).json()) as { access_token: string }
+  token = auth.access_token
+  const [ws] = (await (
+    await fetch(`${server.url}/api/workspace/list`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
+  ).json()) as { id: number }[]
+  workspaceId = ws!.id
+  const { rows } = await server.ready.services.db.query<{ id: number }>(
+    `INSERT INTO departments (workspace_id, name, description)
+     SELECT $1, 'Отделение ' || n, 'Описание ' || n FROM generate_series(1, 40) n RETURNING id`,
+    [workspaceId],
+  )
+  departmentId = rows[0]!.id
+})
+
+afterAll(async () => {
+  await server?.close()
+  if (databaseUrl && schema) {
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    await client.end()
+  }
+})
+
+describe('answers over a socket', () => {
+  it('a list goes as it is with its length and headers, or gzip-encoded to a client that takes it', async () => {
+    const path = `/api/department/list?workspace_id=${workspaceId}`
+    const plain = await get(path)
+    expect(plain.status).toBe(200)
+    expect(plain.headers['content-type']).toBe('application/json')
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.byteLength)
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.headers.vary).toBe('Accept-Encoding')
+    expect(plain.headers['cache-control']).toBe('no-store')
+    expect(plain.headers['x-content-type-options']).toBe('nosniff')
+    expect(plain.headers['x-frame-options']).toBe('DENY')
+    expect(plain.headers['content-security-policy']).toContain("default-src 'self'")
+    const list = JSON.parse(plain.body.toString('utf8')) as { id: number }[]
+    expect(list).toHaveLength(40)
+
+    const gzipped = await get(path, { 'Accept-Encoding': 'gzip, deflate' })
+    expect(gzipped.headers['content-encoding']).toBe('gzip')
+    expect(gzipped.headers.vary).toBe('Accept-Encoding')
+    expect(Number(gzipped.headers['content-length'])).toBe(gzipped.body.byteLength)
+    expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true)
+  })
+
+  it('an answer under 1 KiB goes unencoded even to a client that takes gzip', async () => {
+    const res = await get(`/api/department/get?id=${departmentId}`, { 'Accept-Encoding': 'gzip' })
+    expect(res.status).toBe(200)
+    expect(res.headers['content-encoding']).toBeUndefined()
+    expect(JSON.parse(res.body.toString('utf8'))).toMatchObject({
+      id: departmentId,
+      name: 'Отделение 1',
+    })
+    expect(res.headers['x-frame-options']).toBe('DENY')
+  })
+
+  it('errors keep their JSON body and status', async () => {
+    const res = await get('/api/department/get?id=0', { 'Accept-Encoding': 'gzip' })
+    expect(res.status).toBe(422)
+    expect(JSON.parse(res.body.toString('utf8'))).toHaveProperty('error.code')
+  })
+})
