@@ -114,7 +114,7 @@ describe('answers over a socket', () => {
   })
 
   it('errors keep their JSON body and status', async () => {
-    const res = await get('/api/department/get?id=0', { 'Accept-Encoding': 'gzip' })
+    const res = await get('/api/department/get?id=0')
     expect(res.status).toBe(422)
     expect(JSON.parse(res.body.toString('utf8'))).toHaveProperty('error.code')
   })
