@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
 import { AppError } from '../services/errors.ts'
+import { jsonText, setHeader } from './answer.ts'
 import { createHash } from 'node:crypto'
 import { claimKey, completeKey, releaseKey } from '../storage/idempotency.ts'
 import type { AppEnv } from './env.ts'
@@ -100,14 +101,12 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
       throw new AppError(422, ERROR_CODES.idempotencyMismatch, 'idempotency_mismatch')
     }
     // 2. A finished first request: answer with its stored response.
+    // The same writer as a first answer (server/http/answer.ts), so the same bytes go out again:
+    // a stored Response would be compressed by the streaming path whatever its size.
     if (prior.status !== null && prior.body !== null) {
-      return new Response(prior.body, {
-        status: prior.status,
-        headers: {
-          'Content-Type': 'application/json; charset=utf-8',
-          'Idempotent-Replayed': 'true',
-        },
-      })
+      const replay = jsonText(prior.body, prior.status)
+      setHeader(replay, 'Idempotent-Replayed', 'true')
+      return replay
     }
     // 3. Still running elsewhere (or died with its process): wait, or take the key over.
     if (prior.stale) {

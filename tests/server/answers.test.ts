@@ -119,3 +119,55 @@ describe('answers over a socket', () => {
     expect(JSON.parse(res.body.toString('utf8'))).toHaveProperty('error.code')
   })
 })
+
+function post(path: string, body: string, headers: Record<string, string>) {
+  const url = new URL(path, server.url)
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
+    (resolve, reject) => {
+      const req = request(
+        {
+          method: 'POST',
+          hostname: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'Content-Type': 'application/json',
+            'Content-Length': String(Buffer.byteLength(body)),
+            ...headers,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks),
+            }),
+          )
+        },
+      )
+      req.on('error', reject)
+      req.end(body)
+    },
+  )
+}
+
+describe('a repeated Idempotency-Key', () => {
+  it('gets the very bytes of the first answer again, encoded the same way', async () => {
+    const body = JSON.stringify({ workspace_id: workspaceId, name: 'Повтор', description: '' })
+    const headers = {
+      'Idempotency-Key': `answers-${randomBytes(4).toString('hex')}`,
+      'Accept-Encoding': 'gzip',
+    }
+    const first = await post('/api/department/add', body, headers)
+    const again = await post('/api/department/add', body, headers)
+    expect(first.status).toBe(200)
+    expect(again.status).toBe(200)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.headers['content-encoding']).toBe(first.headers['content-encoding'])
+    expect(again.body.equals(first.body)).toBe(true)
+  })
+})
