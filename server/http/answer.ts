@@ -172,9 +172,21 @@ class Answer {
 // A Response to `instanceof` (Hono, tests); every member of Response.prototype is its own above.
 Object.setPrototypeOf(Answer.prototype, WebResponse.prototype)
 
-/** A JSON answer (`Content-Type: application/json`) of its JSON text or bytes. */
-export function jsonText(text: string | Uint8Array, status = 200): Response {
-  return new Answer(text, status, { 'content-type': 'application/json' }) as unknown as Response
+/**
+ * A JSON answer (`Content-Type: application/json`) of its JSON text or bytes, with any further
+ * headers (names in lower case). Every JSON answer of the API is one, so one compression policy
+ * applies to all of them (server/http/compression.ts) and an Idempotency-Key's replay, made again
+ * from the stored status and text, goes out as the very bytes of the first answer.
+ */
+export function jsonText(
+  text: string | Uint8Array,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  const fields: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) fields[name.toLowerCase()] = value
+  fields['content-type'] = 'application/json'
+  return new Answer(text, status, fields) as unknown as Response
 }
 
 /** A JSON answer of a value. */

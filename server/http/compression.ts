@@ -4,7 +4,8 @@ import type { MiddlewareHandler } from 'hono'
 import { compress } from 'hono/compress'
 import { parseAccept } from 'hono/utils/accept'
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress'
-import { asAnswer, type Answer } from './answer.ts'
+import type { Context } from 'hono'
+import { asAnswer, jsonText, type Answer } from './answer.ts'
 import type { AppEnv } from './env.ts'
 
 const THRESHOLD = 1024
@@ -26,6 +27,29 @@ function selectEncoding(header: string | undefined): Encoding | undefined {
 }
 
 /**
+ * A JSON response that is not an `Answer` (made by a library, or by new code that used `c.json`)
+ * read whole and made one, so every JSON answer meets the same policy below: were it left to the
+ * streamed path, it would be encoded whatever its size, and the same answer sent again (an
+ * Idempotency-Key's replay) would go out as other bytes.
+ */
+async function wholeJson(c: Context<AppEnv>): Promise<Answer | undefined> {
+  const res = c.res
+  const type = res.headers.get('Content-Type')
+  if (!res.body || !type || !/^application\/json\b/i.test(type)) return undefined
+  if (res.headers.has('Content-Encoding')) return undefined
+  const headers: Record<string, string> = {}
+  res.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'set-cookie') headers[name] = value
+  })
+  const answer = jsonText(new Uint8Array(await res.arrayBuffer()), res.status, headers)
+  for (const cookie of res.headers.getSetCookie()) answer.headers.append('Set-Cookie', cookie)
+  // Hono's setter builds the new response again over the old one's headers unless it is cleared.
+  c.res = undefined
+  c.res = answer
+  return asAnswer(answer)
+}
+
+/**
  * Bodies go compressed (gzip or deflate) to a client that accepts it, with
  * `Vary: Accept-Encoding`. Streamed responses (files, event streams) the way Hono's `compress`
  * does; an API answer known in full (server/http/answer.ts) is encoded whole, off the main thread,
@@ -35,7 +59,7 @@ export function compression(): MiddlewareHandler<AppEnv> {
   const streamed = compress({ threshold: THRESHOLD })
   return async (c, next) => {
     await next()
-    const answer = asAnswer(c.res)
+    const answer = asAnswer(c.res) ?? (await wholeJson(c))
     const bytes = answer?.sentBytes
     // Hono's middleware works on the response already made: its `next` has nothing left to run.
     if (!answer || !bytes) return streamed(c, () => Promise.resolve())

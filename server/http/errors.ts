@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
 import { AppError } from '../services/errors.ts'
+import { jsonText } from './answer.ts'
 import { errorMessage, fieldMessage } from './messages.ts'
 
 /** The error body of DESIGN §4 with Russian text. */
@@ -21,10 +22,7 @@ export function errorResponse(error: AppError, headers: Record<string, string> =
     }
   }
   if (error.current !== undefined) body.current = error.current
-  return new Response(JSON.stringify({ error: body }), {
-    status: error.status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
-  })
+  return jsonText(JSON.stringify({ error: body }), error.status, headers)
 }
 
 export const tooLarge = (messageKey = 'too_large') =>

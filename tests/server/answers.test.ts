@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { request } from 'node:http'
 import { gunzipSync } from 'node:zlib'
+import { Hono } from 'hono'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compression } from '../../server/http/compression.ts'
+import type { AppEnv } from '../../server/http/env.ts'
 import { startServer, type RunningServer } from '../../server/index.ts'
 
 /**
@@ -156,18 +159,49 @@ function post(path: string, body: string, headers: Record<string, string>) {
 }
 
 describe('a repeated Idempotency-Key', () => {
-  it('gets the very bytes of the first answer again, encoded the same way', async () => {
-    const body = JSON.stringify({ workspace_id: workspaceId, name: 'Повтор', description: '' })
-    const headers = {
-      'Idempotency-Key': `answers-${randomBytes(4).toString('hex')}`,
-      'Accept-Encoding': 'gzip',
-    }
-    const first = await post('/api/department/add', body, headers)
-    const again = await post('/api/department/add', body, headers)
-    expect(first.status).toBe(200)
-    expect(again.status).toBe(200)
-    expect(again.headers['idempotent-replayed']).toBe('true')
-    expect(again.headers['content-encoding']).toBe(first.headers['content-encoding'])
-    expect(again.body.equals(first.body)).toBe(true)
+  // Each route family once (records, workspaces, a refused request): the first answer and its
+  // replay must be the same bytes with the same headers, whatever wrote the first one.
+  const calls: [string, string, () => string, number][] = [
+    [
+      'a record',
+      '/api/department/add',
+      () => JSON.stringify({ workspace_id: workspaceId, name: 'Повтор', description: '' }),
+      200,
+    ],
+    ['a workspace', '/api/workspace/add', () => JSON.stringify({ name: 'Повтор' }), 200],
+    ['a refusal', '/api/department/add', () => JSON.stringify({ workspace_id: workspaceId }), 422],
+  ]
+  it.each(calls)(
+    '%s gets the very bytes of the first answer again, encoded the same way',
+    async (_, path, body, status) => {
+      const headers = {
+        'Idempotency-Key': `answers-${randomBytes(4).toString('hex')}`,
+        'Accept-Encoding': 'gzip',
+      }
+      const first = await post(path, body(), headers)
+      const again = await post(path, body(), headers)
+      expect(first.status).toBe(status)
+      expect(again.status).toBe(status)
+      expect(again.headers['idempotent-replayed']).toBe('true')
+      expect(again.headers['content-type']).toBe(first.headers['content-type'])
+      expect(again.headers['content-encoding']).toBe(first.headers['content-encoding'])
+      expect(again.body.equals(first.body)).toBe(true)
+    },
+  )
+})
+
+describe('a JSON response made without an Answer', () => {
+  it('meets the same compression policy: whole, and only from 1 KiB', async () => {
+    const app = new Hono<AppEnv>()
+    app.use('*', compression())
+    app.get('/small', (c) => c.json({ ok: true }))
+    app.get('/large', (c) => c.json({ rows: 'Строка '.repeat(400) }))
+    const small = await app.request('/small', { headers: { 'Accept-Encoding': 'gzip' } })
+    expect(small.headers.get('Content-Encoding')).toBeNull()
+    expect(await small.json()).toEqual({ ok: true })
+    const large = await app.request('/large', { headers: { 'Accept-Encoding': 'gzip' } })
+    expect(large.headers.get('Content-Encoding')).toBe('gzip')
+    const text = gunzipSync(Buffer.from(await large.arrayBuffer())).toString('utf8')
+    expect(JSON.parse(text)).toEqual({ rows: 'Строка '.repeat(400) })
   })
 })

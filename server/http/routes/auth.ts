@@ -15,6 +15,7 @@ import { readJson } from '../errors.ts'
 import type { Logger } from '../log.ts'
 import { requireAuth } from '../middleware.ts'
 import { productRoutes } from './define.ts'
+import { json } from '../answer.ts'
 
 export interface AuthRouteOptions {
   log: Logger
@@ -33,7 +34,7 @@ export function authRoutes(api: Hono<AppEnv>, options: AuthRouteOptions): void {
     const session = await auth.register(input)
     // The address a person registered from is theirs, as one they signed in from.
     throttle.loginSucceeded(normaliseEmail(input.email), address)
-    return c.json(session)
+    return json(session)
   })
 
   api.post('/login', async (c) => {
@@ -51,7 +52,7 @@ export function authRoutes(api: Hono<AppEnv>, options: AuthRouteOptions): void {
       throw error
     }
     throttle.loginSucceeded(account, address)
-    return c.json(session)
+    return json(session)
   })
 
   api.post('/forgot_password', async (c) => {
@@ -76,7 +77,7 @@ export function authRoutes(api: Hono<AppEnv>, options: AuthRouteOptions): void {
           message: error instanceof Error ? error.message : String(error),
         }),
     )
-    return c.json({ ok: true })
+    return json({ ok: true })
   })
 
   api.post('/reset_password', async (c) => {
@@ -90,7 +91,7 @@ export function authRoutes(api: Hono<AppEnv>, options: AuthRouteOptions): void {
       if (error instanceof AppError && error.status === 422) throttle.resetFailed(address)
       throw error
     }
-    return c.json({ ok: true })
+    return json({ ok: true })
   })
 
   // Sign-out: the presented token stops working. Idempotent: without a token, or with one already
@@ -99,14 +100,14 @@ export function authRoutes(api: Hono<AppEnv>, options: AuthRouteOptions): void {
     const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('Authorization') ?? '')
     const token = match?.[1]
     if (token && token.length <= 200) await c.get('services').auth.logout(token)
-    return c.json({ ok: true })
+    return json({ ok: true })
   })
 
-  api.get('/check_auth', requireAuth, (c) => Promise.resolve(c.json({ user: c.get('user') })))
+  api.get('/check_auth', requireAuth, (c) => Promise.resolve(json({ user: c.get('user') })))
 
   productRoutes(api).mutation('/profile/update', async (c) => {
     const input = parseInput(UpdateProfileInput, await readJson(c))
     const user = await c.get('services').auth.updateProfile(c.get('user').id, input.name)
-    return c.json({ user })
+    return json({ user })
   })
 }

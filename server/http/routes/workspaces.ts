@@ -11,41 +11,42 @@ import type { AppEnv } from '../env.ts'
 import { readJson } from '../errors.ts'
 import { ifMatch } from '../if-match.ts'
 import { productRoutes } from './define.ts'
+import { json } from '../answer.ts'
 
 export function workspaceRoutes(api: Hono<AppEnv>): void {
   const { query, mutation } = productRoutes(api)
   query('/workspace/list', async (c) =>
-    c.json(await c.get('services').workspaces.list(c.get('user').id)),
+    json(await c.get('services').workspaces.list(c.get('user').id)),
   )
   mutation('/workspace/add', async (c) => {
     const { name } = parseInput(WorkspaceInput, await readJson(c))
-    return c.json(await c.get('services').workspaces.add(c.get('user').id, name))
+    return json(await c.get('services').workspaces.add(c.get('user').id, name))
   })
   mutation('/workspace/update', async (c) => {
     const expected = ifMatch(c)
     const { id, name } = parseInput(WorkspaceUpdate, await readJson(c))
-    return c.json(await c.get('services').workspaces.rename(c.get('user').id, id, name, expected))
+    return json(await c.get('services').workspaces.rename(c.get('user').id, id, name, expected))
   })
   mutation('/workspace/delete', async (c) => {
     const expected = ifMatch(c)
     const { id } = parseInput(IdBody, await readJson(c))
     await c.get('services').workspaces.delete(c.get('user').id, id, expected)
-    return c.json({ id, deleted: true })
+    return json({ id, deleted: true })
   })
 
   // Members (docs/API.md, "Members"): any member lists them, an admin adds and removes them.
   query('/workspace/members', async (c) => {
     const { workspace_id } = parseInput(WorkspaceQuery, c.req.query())
-    return c.json(await c.get('services').workspaces.members(c.get('user').id, workspace_id))
+    return json(await c.get('services').workspaces.members(c.get('user').id, workspace_id))
   })
   mutation('/workspace/member/add', async (c) => {
     const { workspace_id, email } = parseInput(MemberAddInput, await readJson(c))
     const { workspaces } = c.get('services')
-    return c.json(await workspaces.addMember(c.get('user').id, workspace_id, email))
+    return json(await workspaces.addMember(c.get('user').id, workspace_id, email))
   })
   mutation('/workspace/member/remove', async (c) => {
     const { workspace_id, user_id } = parseInput(MemberRemoveInput, await readJson(c))
     await c.get('services').workspaces.removeMember(c.get('user').id, workspace_id, user_id)
-    return c.json({ workspace_id, user_id, removed: true })
+    return json({ workspace_id, user_id, removed: true })
   })
 }
