@@ -329,5 +329,6 @@ describe('live changes', () => {
     } finally {
       if (!closed) await server.close()
     }
-  })
+    // It starts a server of its own (PGlite in memory), which takes seconds on a busy machine.
+  }, 60_000)
 })
