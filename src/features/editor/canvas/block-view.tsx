@@ -151,11 +151,12 @@ function lineBaseline(style: TextStyle): number {
   const key = `${font}|${lineHeight}`
   let baseline = baselines.get(key)
   if (baseline === undefined) {
+    // Nothing is drawn without a 2D canvas (`measureParagraph`): the top of the line will do.
+    if (!canMeasureText()) return 0
     const pixi = CanvasTextMetrics.measureFont(font)
     const pixiBaseline = Math.max(0, (lineHeight - pixi.fontSize) / 2) + pixi.ascent
-    // No 2D canvas or no layout (unit tests): Pixi's measure.
-    if (!(CanvasTextMetrics._context as CanvasRenderingContext2D | null) || !document.body)
-      return pixiBaseline
+    // No layout (unit tests): Pixi's measure.
+    if (!document.body) return pixiBaseline
     const line = document.createElement('div')
     line.style.cssText = `position:absolute;visibility:hidden;left:0;top:0;white-space:pre;font:${font};line-height:${lineHeight}px`
     const mark = document.createElement('span')
@@ -186,14 +187,32 @@ function textStyle(p: TextPrimitive, fontFamily: string, unit: number): TextStyl
   })
 }
 
+/**
+ * Whether Pixi can measure text: it does so with a 2D canvas, which a browser may refuse
+ * (`getContext('2d')` answers null: too many canvases, a locked-down or headless browser, jsdom).
+ * Without one a text is measured as no line and drawn as nothing rather than stopping the canvas.
+ */
+function canMeasureText(): boolean {
+  try {
+    return Boolean(CanvasTextMetrics._context as CanvasRenderingContext2D | null)
+  } catch {
+    return false
+  }
+}
+
+/** A paragraph's lines as Pixi wraps them, or null when nothing can measure them. */
+function measureParagraph(text: string, style: TextStyle): CanvasTextMetrics | null {
+  return canMeasureText() ? CanvasTextMetrics.measureText(text || ' ', style) : null
+}
+
 /** The height a paragraph is drawn at, in units (null without one). */
 function useMeasuredHeight(p: TextPrimitive | undefined, unit: number): number | null {
   const fontFamily = useCanvasFontFamily(p?.font ?? '', p?.weight ?? 400)
   return useMemo(() => {
     if (!p) return null
     const style = textStyle(p, fontFamily, unit)
-    const metrics = CanvasTextMetrics.measureText(p.text || ' ', style)
-    return Math.max(metrics.height, p.size * p.lineHeight * unit) / unit
+    const metrics = measureParagraph(p.text, style)
+    return Math.max(metrics?.height ?? 0, p.size * p.lineHeight * unit) / unit
   }, [p, fontFamily, unit])
 }
 
@@ -206,13 +225,14 @@ function CanvasText({ p, frame }: { p: TextPrimitive; frame: Frame }) {
   const fontFamily = useCanvasFontFamily(p.font, p.weight)
   const spec = useMemo((): PixelTextSpec => {
     const style = textStyle(p, fontFamily, unit)
-    const metrics = CanvasTextMetrics.measureText(p.text || ' ', style)
+    const metrics = measureParagraph(p.text, style)
+    const lines = metrics?.lines ?? []
     const lineHeight = style.lineHeight
-    const height = metrics.lines.length * lineHeight
+    const height = lines.length * lineHeight
     return {
       text: p.text,
-      lines: metrics.lines,
-      lineWidths: metrics.lineWidths,
+      lines,
+      lineWidths: metrics?.lineWidths ?? [],
       x: frame.left + p.x * unit,
       y: frame.top + p.y * unit - ANCHOR_Y[p.anchor] * height,
       width: p.width * unit,

@@ -127,7 +127,11 @@ export class PixelText extends Sprite {
   private draw(spec: PixelTextSpec, view: RasterView) {
     this.wanted = null
     const k = view.scale
-    if (!(k > 0) || typeof document === 'undefined') return
+    if (!(k > 0)) return
+    // Nothing measured (no 2D canvas to measure with) or nothing to draw on: the paragraph shows
+    // nothing until it or the view changes, and the canvas goes on.
+    if (spec.lines.length === 0 || typeof document === 'undefined')
+      return this.drawNothing(spec, view)
     const lines = lineOrigins(
       spec.lineWidths,
       spec.width,
@@ -148,9 +152,14 @@ export class PixelText extends Sprite {
     const canvas = document.createElement('canvas')
     canvas.width = Math.max(1, layout.width)
     canvas.height = Math.max(1, layout.height)
-    // No 2D canvas (unit tests): nothing to draw.
-    const context = canvas.getContext('2d')
-    if (!context) return
+    // A browser may refuse a 2D canvas (too many of them, or none at all).
+    let context: CanvasRenderingContext2D | null = null
+    try {
+      context = canvas.getContext('2d')
+    } catch {
+      context = null
+    }
+    if (!context) return this.drawNothing(spec, view)
     context.font = spec.fontAt(spec.fontSize * k)
     context.fillStyle = spec.color
     context.textBaseline = 'alphabetic'
@@ -158,21 +167,57 @@ export class PixelText extends Sprite {
       const at = layout.lines[i]!
       context.fillText(line, at.x, at.y)
     })
-    const previous = this.texture
-    this.texture = new Texture({ source: new CanvasSource({ resource: canvas, resolution: 1 }) })
-    if (previous !== Texture.EMPTY) previous.destroy(true)
+    this.show(new Texture({ source: new CanvasSource({ resource: canvas, resolution: 1 }) }))
     this.position.set(layout.x, layout.y)
     this.scale.set(1 / k)
     this.drawn = { view, spec, layout }
+  }
+
+  /** Shows no picture for `spec` at `view` (and frees the last one). */
+  private drawNothing(spec: PixelTextSpec, view: RasterView) {
+    this.show(Texture.EMPTY)
+    this.drawn = { view, spec, layout: { width: 0, height: 0, lines: [], x: spec.x, y: spec.y } }
+  }
+
+  /** Shows `texture` and destroys the picture shown before, with its canvas. */
+  private show(texture: Texture) {
+    const previous = this.texture
+    if (previous === texture) return
+    this.texture = texture
+    release(previous)
   }
 
   override destroy(options?: Parameters<Sprite['destroy']>[0]) {
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
     const texture = this.texture
+    const canvas = texture ? canvasOf(texture) : null
     super.destroy(options)
-    if (texture && texture !== Texture.EMPTY && !texture.destroyed) texture.destroy(true)
+    // The picture is this paragraph's own, whatever the options say: it goes with it (the reopen
+    // figures count live textures, docs/editor.md «Memory after long editing»).
+    if (texture) release(texture, canvas)
   }
+}
+
+/**
+ * Destroys a paragraph's picture: its GPU texture and its canvas's pixels, which a browser
+ * otherwise keeps until the canvas element is collected.
+ */
+function release(texture: Texture, canvas = canvasOf(texture)) {
+  if (texture === Texture.EMPTY) return
+  if (!texture.destroyed) texture.destroy(true)
+  if (canvas) {
+    canvas.width = 0
+    canvas.height = 0
+  }
+}
+
+/** The canvas a paragraph's picture was drawn in (none once its texture is destroyed). */
+function canvasOf(texture: Texture): HTMLCanvasElement | null {
+  const resource = texture.source?.resource as unknown
+  return typeof HTMLCanvasElement !== 'undefined' && resource instanceof HTMLCanvasElement
+    ? resource
+    : null
 }
 
 declare module '@pixi/react' {
