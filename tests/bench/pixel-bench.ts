@@ -1,8 +1,10 @@
 /**
  * How alike the canvas and the preview draw each block type (docs/editor.md «Canvas and preview,
  * pixel for pixel»): `preview_canvas_mismatch_pct_<type>`, the share of a block's pixels that
- * differ, and the largest of them. The same scene and comparison as tests/e2e/block-pixels.e2e.ts,
- * against the built app and the reference server started in this process.
+ * differ, and the largest of them, with each block centred on a whole pixel; and the same with the
+ * blocks a fraction of a pixel off (`preview_canvas_mismatch_pct_fractional_<type>`), as a drag
+ * leaves them. The same scenes and comparison as tests/e2e/block-pixels.e2e.ts, against the built
+ * app and the reference server started in this process.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -41,11 +43,17 @@ export async function runPixelBench(): Promise<Record<string, number>> {
     await page.locator('input[name="password"]').fill(PASSWORD)
     await page.getByRole('button', { name: 'Войти' }).click()
     await page.waitForURL((url) => !url.pathname.startsWith('/pages/login'))
-    const projectId = await pixelProject(server.url, token)
-    const results = await compareBlockPixels(page, server.url, projectId)
     const out: Record<string, number> = {}
-    for (const r of results) out[`preview_canvas_mismatch_pct_${r.type}`] = r.mismatchPct
-    out.preview_canvas_mismatch_pct_max = Math.max(...results.map((r) => r.mismatchPct))
+    for (const placement of ['whole', 'fractional'] as const) {
+      const projectId = await pixelProject(server.url, token, placement)
+      const results = await compareBlockPixels(page, server.url, projectId)
+      const name =
+        placement === 'whole'
+          ? 'preview_canvas_mismatch_pct'
+          : 'preview_canvas_mismatch_pct_fractional'
+      for (const r of results) out[`${name}_${r.type}`] = r.mismatchPct
+      out[`${name}_max`] = Math.max(...results.map((r) => r.mismatchPct))
+    }
     return out
   } finally {
     await browser.close()

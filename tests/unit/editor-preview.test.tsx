@@ -173,9 +173,16 @@ describe('landing preview', () => {
     const moved = { ...text(10, 'Сдвинут', WIDE), x: 50, y: -28.125, rotation: 30, zindex: 3 }
     setup('landing', [backgrounds[0]!], [moved])
     const box = screen.getByText('Сдвинут').parentElement!
-    expect(box.style.left).toBe('75%')
+    // Its centre at 75% × 25%: half its width (50%) to the left, and the zero-height band its auto
+    // margins centre it on (laid out, not moved by a transform, which would be painted up to half
+    // a pixel off).
+    expect(box.style.left).toBe('50%')
+    expect(box.style.width).toBe('50%')
     expect(box.style.top).toBe('25%')
-    expect(box.style.transform).toContain('rotate(30deg)')
+    expect(box.style.bottom).toBe('75%')
+    expect(box.style.marginTop).toBe('auto')
+    expect(box.style.marginBottom).toBe('auto')
+    expect(box.style.transform).toBe('rotate(30deg)')
     expect(box.style.zIndex).toBe('3')
   })
 

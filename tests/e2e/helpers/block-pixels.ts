@@ -23,11 +23,6 @@ const WORLD_WIDTH = 1200
 export const PIXEL_THRESHOLD = 0.1
 /** The most a type may differ, in per cent of its box's pixels (docs/editor.md). */
 export const MAX_MISMATCH_PCT = 2
-/**
- * A text block's lines sit up to a pixel apart: the browser paints a line's glyphs on whole pixels
- * and the canvas at the exact fraction (docs/editor.md «What is left»). Measured 2.7–3.6 %.
- */
-export const MAX_TEXT_MISMATCH_PCT = 4
 
 export interface BlockPixels {
   type: BlockType
@@ -82,27 +77,30 @@ function picture(): Buffer {
 }
 
 /**
- * Where each block's top edge lands in its 1200 × 675 px section, as a stored `y` offset: a
- * fraction of a pixel down from the middle, so that edge is on a whole pixel. The browser paints
- * text on whole pixels and the canvas does not, so a block at a fraction of a pixel would measure
- * that rounding (up to half a pixel of every glyph), not the drawing.
+ * Where each block stands in its 1200 × 675 px section, as a stored offset from the middle (a unit
+ * is 6 px there). `whole`: the block's centre on a whole pixel (0.0834 units is 0.5 px and a hair,
+ * as stored offsets keep four decimals). The preview centres a block with a transform, and the
+ * browser lays a transformed box on a whole pixel before the transform moves it by half its size:
+ * a centre at a fraction of a pixel is painted up to half a pixel off (its texts rounded again where
+ * the fraction leaves them), which a canvas at the exact place cannot show. `fractional`: where a
+ * drag may leave a block, a fraction of a pixel off in both directions.
  */
-const WHOLE_PIXEL_Y: Record<BlockType, number> = {
-  text: 0.0209, // 3 lines of 33.75 px: the top at 286.875 px, moved 0.125 px (and a hair)
-  button: 0.0834, // 108 px high: 283.5 px, moved 0.5 px (and a hair)
-  image: 0.0834, // 360 px
-  video: 0.0417, // 337.5 px: 168.75 px, moved 0.25 px
-  gift: 0.0834, // 288 px
-  price: 0.0834, // 252 px
-  subscribe: 0.0834, // 288 px
+export type Placement = 'whole' | 'fractional'
+const OFFSET: Record<Placement, { x: number; y: number }> = {
+  whole: { x: 0, y: 0.0834 },
+  fractional: { x: 0.0371, y: 0.0529 }, // 0.22 px right and 0.32 px down from the middle
 }
-
 /** One block of each type, with the fields a person would set. */
-function blocksFor(bgIds: number[], image: string, video: string): LocalBlock[] {
+function blocksFor(
+  bgIds: number[],
+  image: string,
+  video: string,
+  placement: Placement,
+): LocalBlock[] {
   const at = (i: number) => ({
     bg_id: bgIds[i]!,
-    x: 0,
-    y: WHOLE_PIXEL_Y[BLOCK_TYPES[i]!],
+    x: OFFSET[placement].x,
+    y: OFFSET[placement].y,
     zindex: 1,
     rotation: 0,
   })
@@ -189,8 +187,12 @@ function blocksFor(bgIds: number[], image: string, video: string): LocalBlock[] 
   ] as LocalBlock[]
 }
 
-/** A landing project with one section per block type; resolves with its id. */
-export async function pixelProject(baseUrl: string, token: string): Promise<number> {
+/** A landing project with one section per block type, placed so; resolves with its id. */
+export async function pixelProject(
+  baseUrl: string,
+  token: string,
+  placement: Placement = 'whole',
+): Promise<number> {
   const api = apiClient(baseUrl, token)
   const [workspace] = await api.get<{ id: number }[]>('/api/workspace/list')
   const project = await api.post<{ id: number }>('/api/project/add', {
@@ -226,7 +228,7 @@ export async function pixelProject(baseUrl: string, token: string): Promise<numb
   // Vitest (the benchmark runs this outside it).
   const clip = readFileSync(new URL('../../fixtures/clip.webm', import.meta.url))
   const video = await uploaded(clip, 'video/webm')
-  for (const block of blocksFor(bgIds, image, video))
+  for (const block of blocksFor(bgIds, image, video, placement))
     await api.post(`/api/${block.type}/add`, block)
   return project.id
 }

@@ -13,6 +13,7 @@ import type {
 } from '../blocks/types.ts'
 import type { LocalBlock } from '../editor-data.ts'
 import { useCanvasFontFamily } from '../fonts/use-fonts.ts'
+import type { PixelTextSpec } from './pixel-text.ts'
 import { useTexture } from './textures.ts'
 
 /** Translated words the canvas draws (the same the preview draws: `blocks/use-block-labels.ts`). */
@@ -137,23 +138,25 @@ function CanvasRect({ p, frame }: { p: RectPrimitive; frame: Frame }) {
 }
 
 /**
- * Where CSS puts a line's baseline and where Pixi does differ: Pixi centres the measured extent of
- * a few tall and deep glyphs in the line, CSS the font's own ascent and descent as the browser's
- * layout rounds and uses them. The browser is asked once per font and line height (an invisible
- * line with a zero-height box on its baseline), and the text is moved by the difference, so the
- * canvas and the preview draw the glyphs at the same height.
+ * Where CSS puts a line's baseline below the line's top: the font's own ascent and descent as the
+ * browser's layout rounds and uses them (Pixi would centre the measured extent of a few tall and
+ * deep glyphs instead). The browser is asked once per font and line height (an invisible line with
+ * a zero-height box on its baseline), so the canvas and the preview draw the glyphs at the same
+ * height. Without a layout (unit tests) Pixi's own measure stands.
  */
-const baselineShifts = new Map<string, number>()
-function cssBaselineShift(style: TextStyle): number {
+const baselines = new Map<string, number>()
+function lineBaseline(style: TextStyle): number {
   const font = style._fontString
   const lineHeight = style.lineHeight
   const key = `${font}|${lineHeight}`
-  let shift = baselineShifts.get(key)
-  if (shift === undefined) {
-    // No 2D canvas or no layout (unit tests): nothing to align.
-    if (!(CanvasTextMetrics._context as CanvasRenderingContext2D | null) || !document.body) return 0
+  let baseline = baselines.get(key)
+  if (baseline === undefined) {
+    // Nothing is drawn without a 2D canvas (`measureParagraph`): the top of the line will do.
+    if (!canMeasureText()) return 0
     const pixi = CanvasTextMetrics.measureFont(font)
     const pixiBaseline = Math.max(0, (lineHeight - pixi.fontSize) / 2) + pixi.ascent
+    // No layout (unit tests): Pixi's measure.
+    if (!document.body) return pixiBaseline
     const line = document.createElement('div')
     line.style.cssText = `position:absolute;visibility:hidden;left:0;top:0;white-space:pre;font:${font};line-height:${lineHeight}px`
     const mark = document.createElement('span')
@@ -162,11 +165,11 @@ function cssBaselineShift(style: TextStyle): number {
     document.body.append(line)
     const cssBaseline = mark.getBoundingClientRect().top - line.getBoundingClientRect().top
     line.remove()
-    // A browser without layout (unit tests) reports zeros: nothing to align.
-    shift = cssBaseline > 0 ? cssBaseline - pixiBaseline : 0
-    baselineShifts.set(key, shift)
+    // A browser without layout (unit tests) reports zeros.
+    baseline = cssBaseline > 0 ? cssBaseline : pixiBaseline
+    baselines.set(key, baseline)
   }
-  return shift
+  return baseline
 }
 
 function textStyle(p: TextPrimitive, fontFamily: string, unit: number): TextStyle {
@@ -184,14 +187,32 @@ function textStyle(p: TextPrimitive, fontFamily: string, unit: number): TextStyl
   })
 }
 
+/**
+ * Whether Pixi can measure text: it does so with a 2D canvas, which a browser may refuse
+ * (`getContext('2d')` answers null: too many canvases, a locked-down or headless browser, jsdom).
+ * Without one a text is measured as no line and drawn as nothing rather than stopping the canvas.
+ */
+function canMeasureText(): boolean {
+  try {
+    return Boolean(CanvasTextMetrics._context as CanvasRenderingContext2D | null)
+  } catch {
+    return false
+  }
+}
+
+/** A paragraph's lines as Pixi wraps them, or null when nothing can measure them. */
+function measureParagraph(text: string, style: TextStyle): CanvasTextMetrics | null {
+  return canMeasureText() ? CanvasTextMetrics.measureText(text || ' ', style) : null
+}
+
 /** The height a paragraph is drawn at, in units (null without one). */
 function useMeasuredHeight(p: TextPrimitive | undefined, unit: number): number | null {
   const fontFamily = useCanvasFontFamily(p?.font ?? '', p?.weight ?? 400)
   return useMemo(() => {
     if (!p) return null
     const style = textStyle(p, fontFamily, unit)
-    const metrics = CanvasTextMetrics.measureText(p.text || ' ', style)
-    return Math.max(metrics.height, p.size * p.lineHeight * unit) / unit
+    const metrics = measureParagraph(p.text, style)
+    return Math.max(metrics?.height ?? 0, p.size * p.lineHeight * unit) / unit
   }, [p, fontFamily, unit])
 }
 
@@ -202,19 +223,32 @@ function CanvasText({ p, frame }: { p: TextPrimitive; frame: Frame }) {
   const { unit } = frame
   // Changes once, when the web font has loaded: the text is drawn (and measured) again.
   const fontFamily = useCanvasFontFamily(p.font, p.weight)
-  const style = useMemo(() => textStyle(p, fontFamily, unit), [p, fontFamily, unit])
-  const shift = useMemo(() => cssBaselineShift(style), [style])
-  const ax = ANCHOR_X[p.align]
-  return (
-    <pixiText
-      text={p.text}
-      style={style}
-      resolution={2}
-      anchor={{ x: ax, y: ANCHOR_Y[p.anchor] }}
-      x={frame.left + (p.x + ax * p.width) * unit}
-      y={frame.top + p.y * unit + shift}
-    />
-  )
+  const spec = useMemo((): PixelTextSpec => {
+    const style = textStyle(p, fontFamily, unit)
+    const metrics = measureParagraph(p.text, style)
+    const lines = metrics?.lines ?? []
+    const lineHeight = style.lineHeight
+    const height = lines.length * lineHeight
+    return {
+      text: p.text,
+      lines,
+      lineWidths: metrics?.lineWidths ?? [],
+      x: frame.left + p.x * unit,
+      y: frame.top + p.y * unit - ANCHOR_Y[p.anchor] * height,
+      width: p.width * unit,
+      align: ANCHOR_X[p.align],
+      baseline: lineBaseline(style),
+      lineHeight,
+      fontSize: style.fontSize,
+      fontAt: (size) => {
+        const sized = style.clone()
+        sized.fontSize = size
+        return sized._fontString
+      },
+      color: p.color,
+    }
+  }, [p, fontFamily, unit, frame.left, frame.top])
+  return <pixiPixelText spec={spec} />
 }
 
 function CanvasMedia({ p, frame }: { p: MediaPrimitive; frame: Frame }) {

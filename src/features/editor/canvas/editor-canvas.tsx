@@ -23,6 +23,7 @@ import { layoutFrames, type EditorKind } from '../model/layout.ts'
 import { useBlockLabels } from '../blocks/use-block-labels.ts'
 import { BlockView, type CanvasLabels } from './block-view.tsx'
 import { CanvasInteraction } from './interaction.ts'
+import { PixelText } from './pixel-text.ts'
 import { SceneHost, type CanvasBlockProbe, type CanvasController } from './scene-host.ts'
 import { releasePoolsOnDestroy } from './release-pools.ts'
 import { SceneContainer } from './scene-container.ts'
@@ -33,7 +34,7 @@ export type { CanvasController }
 
 // `<pixiContainer>` is a SceneContainer: a removed block or background takes its texts and
 // graphics with it (scene-container.ts).
-extend({ Container: SceneContainer, Graphics, Sprite, Text })
+extend({ Container: SceneContainer, Graphics, Sprite, Text, PixelText })
 
 /**
  * The open canvas's test hook: browser journeys read where each block is drawn
@@ -109,8 +110,8 @@ function EditorCanvas(props: EditorCanvasProps) {
         background="#dee2e6"
         // Multisampling only at resolution 1: it multiplies every frame's cost (each pixel drawn and
         // resolved four times), and at resolution 2 (a tablet) the edges are fine without it, in
-        // a buffer four times as large. At 1 it also smooths the texts, drawn from textures at twice
-        // the size (the pixel check's text differs by 4.2% of pixels without it, 3.6% with it).
+        // a buffer four times as large. At 1 it smooths the rectangles' edges (texts are drawn on
+        // whole pixels, `pixel-text.ts`, and not resampled).
         antialias={RESOLUTION < 2}
         autoDensity
         resolution={RESOLUTION}

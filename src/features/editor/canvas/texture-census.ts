@@ -14,7 +14,10 @@ export interface TextureCensus {
   gpuTextures: number
   /** Pictures, backgrounds and video stills shared by URL (`textures.ts`) and not released. */
   shared: number
-  /** Textures idle in Pixi's global pool (the texts' textures go back there), on no renderer. */
+  /**
+   * Textures idle in Pixi's global pool, on no renderer (Pixi's own texts return theirs there; the
+   * canvas's paragraphs keep their own, `pixel-text.ts`).
+   */
   pooled: number
 }
 

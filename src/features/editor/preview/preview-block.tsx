@@ -33,13 +33,21 @@ export function PreviewBlock({
     labels,
     specialistName,
   })
+  // Centred by layout rather than by a transform: the browser lays a transformed box on a whole
+  // pixel before moving it by half its size, which puts its paint up to half a pixel off its place
+  // (and rounds its texts again there); laid out, a block is painted where it is, as the canvas
+  // draws it (docs/editor.md «Canvas and preview, pixel for pixel»). A zero-height band at the
+  // centre with auto margins centres a box of any height, one whose text decides it too.
   const style: CSSProperties = {
     position: 'absolute',
-    left: `${box.left}%`,
-    top: `${box.top}%`,
+    left: `${box.left - box.width / 2}%`,
     width: `${box.width}%`,
-    height: box.height === null ? undefined : `${box.height}%`,
-    transform: `translate(-50%, -50%) rotate(${box.rotation}deg)`,
+    top: `${box.top}%`,
+    bottom: `${100 - box.top}%`,
+    height: box.height === null ? 'fit-content' : `${box.height}%`,
+    marginTop: 'auto',
+    marginBottom: 'auto',
+    transform: box.rotation ? `rotate(${box.rotation}deg)` : undefined,
     zIndex: box.zIndex,
     boxSizing: 'border-box',
   }
