@@ -203,7 +203,8 @@ export function SlideStrip(props: BackgroundsNavProps) {
   const { t } = useLingui()
   return (
     <ScrollBox>
-      <Group gap="sm" wrap="nowrap" p={4}>
+      {/* Room under the slides for a scroll bar drawn over the content (a tablet's). */}
+      <Group gap="sm" wrap="nowrap" p={4} pb={12}>
         {/* Only slides are list items: the add button sits beside the list (an ARIA list holds
             list items only, and an empty one is none). */}
         {props.backgrounds.length > 0 ? (
