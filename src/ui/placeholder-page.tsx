@@ -1,4 +1,5 @@
 import { Trans } from '@lingui/react/macro'
+import { FirstScreenMark } from './first-screen.tsx'
 import { IconTile, Paper, Stack, Text } from './layout.tsx'
 import { PageHeader } from './page-header.tsx'
 import { IconHourglassEmpty } from '@tabler/icons-react'
@@ -10,7 +11,10 @@ export interface PlaceholderPageProps {
   description?: ReactNode
 }
 
-/** A titled page for a section whose content is not there yet. */
+/**
+ * A titled page for a section whose content is not there yet. Drawn without Mantine (its routes are
+ * `mantineFree`), it marks the first screen drawn itself.
+ */
 export function PlaceholderPage({ title, description }: PlaceholderPageProps) {
   return (
     <Stack gap="lg" maw={960}>
@@ -28,6 +32,7 @@ export function PlaceholderPage({ title, description }: PlaceholderPageProps) {
           </Text>
         </Stack>
       </Paper>
+      <FirstScreenMark />
     </Stack>
   )
 }
