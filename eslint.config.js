@@ -31,9 +31,10 @@ const noLiteralUiStrings = [
 
 const zone = (target, from, message) => ({ target, from, message })
 
-// One kit: the plain controls are the app's own (src/ui); Mantine is kept for the widgets that
-// earn their weight (Modal, Menu, Popover, searchable Select, ColorInput, notifications). Its twin
-// of one of our controls is not imported (docs/app-shell.md "UI kit").
+// One kit: the plain controls, the layout and the text are the app's own (src/ui); Mantine is kept
+// for the widgets that earn their weight (Modal, Menu, Popover, Tooltip, searchable Select,
+// ColorInput, SegmentedControl, Slider, notifications). Its twin of one of our pieces is not
+// imported (docs/app-shell.md "UI kit").
 const ownControl = (names, where) => ({
   name: '@mantine/core',
   importNames: names,
@@ -60,6 +61,20 @@ const oneKit = [
   ownControl(['Alert'], 'src/ui/alert.tsx'),
   ownControl(['FileButton'], 'src/ui/file-button.tsx'),
   ownControl(['AppShell'], 'src/ui/app-layout.tsx'),
+  ownControl(
+    ['Stack', 'Group', 'SimpleGrid', 'Box', 'Flex', 'Center'],
+    'src/ui/layout.tsx (Stack, Group, SimpleGrid, Box)',
+  ),
+  ownControl(['Paper', 'Card'], 'src/ui/layout.tsx (Paper)'),
+  ownControl(['Text', 'Title'], 'src/ui/layout.tsx (Text, Title)'),
+  ownControl(
+    ['VisuallyHidden', 'Divider', 'ThemeIcon', 'ScrollArea'],
+    'src/ui/layout.tsx (VisuallyHidden, Divider, IconTile, ScrollBox)',
+  ),
+  ownControl(['UnstyledButton'], 'src/ui/button.tsx (PlainButton)'),
+  ownControl(['Avatar'], 'src/ui/avatar.tsx (InitialsAvatar)'),
+  ownControl(['Progress'], 'src/ui/progress.tsx'),
+  ownControl(['Image'], 'обычный <img>'),
 ]
 
 const pixiOnlyInCanvas = {

@@ -6,11 +6,16 @@ import { hasValidToken, type SessionSnapshot } from '../features/auth/session.ts
 import {
   flushBeforeReload,
   followLiveChanges,
+  setRefreshHold,
   setSyncToken,
   startSync,
   unsyncedChanges,
 } from '../sync/client.ts'
-import { firstScreenDrawn } from '../ui/first-screen.tsx'
+import { firstScreenDrawn, holdFirstScreen } from '../ui/first-screen.tsx'
+
+// A refresh under way holds the first screen's fallback: a cold start's list is empty until its
+// records arrive, which is no drawn screen (docs/performance.md).
+setRefreshHold(holdFirstScreen)
 
 /** Whose session this page applied last (undefined: none yet, the page has just started). */
 let appliedUser: number | null | undefined

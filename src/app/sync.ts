@@ -1,10 +1,12 @@
 import {
+  hasValidToken,
   onSessionChange,
   readSession,
   setUnsyncedChangesHook,
   type SessionSnapshot,
 } from '../features/auth/session.ts'
 import { setAccountReadyWait } from '../features/auth/route-guard.ts'
+import { holdFirstScreen } from '../ui/first-screen.tsx'
 import { setBeforeUpdateHook } from './service-worker.ts'
 
 const loadRuntime = () => import('./sync-runtime.ts')
@@ -35,6 +37,12 @@ export function setupSync(): void {
     // A sign-out keeps whose data is on the device.
     if (user === undefined || id !== null) user = id
   }
-  apply(readSession())
+  // Signed in, the first screen's data comes through the sync: its fallback waits until the
+  // session is applied and sync has started (its refreshes then hold it themselves), however long
+  // the sync's code and worker take to arrive on a slow link.
+  const first = readSession()
+  const release = hasValidToken(first) ? holdFirstScreen() : () => undefined
+  apply(first)
+  void chain.then(release)
   onSessionChange(apply)
 }

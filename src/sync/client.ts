@@ -243,11 +243,25 @@ export async function registerBackgroundSync(): Promise<void> {
  */
 export async function refresh(scope: RefreshScope): Promise<void> {
   if (!remote || !isOnline() || !syncToken) return
+  const release = refreshHold()
   try {
     await remote.refresh(scope)
   } catch {
     // A failed refresh leaves the mirror as it was; the next trigger tries again.
+  } finally {
+    release()
   }
+}
+
+let refreshHold: () => () => void = () => () => undefined
+
+/**
+ * Called as each refresh starts; the function it returns when it ends. src/app holds the first
+ * screen's fallback with it, so a screen whose data is still coming is not taken for drawn
+ * (docs/performance.md).
+ */
+export function setRefreshHold(hold: () => () => void): void {
+  refreshHold = hold
 }
 
 /** Refreshes `scope` while the calling screen is mounted (and on online/visible/interval). */

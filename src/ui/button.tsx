@@ -128,3 +128,21 @@ export const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(functio
     />
   )
 })
+
+/**
+ * A button with no look of its own, for a pressable card, row or picture that draws itself (a
+ * project type, a slide's thumbnail, a layer's row, the header's sync status). `type` defaults to
+ * "button"; it forwards its ref, so a popover can anchor to it.
+ */
+export const PlainButton = forwardRef<HTMLButtonElement, ComponentPropsWithoutRef<'button'>>(
+  function PlainButton({ className, type = 'button', ...rest }, ref) {
+    return (
+      <button
+        ref={ref}
+        type={type}
+        className={className ? `${classes.plain} ${className}` : classes.plain}
+        {...rest}
+      />
+    )
+  },
+)

@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro'
-import { Group, Modal, Text } from '@mantine/core'
+import { Modal } from '@mantine/core'
 import { Button } from './button.tsx'
+import { Group, Text } from './layout.tsx'
 import type { ConfirmRequest } from './confirm.tsx'
 
 export function ConfirmModal({

@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro'
-import { Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core'
-import { useDocumentTitle } from './use-document-title.ts'
+import { FirstScreenMark } from './first-screen.tsx'
+import { IconTile, Paper, Stack, Text } from './layout.tsx'
+import { PageHeader } from './page-header.tsx'
 import { IconHourglassEmpty } from '@tabler/icons-react'
 import type { ReactNode } from 'react'
 
@@ -10,19 +11,19 @@ export interface PlaceholderPageProps {
   description?: ReactNode
 }
 
-/** A titled page for a section whose content is not there yet. */
+/**
+ * A titled page for a section whose content is not there yet. Drawn without Mantine (its routes are
+ * `mantineFree`), it marks the first screen drawn itself.
+ */
 export function PlaceholderPage({ title, description }: PlaceholderPageProps) {
-  useDocumentTitle(title)
   return (
     <Stack gap="lg" maw={960}>
-      <Title order={1} fz={{ base: 24, sm: 28 }}>
-        {title}
-      </Title>
+      <PageHeader title={title} />
       <Paper withBorder radius="lg" p="xl">
         <Stack align="center" gap="sm" ta="center" py="lg">
-          <ThemeIcon size={56} radius={28} variant="light" aria-hidden>
+          <IconTile size={56} radius={28}>
             <IconHourglassEmpty size={30} stroke={1.5} />
-          </ThemeIcon>
+          </IconTile>
           <Text fw={600}>
             <Trans>Раздел готовится</Trans>
           </Text>
@@ -31,6 +32,7 @@ export function PlaceholderPage({ title, description }: PlaceholderPageProps) {
           </Text>
         </Stack>
       </Paper>
+      <FirstScreenMark />
     </Stack>
   )
 }

@@ -22,12 +22,14 @@ describe('user menu', () => {
     await renderInApp(() => <UserMenu />, '/', { mantine: false })
     const user = userEvent.setup()
     ;(await screen.findByRole('button', { name: /меню пользователя/i })).focus()
-    // The first opening loads the real menu, whose button replaces the light one.
+    // The first opening loads the real menu, whose button replaces the light one. Loading it means
+    // loading Mantine, which the test runner compiles on first import: on the shared machine that
+    // took longer than the default second, so the wait is for the menu itself, up to 15 s.
     await user.keyboard('{Enter}')
-    await screen.findByRole('menuitem', { name: 'Изменить имя' })
+    await screen.findByRole('menuitem', { name: 'Изменить имя' }, { timeout: 15_000 })
     await user.keyboard('{Escape}')
     await waitFor(() =>
       expect(screen.getByRole('button', { name: /меню пользователя/i })).toHaveFocus(),
     )
-  })
+  }, 20_000)
 })

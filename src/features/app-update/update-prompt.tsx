@@ -1,6 +1,6 @@
 import { t } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, Stack, Text } from '@mantine/core'
+import { Group, Stack, Text } from '../../ui/layout.tsx'
 import { notifications } from '@mantine/notifications'
 import { IconRefresh } from '@tabler/icons-react'
 import { useState } from 'react'

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Stack } from '@mantine/core'
+import { Stack } from '../../ui/layout.tsx'
 import { IconMailCheck } from '@tabler/icons-react'
 import { useState } from 'react'
 import { forgotPassword } from '../../api/auth.ts'

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Avatar, Group, Stack, Text } from '@mantine/core'
+import { Group, Stack, Text } from '../../ui/layout.tsx'
 import { IconLock } from '@tabler/icons-react'
 import * as v from 'valibot'
 import { login as apiLogin } from '../../api/auth.ts'
@@ -9,7 +9,7 @@ import { AuthCard } from '../../ui/auth-card.tsx'
 import { Button } from '../../ui/button.tsx'
 import { AnchorLink, ButtonLink } from '../../ui/links.tsx'
 import { PasswordInput } from '../../ui/password-input.tsx'
-import { initials } from '../../ui/initials.ts'
+import { InitialsAvatar } from '../../ui/avatar.tsx'
 import { startSession } from './session.ts'
 import { FormAlert } from './form-alert.tsx'
 import { useFormState } from './use-form-state.ts'
@@ -73,9 +73,7 @@ function LockForm({
       <form onSubmit={form.onSubmit} noValidate>
         <Stack gap="md">
           <Group gap="md" wrap="nowrap">
-            <Avatar color="blue" radius="xl" size="lg">
-              {initials(user.name)}
-            </Avatar>
+            <InitialsAvatar name={user.name} size={56} />
             <div style={{ minWidth: 0 }}>
               <Text fw={600} truncate>
                 {user.name}

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, Stack } from '@mantine/core'
+import { Group, Stack } from '../../ui/layout.tsx'
 import { IconAt, IconLock } from '@tabler/icons-react'
 import { login as apiLogin } from '../../api/auth.ts'
 import type { AuthResponse } from '../../domain/user.ts'

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, Modal, Stack } from '@mantine/core'
+import { Modal } from '@mantine/core'
+import { Group, Stack } from '../../ui/layout.tsx'
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
 import { updateProfile as apiUpdateProfile } from '../../api/auth.ts'

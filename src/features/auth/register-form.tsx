@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Stack } from '@mantine/core'
+import { Stack } from '../../ui/layout.tsx'
 import { register as apiRegister } from '../../api/auth.ts'
 import type { AuthResponse } from '../../domain/user.ts'
 import { RegisterInput } from '../../domain/user.ts'

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Stack } from '@mantine/core'
+import { Stack } from '../../ui/layout.tsx'
 import { IconAlertCircle } from '@tabler/icons-react'
 import { useState } from 'react'
 import * as v from 'valibot'

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Menu, Text } from '@mantine/core'
+import { Menu } from '@mantine/core'
+import { Text } from '../../ui/layout.tsx'
 import { useDisclosure } from '@mantine/hooks'
 import { IconLogout, IconUserEdit } from '@tabler/icons-react'
 import { useRouter } from '@tanstack/react-router'

@@ -1,7 +1,7 @@
 import { IconChevronDown } from '@tabler/icons-react'
 import { forwardRef, type ComponentPropsWithoutRef } from 'react'
 import controls from '../../ui/controls.module.css'
-import { initials } from '../../ui/initials.ts'
+import { InitialsAvatar } from '../../ui/avatar.tsx'
 import classes from './user-menu-trigger.module.css'
 
 export interface UserMenuTriggerProps extends ComponentPropsWithoutRef<'button'> {
@@ -23,7 +23,7 @@ export const UserMenuTrigger = forwardRef<HTMLButtonElement, UserMenuTriggerProp
       >
         {/* The initials are drawn by CSS, not written as text: the button's visible text is then the
             name alone, which its accessible name starts with. */}
-        <span className={classes.avatar} data-initials={initials(name)} aria-hidden />
+        <InitialsAvatar name={name} size={36} />
         <span className={classes.name}>{name}</span>
         <IconChevronDown size={16} aria-hidden />
       </button>

@@ -1,6 +1,7 @@
 import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, Select, SimpleGrid } from '@mantine/core'
+import { Select } from '@mantine/core'
+import { Group, SimpleGrid } from '../../ui/layout.tsx'
 import { IconPhoto, IconTrash } from '@tabler/icons-react'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'

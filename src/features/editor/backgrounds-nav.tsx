@@ -1,8 +1,8 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Box, Group, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core'
+import { Box, Group, ScrollBox, Stack, Text, VisuallyHidden } from '../../ui/layout.tsx'
 import { Badge } from '../../ui/badge.tsx'
-import { Button } from '../../ui/button.tsx'
+import { Button, PlainButton } from '../../ui/button.tsx'
 import { FileButton } from '../../ui/file-button.tsx'
 import { IconPhotoPlus, IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
@@ -149,7 +149,7 @@ function Thumb({
   const height = kind === 'stories' ? 96 : (120 * bg.height) / Math.max(1, bg.width)
   return (
     // Named by its text, «Секция 1, блоков: 7»: the badges show the same numbers to the eye only.
-    <UnstyledButton
+    <PlainButton
       onClick={onClick}
       aria-current={active ? 'true' : undefined}
       style={{
@@ -184,7 +184,7 @@ function Thumb({
           {count}
         </Badge>
       ) : null}
-    </UnstyledButton>
+    </PlainButton>
   )
 }
 
@@ -202,8 +202,9 @@ export interface BackgroundsNavProps {
 export function SlideStrip(props: BackgroundsNavProps) {
   const { t } = useLingui()
   return (
-    <ScrollArea type="auto" scrollbarSize={8} offsetScrollbars>
-      <Group gap="sm" wrap="nowrap" p={4}>
+    <ScrollBox>
+      {/* Room under the slides for a scroll bar drawn over the content (a tablet's). */}
+      <Group gap="sm" wrap="nowrap" p={4} pb={12}>
         {/* Only slides are list items: the add button sits beside the list (an ARIA list holds
             list items only, and an empty one is none). */}
         {props.backgrounds.length > 0 ? (
@@ -231,7 +232,7 @@ export function SlideStrip(props: BackgroundsNavProps) {
           kind="stories"
         />
       </Group>
-    </ScrollArea>
+    </ScrollBox>
   )
 }
 

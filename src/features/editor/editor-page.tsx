@@ -1,17 +1,7 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import {
-  Box,
-  Divider,
-  Group,
-  Menu,
-  Paper,
-  ScrollArea,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core'
+import { Menu, Tooltip } from '@mantine/core'
+import { Box, Divider, Group, Paper, ScrollBox, Stack, Text, Title } from '../../ui/layout.tsx'
 import { Button, IconButton } from '../../ui/button.tsx'
 import { AnchorLink } from '../../ui/links.tsx'
 import { NativeSelect } from '../../ui/text-input.tsx'
@@ -262,9 +252,9 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
             style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 12 }}
           >
             {kind === 'landing' ? (
-              <ScrollArea.Autosize mah="45%" type="auto">
+              <ScrollBox mah="45%">
                 <SectionList {...nav} />
-              </ScrollArea.Autosize>
+              </ScrollBox>
             ) : null}
             <LayersPanel store={store} state={state} bgId={activeBgId} />
           </Box>
@@ -300,7 +290,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
           label={t`Панель свойств`}
           width={300}
         >
-          <ScrollArea h="100%" type="auto" offsetScrollbars>
+          <ScrollBox h="100%" stableGutter>
             <Box p="md">
               {selected && selectedKey ? (
                 <Stack gap="lg">
@@ -337,7 +327,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
                 </Stack>
               )}
             </Box>
-          </ScrollArea>
+          </ScrollBox>
         </SidePanel>
       </Group>
       {kind === 'stories' ? (
@@ -596,12 +586,14 @@ function CanvasMenu({
     >
       <Menu.Target>
         <Box
-          pos="absolute"
-          left={menu?.point.x ?? 0}
-          top={menu?.point.y ?? 0}
-          w={1}
-          h={1}
-          style={{ pointerEvents: 'none' }}
+          style={{
+            position: 'absolute',
+            left: menu?.point.x ?? 0,
+            top: menu?.point.y ?? 0,
+            width: 1,
+            height: 1,
+            pointerEvents: 'none',
+          }}
           // Only the point the menu opens at: the menu itself is announced, this anchor is not (a
           // role that allows the aria-expanded Mantine puts on it, hidden from assistive tech).
           role="button"

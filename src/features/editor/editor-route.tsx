@@ -1,6 +1,6 @@
 import './editor-messages.ts'
 import { Trans } from '@lingui/react/macro'
-import { Stack, Text, Title } from '@mantine/core'
+import { Stack, Text, Title } from '../../ui/layout.tsx'
 import { Navigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import type { ProjectTypeId } from '../../domain/project.ts'

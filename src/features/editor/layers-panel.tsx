@@ -1,7 +1,7 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Box, Group, Stack, Text, UnstyledButton } from '@mantine/core'
-import { IconButton } from '../../ui/button.tsx'
+import { Box, Group, Stack, Text } from '../../ui/layout.tsx'
+import { IconButton, PlainButton } from '../../ui/button.tsx'
 import { IconArrowDown, IconArrowUp, IconGripVertical } from '@tabler/icons-react'
 import { memo, useCallback, useEffect, useMemo, useState, type PointerEvent } from 'react'
 import { useParkedEntries } from '../../sync/client.ts'
@@ -172,11 +172,13 @@ const LayerRow = memo(function LayerRow(props: {
       >
         <IconGripVertical size={18} aria-hidden />
       </Box>
-      <UnstyledButton
-        flex={1}
-        miw={0}
-        px="xs"
-        mih={40}
+      <PlainButton
+        style={{
+          flex: 1,
+          minWidth: 0,
+          minHeight: 40,
+          paddingInline: 'var(--mantine-spacing-xs)',
+        }}
         aria-pressed={selected}
         onClick={(e) =>
           e.shiftKey || store.getState().multiSelect ? store.toggleSelect(key) : store.select([key])
@@ -193,7 +195,7 @@ const LayerRow = memo(function LayerRow(props: {
             </Badge>
           ) : null}
         </Group>
-      </UnstyledButton>
+      </PlainButton>
       <IconButton
         variant="subtle"
         aria-label={t`Выше`}

@@ -1,6 +1,7 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { Tooltip } from '@mantine/core'
+import { Group, SimpleGrid, Stack, Text, Title } from '../../ui/layout.tsx'
 import { Button, IconButton } from '../../ui/button.tsx'
 import {
   IconCopy,

@@ -1,4 +1,4 @@
-import { Box, Paper } from '@mantine/core'
+import { Box, Paper } from '../../ui/layout.tsx'
 import {
   IconLayoutSidebarLeftCollapse,
   IconLayoutSidebarLeftExpand,

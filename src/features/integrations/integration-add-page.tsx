@@ -1,6 +1,7 @@
 import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Paper, SimpleGrid, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core'
+import { PlainButton } from '../../ui/button.tsx'
+import { IconTile, Paper, SimpleGrid, Stack, Text } from '../../ui/layout.tsx'
 import { IconChevronRight, IconPlugConnected } from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
 import { useCurrentWorkspaceId } from '../../mirror/live.ts'
@@ -35,21 +36,16 @@ export function IntegrationAddPage({ kind }: { kind: IntegrationKind | undefined
       </PageHeader>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {INTEGRATION_KINDS.map((option) => (
-          <UnstyledButton
+          <PlainButton
             key={option}
             onClick={() => void navigate({ to: '/integrations/add', search: { kind: option } })}
             aria-label={KIND_NAME[option]}
           >
             <Paper withBorder radius="lg" p="lg" h="100%">
               <Stack gap="sm">
-                <ThemeIcon
-                  size={48}
-                  radius="md"
-                  variant="light"
-                  color={option === 'amo' ? 'blue' : 'cyan'}
-                >
+                <IconTile size={48} radius="md" color={option === 'amo' ? 'blue' : 'cyan'}>
                   <IconPlugConnected size={26} aria-hidden />
-                </ThemeIcon>
+                </IconTile>
                 <Text fw={700} fz="lg">
                   {KIND_NAME[option]}
                 </Text>
@@ -61,7 +57,7 @@ export function IntegrationAddPage({ kind }: { kind: IntegrationKind | undefined
                 </Text>
               </Stack>
             </Paper>
-          </UnstyledButton>
+          </PlainButton>
         ))}
       </SimpleGrid>
     </Stack>

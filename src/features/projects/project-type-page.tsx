@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Paper, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core'
+import { PlainButton } from '../../ui/button.tsx'
+import { Paper, SimpleGrid, Stack, Text } from '../../ui/layout.tsx'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useRef, useState } from 'react'
 import { setProjectType } from '../../mirror/commands.ts'
@@ -74,7 +75,7 @@ export function ProjectTypePage({ id }: { id: number }) {
         {offered.map((type) => {
           const server = types?.find((item) => item.id === type)
           return (
-            <UnstyledButton
+            <PlainButton
               key={type}
               onClick={() => void choose(type)}
               aria-pressed={project.type === type}
@@ -110,7 +111,7 @@ export function ProjectTypePage({ id }: { id: number }) {
                   ) : null}
                 </Stack>
               </Paper>
-            </UnstyledButton>
+            </PlainButton>
           )
         })}
       </SimpleGrid>

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, Stack, Text } from '@mantine/core'
+import { Group, Stack, Text } from '../../ui/layout.tsx'
 import { IconAlertTriangle } from '@tabler/icons-react'
 import type { MirrorTable } from '../../data/types.ts'
 import { discardEntry, retryEntry, useParkedEntries, type ParkedEntry } from '../../sync/client.ts'

@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, Paper, ScrollArea, Stack, Text } from '@mantine/core'
+import { Group, Paper, ScrollBox, Stack, Text } from '../../ui/layout.tsx'
 import { useState } from 'react'
 import type { OutboxTable } from '../../data/types.ts'
 import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts'
@@ -45,8 +45,8 @@ export function ParkedList({ entries }: { entries: ParkedEntry[] }) {
           <Trans>Сервер отклонил изменения: {refused}</Trans>
         </Text>
       ) : null}
-      <ScrollArea.Autosize mah={320} type="auto">
-        <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+      <ScrollBox mah={320}>
+        <Stack gap="xs" component="ul">
           {entries.map((entry) =>
             entry.conflict ? (
               <ConflictRow key={entry.seq} entry={entry} title={t(KIND_NAMES[entry.table])} />
@@ -55,7 +55,7 @@ export function ParkedList({ entries }: { entries: ParkedEntry[] }) {
             ),
           )}
         </Stack>
-      </ScrollArea.Autosize>
+      </ScrollBox>
     </Stack>
   )
 }

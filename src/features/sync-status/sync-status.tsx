@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, Popover, Stack, Text, UnstyledButton } from '@mantine/core'
+import { Popover } from '@mantine/core'
+import { Group, Stack, Text, type TextColor } from '../../ui/layout.tsx'
 import {
   IconAlertTriangle,
   IconCloudCheck,
@@ -12,7 +13,7 @@ import { useState, type ReactNode } from 'react'
 import { useParkedEntries, useSyncStatus, type SyncStatus as Status } from '../../sync/client.ts'
 import { useStorageStatus } from '../../sync/storage-status.ts'
 import { Badge } from '../../ui/badge.tsx'
-import { Button } from '../../ui/button.tsx'
+import { Button, PlainButton } from '../../ui/button.tsx'
 import { Loader } from '../../ui/loader.tsx'
 import { ParkedList } from './parked-list.tsx'
 import {
@@ -56,7 +57,7 @@ export function SyncStatus() {
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={360} shadow="md">
       <Popover.Target>
-        <UnstyledButton
+        <PlainButton
           className={classes.trigger}
           onClick={() => setOpened((o) => !o)}
           aria-label={t`Синхронизация: ${label}`}
@@ -77,7 +78,7 @@ export function SyncStatus() {
               </Badge>
             ) : null}
           </Group>
-        </UnstyledButton>
+        </PlainButton>
       </Popover.Target>
       <Popover.Dropdown>
         <SyncPanel status={status} />
@@ -87,7 +88,7 @@ export function SyncStatus() {
 }
 
 // Shades dark enough for small text on the white bar (contrast ≥ 4.5:1).
-const LOOK: Record<State, { icon: ReactNode; color: string }> = {
+const LOOK: Record<State, { icon: ReactNode; color: TextColor }> = {
   offline: { icon: <IconCloudOff size={20} aria-hidden />, color: 'gray.7' },
   saving: { icon: <Loader size={16} />, color: 'blue.8' },
   pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.8' },

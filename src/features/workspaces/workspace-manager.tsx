@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, Modal, Stack, Text } from '@mantine/core'
+import { Modal } from '@mantine/core'
+import { Group, Stack, Text } from '../../ui/layout.tsx'
 import { IconPencil, IconTrash, IconUsers } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'

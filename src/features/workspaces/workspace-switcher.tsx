@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group } from '@mantine/core'
+import { Group } from '../../ui/layout.tsx'
 import { IconFolders, IconPlus, IconSettings } from '@tabler/icons-react'
 import { lazy, Suspense, useState } from 'react'
 import { setCurrentWorkspace } from '../../mirror/commands.ts'

@@ -1,6 +1,8 @@
 import '../editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Group, Image, Progress, SegmentedControl, Stack, Text, Title } from '@mantine/core'
+import { SegmentedControl } from '@mantine/core'
+import { Group, Stack, Text, Title } from '../../../ui/layout.tsx'
+import { Progress } from '../../../ui/progress.tsx'
 import { IconUpload, IconX } from '@tabler/icons-react'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
@@ -310,7 +312,7 @@ function PendingUpload(props: { url: string; useUploadProgress: (url: string) =>
   const percent = Math.round(progress * 100)
   return (
     <Stack gap={2}>
-      <Progress value={percent} size="sm" aria-label={t`Загрузка файла на сервер`} />
+      <Progress value={percent} aria-label={t`Загрузка файла на сервер`} />
       <Text size="xs" c="dimmed">{t`Отправляется на сервер: ${percent}%`}</Text>
     </Stack>
   )
@@ -395,12 +397,16 @@ function ImageFields(props: BlockInspectorProps & { ctx: FieldContext<'image'> }
     <>
       <Section title={t`Изображение`}>
         {props.resolveFileUrl(block.image_url) ? (
-          <Image
+          <img
             src={props.resolveFileUrl(block.image_url)}
             alt={t`Загруженное изображение`}
-            radius="sm"
-            mah={140}
-            fit="contain"
+            style={{
+              display: 'block',
+              width: '100%',
+              maxHeight: 140,
+              objectFit: 'contain',
+              borderRadius: 'var(--mantine-radius-sm)',
+            }}
           />
         ) : (
           <Text size="sm" c="dimmed">{t`Изображение ещё не загружено`}</Text>

@@ -1,6 +1,7 @@
 import '../editor-messages.ts'
 import { useLingui } from '@lingui/react/macro'
-import { ColorInput, Group, SegmentedControl, Stack, Text } from '@mantine/core'
+import { ColorInput, SegmentedControl } from '@mantine/core'
+import { Group, Stack, Text } from '../../../ui/layout.tsx'
 import { useState, type ReactNode } from 'react'
 import * as v from 'valibot'
 import { BLOCK_SCHEMAS, type Align, type BlockOf, type BlockType } from '../../../domain/block.ts'

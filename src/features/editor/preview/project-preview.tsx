@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Box, Group, Modal, Text } from '@mantine/core'
+import { Modal } from '@mantine/core'
+import { Box, Group, Text } from '../../../ui/layout.tsx'
 import { IconButton } from '../../../ui/button.tsx'
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react'
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react'

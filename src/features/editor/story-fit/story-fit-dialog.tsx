@@ -1,6 +1,7 @@
 import '../editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Box, ColorInput, Group, Modal, SegmentedControl, Slider, Stack, Text } from '@mantine/core'
+import { ColorInput, Modal, SegmentedControl, Slider } from '@mantine/core'
+import { Box, Group, Stack, Text } from '../../../ui/layout.tsx'
 import { useRef, useState, type PointerEvent } from 'react'
 import type { Size } from '../../../domain/geometry.ts'
 import { Alert } from '../../../ui/alert.tsx'
