@@ -24,6 +24,7 @@ import { pngImage } from '../server/helpers.ts'
 import { newBlock } from '../support/convergence-scenario.ts'
 import { installGlCensus } from '../support/gl-census.ts'
 import { measureReopens } from './reopen-measure.ts'
+import { profiled } from './cpu-profile.ts'
 import { PIXI_FRAMES_DRAWN, measureDragFps, type DragRates } from './drag-measure.ts'
 import {
   openBarePixiScene,
@@ -455,6 +456,22 @@ export async function runCanvasBench(
       lap('drag scenes set up')
       // A warm-up drag each, then rounds in alternating order: the machine's load drifts.
       for (const c of cases) await scriptedDrag(c.page, c.cdp, c.grab, c.kind)
+      // Where a drag's time goes on each page (BENCH_PROFILE=dir writes the profiles there too).
+      if (process.env.BENCH_PROFILE !== undefined) {
+        for (const c of cases) {
+          const { self, totalMs } = await profiled(
+            c.cdp,
+            c.name,
+            process.env.BENCH_PROFILE || undefined,
+            () => scriptedDrag(c.page, c.cdp, c.grab, c.kind),
+          )
+          console.log(
+            `  ${c.name}: a profiled drag, ${totalMs.toFixed(0)} ms; most time of its own:`,
+          )
+          for (const f of self)
+            console.log(`    ${f.ms.toFixed(1)} ms ${f.pct.toFixed(1)}% ${f.fn}`)
+        }
+      }
       const runs = new Map<string, DragFigures[]>()
       for (let round = 0; round < ROUNDS; round += 1) {
         const order = round % 2 === 0 ? cases : [...cases].reverse()

@@ -24,6 +24,14 @@ const benches: Bench[] = [
   { name: 'uploads', load: async () => (await import('./upload-bench.ts')).runUploadBench },
   { name: 'canvas', load: async () => (await import('./canvas-bench.ts')).runCanvasBench },
   {
+    // The canvas benchmark's drag figures alone (BENCH_PROFILE=dir also profiles a drag of each).
+    name: 'drag',
+    load: async () => {
+      const { runCanvasBench } = await import('./canvas-bench.ts')
+      return () => runCanvasBench(['drag'])
+    },
+  },
+  {
     // The canvas benchmark's reopen figures alone (memory after 20 visits with edits).
     name: 'reopen',
     load: async () => {
