@@ -24,7 +24,7 @@ import { pngImage } from '../server/helpers.ts'
 import { newBlock } from '../support/convergence-scenario.ts'
 import { installGlCensus } from '../support/gl-census.ts'
 import { measureReopens } from './reopen-measure.ts'
-import { profiled } from './cpu-profile.ts'
+import { profiled, traced } from './cpu-profile.ts'
 import { PIXI_FRAMES_DRAWN, measureDragFps, type DragRates } from './drag-measure.ts'
 import {
   openBarePixiScene,
@@ -39,7 +39,7 @@ const ROOT = join(import.meta.dirname, '../..')
 const KONVA = join(ROOT, 'node_modules/konva/konva.min.js')
 const PIXI = join(ROOT, 'node_modules/pixi.js/dist/pixi.min.js')
 /** Alternating rounds of the drag comparison (medians and spread reported). */
-const ROUNDS = 5
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const BLOCKS = 100
 const MANY_BLOCKS = 1000
 /** Blocks created at once while setting up a scene (the server takes them in any order). */
@@ -470,6 +470,18 @@ export async function runCanvasBench(
           )
           for (const f of self)
             console.log(`    ${f.ms.toFixed(1)} ms ${f.pct.toFixed(1)}% ${f.fn}`)
+          const kinds = await traced(
+            c.cdp,
+            () => scriptedDrag(c.page, c.cdp, c.grab, c.kind),
+            process.env.BENCH_PROFILE
+              ? join(process.env.BENCH_PROFILE, `${c.name}.trace.json`)
+              : undefined,
+          )
+          console.log(`  ${c.name}: a traced drag, the busiest threads' time by kind of work:`)
+          for (const t of kinds) {
+            console.log(`    ${t.thread}: busy ${t.busyMs.toFixed(0)} ms`)
+            for (const k of t.kinds) console.log(`      ${k.ms.toFixed(1)} ms ${k.name}`)
+          }
         }
       }
       const runs = new Map<string, DragFigures[]>()

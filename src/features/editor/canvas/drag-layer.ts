@@ -2,6 +2,7 @@ import { Matrix, RenderTexture, type Application, type Container } from 'pixi.js
 import {
   coversAbove,
   layerFits,
+  overlaps,
   layerRect,
   layerShift,
   layerTransform,
@@ -16,11 +17,14 @@ const GUIDE_COLOUR = '#f03e3e'
  * The compositor drag layer (docs/editor.md «Drawing»). When blocks start to move, they and their
  * selection outline are drawn once by Pixi into a small texture at the renderer's resolution, read
  * back once into a 2D canvas of their size, and that canvas is shown over the Pixi canvas exactly
- * where they were; the blocks and the selection are hidden in Pixi, which draws the still scene
- * once. Each pointer move then only shifts the small canvas with a CSS transform, which the
+ * where they were. The blocks and the selection are hidden in Pixi without a new Pixi frame: what
+ * lies under them there (the still scene in the layer's rectangle alone) is drawn into a second
+ * small canvas laid over Pixi's picture, under the layer, so the whole scene is not drawn again (a
+ * thousand blocks cost a software renderer most of a second, in which nothing moved). Each
+ * pointer move then only shifts the small canvas with a CSS transform, which the
  * browser's compositor does without drawing anything: no full-screen WebGL frame per move. The
  * snapping's guides are lines of DOM over it. On release (or anything else that ends it) the
- * small canvas goes and the live scene is drawn again.
+ * live scene is drawn again, and the small canvases go in the frame that shows it.
  *
  * It stays out of the way when it cannot be right: blocks larger than the screen, or a layer that
  * would cover something drawn over the moving blocks (a block above them, a later section), which
@@ -29,6 +33,8 @@ const GUIDE_COLOUR = '#f03e3e'
  */
 export class DragLayer {
   private canvas: HTMLCanvasElement | null = null
+  /** The still scene where the blocks were, over Pixi's picture of them. */
+  private under: HTMLCanvasElement | null = null
   private guideBox: HTMLDivElement | null = null
   private hidden: Container[] = []
   private rect: ScreenRect | null = null
@@ -129,10 +135,64 @@ export class DragLayer {
     this.over = overRects
     this.shown = { x: 0, y: 0 }
     this.wanted = { x: 0, y: 0 }
-    // Pixi draws the still scene once, without them.
     this.hidden = [...movingShown, this.overlay]
     for (const c of this.hidden) c.visible = false
+    this.under = this.drawUnder(rect, drawables, resolution)
+    if (this.under) this.element.insertBefore(this.under, canvas)
     return true
+  }
+
+  /**
+   * The still scene (the moving blocks and the selection already hidden) inside `rect` alone, as
+   * the screen shows it there: drawn into a texture of the rectangle's size, with only the
+   * drawables that reach into it, on the canvas's own background colour.
+   */
+  private drawUnder(
+    rect: ScreenRect,
+    drawables: readonly Container[],
+    resolution: number,
+  ): HTMLCanvasElement | null {
+    const renderer = this.app.renderer
+    const away = drawables.filter((d) => d.visible && !overlaps(screenRect(d), rect))
+    for (const d of away) d.visible = false
+    const texture = RenderTexture.create({
+      width: rect.width,
+      height: rect.height,
+      resolution,
+      antialias: renderer.view.antialias,
+    })
+    let pixels: { pixels: Uint8ClampedArray | Uint8Array; width: number; height: number }
+    try {
+      renderer.render({
+        container: this.app.stage,
+        target: texture,
+        clearColor: renderer.background.colorRgba,
+        transform: new Matrix().translate(-rect.x, -rect.y),
+      })
+      pixels = renderer.extract.pixels(texture)
+    } finally {
+      for (const d of away) d.visible = true
+      texture.destroy(true)
+    }
+    unpremultiply(pixels.pixels)
+    const canvas = document.createElement('canvas')
+    canvas.width = pixels.width
+    canvas.height = pixels.height
+    const ctx = canvas.getContext('2d')
+    if (!ctx) return null
+    const image = ctx.createImageData(pixels.width, pixels.height)
+    image.data.set(pixels.pixels)
+    ctx.putImageData(image, 0, 0)
+    Object.assign(canvas.style, {
+      position: 'absolute',
+      left: `${rect.x}px`,
+      top: `${rect.y}px`,
+      width: `${rect.width}px`,
+      height: `${rect.height}px`,
+      pointerEvents: 'none',
+    })
+    canvas.dataset.testid = 'drag-layer-under'
+    return canvas
   }
 
   /**
@@ -150,19 +210,29 @@ export class DragLayer {
     return true
   }
 
-  /** Shows the blocks and the overlay in Pixi again and removes the layer. */
-  end() {
+  /**
+   * Shows the blocks and the overlay in Pixi again and removes the layer: at once, or through
+   * `whenDrawn` (called with the removal, to run it right after Pixi's next frame is drawn, so the
+   * same presented frame shows the blocks in Pixi and no longer on the layer).
+   */
+  end(whenDrawn?: (remove: () => void) => void) {
     if (this.pending !== null) this.clock.cancel(this.pending)
     this.pending = null
     for (const c of this.hidden) if (!c.destroyed) c.visible = true
     this.hidden = []
-    this.canvas?.remove()
+    const gone = [this.canvas, this.under, this.guideBox].filter((e) => e !== null)
     this.canvas = null
-    this.guideBox?.remove()
+    this.under = null
     this.guideBox = null
     this.guidesShown = ''
     this.rect = null
     this.over = []
+    if (gone.length === 0) return
+    const remove = () => {
+      for (const e of gone) e.remove()
+    }
+    if (whenDrawn) whenDrawn(remove)
+    else remove()
   }
 
   /** The objects hidden in Pixi while the layer shows them (their moves need no Pixi frame). */

@@ -81,6 +81,10 @@ export class OnDemandRender {
    * them (`drag-layer.ts`), so moving them changes nothing Pixi draws.
    */
   private quietSet: ReadonlySet<Container> | null = null
+  /** Changes made inside `hold` ask for no frame. */
+  private holding = false
+  /** To run right after the next frame is drawn (`whenDrawn`). */
+  private afterFrame: (() => void)[] = []
 
   constructor(
     private readonly app: Application,
@@ -88,9 +92,10 @@ export class OnDemandRender {
   ) {
     this.scheduler = new RenderScheduler(() => {
       // The stage may go between the request and the frame.
-      if (!this.app.renderer) return
+      if (!this.app.renderer) return this.runAfterFrame()
       this.app.render()
       this.onFrame(this.scheduler.frames)
+      this.runAfterFrame()
     })
     // The editor reads pointers from the DOM itself (interaction.ts). Pixi's event system would
     // hit-test the whole scene on every move and keep a frame loop running to re-test the pointer.
@@ -120,7 +125,35 @@ export class OnDemandRender {
     this.quietSet = objects && objects.size > 0 ? objects : null
   }
 
+  /**
+   * Runs `change` without asking for a frame for what it changes: for changes the screen must not
+   * show yet, or that something else shows (the drag layer's picture of the still scene).
+   */
+  hold<T>(change: () => T): T {
+    const was = this.holding
+    this.holding = true
+    try {
+      return change()
+    } finally {
+      this.holding = was
+    }
+  }
+
+  /** Runs `fn` right after the next frame is drawn (at once when Pixi's ticker draws them). */
+  whenDrawn(fn: () => void) {
+    if (this.mode !== 'on-demand') return fn()
+    this.afterFrame.push(fn)
+    this.scheduler.request()
+  }
+
+  private runAfterFrame() {
+    const fns = this.afterFrame
+    this.afterFrame = []
+    for (const fn of fns) fn()
+  }
+
   private changed = (child?: Container) => {
+    if (this.holding) return
     if (child && this.quietSet?.has(child)) return
     this.scheduler.request()
   }
@@ -148,6 +181,7 @@ export class OnDemandRender {
 
   destroy() {
     this.scheduler.stop()
+    this.runAfterFrame()
     this.app.ticker?.remove(this.countTick)
     for (const [container, undo] of this.unwatch) if (!container.destroyed) undo()
     this.unwatch.clear()

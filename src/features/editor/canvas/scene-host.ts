@@ -230,22 +230,34 @@ export class SceneHost implements InteractionHost, CanvasController {
     // Under Pixi's ticker every frame is drawn anyway: nothing to save.
     if (this.painter.mode !== 'on-demand') return false
     this.cache?.end()
-    // The overlay as it shows at the start: the selection, no guides yet.
-    this.drawOverlay({ previews: new Map(), guides: [], marquee: null })
-    this.layer ??= new DragLayer(app, this.world, overlay, element, this.countFrame)
-    const drawables = this.world.children.flatMap((background) => background.children)
-    const from = drawables.findIndex((d) => moving.has(d))
-    const over = drawables.slice(from + 1).filter((d) => !moving.has(d))
-    if (from < 0 || !this.layer.begin(moving, over)) return false
+    const painter = this.painter
+    const world = this.world
+    this.layer ??= new DragLayer(app, world, overlay, element, this.countFrame)
+    const layer = this.layer
+    // What the layer changes in Pixi (the overlay without guides, the blocks and the selection
+    // hidden) is covered by its pictures: Pixi draws no frame for it.
+    const begun = painter.hold(() => {
+      // The overlay as it shows at the start: the selection, no guides yet.
+      this.drawOverlay({ previews: new Map(), guides: [], marquee: null })
+      const drawables = world.children.flatMap((background) => background.children)
+      const from = drawables.findIndex((d) => moving.has(d))
+      const over = drawables.slice(from + 1).filter((d) => !moving.has(d))
+      return from >= 0 && layer.begin(moving, over)
+    })
+    if (!begun) {
+      painter.request()
+      return false
+    }
     this.layerOrigin = { key: first!, cx: origin.cx, cy: origin.cy }
-    this.painter.quiet(new Set(this.layer.shownByLayer))
+    painter.quiet(new Set(layer.shownByLayer))
     return true
   }
 
   /** The drag layer gives way: Pixi shows the blocks and the overlay again. */
   private endLayer() {
-    this.painter?.quiet(null)
-    this.layer?.end()
+    const painter = this.painter
+    painter?.quiet(null)
+    this.layer?.end(painter ? (remove) => painter.whenDrawn(remove) : undefined)
     this.layerOrigin = null
   }
 
