@@ -555,7 +555,8 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     expect(differ).toBeGreaterThan(0)
     expect(notGuide / (still.length / 4)).toBeLessThan(0.03)
     await page.mouse.up()
-    expect(await layers()).toBe(0)
+    // The layer goes with the frame that draws the block in the canvas again.
+    await expect.poll(layers).toBe(0)
 
     // A second block lands over the first: dragging the first under it stays with the canvas,
     // which draws the one over it on top (the layer would show it above everything).
@@ -568,8 +569,41 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     await page.mouse.move(grab.x + 30, grab.y + 20, { steps: 5 })
     expect(await layers()).toBe(0)
     await page.mouse.up()
-    const after = (await drawnBlocks(page)).find((b) => b.key === lower!.key)!
-    expect(after.clientX - under.clientX).toBeGreaterThan(20)
+    // Dropped: the canvas shows it where it was let go (once the release is committed).
+    const movedBy = async () =>
+      (await drawnBlocks(page)).find((b) => b.key === lower!.key)!.clientX - under.clientX
+    await expect.poll(movedBy).toBeGreaterThan(20)
+
+    // The upper block moved away on the layer: the place it left shows what is under it (the
+    // layer's picture of the still scene there, the lower block's edge included, not the canvas's
+    // old picture of it), as the canvas draws it once the block is dropped.
+    const upper = (await drawnBlocks(page)).find((b) => b.key !== lower!.key)!
+    const around = {
+      x: Math.floor(upper.clientX - upper.width / 2 - 40),
+      y: Math.floor(upper.clientY - upper.height / 2 - 50),
+      width: Math.ceil(upper.width + 80),
+      height: Math.ceil(upper.height + 100),
+    }
+    await page.mouse.move(upper.clientX, upper.clientY)
+    await page.mouse.down()
+    await page.mouse.move(upper.clientX + 30, upper.clientY + 20, { steps: 5 })
+    expect(await layers()).toBe(1)
+    const away = await rgba(await settledShot(around))
+    await page.mouse.up()
+    await expect.poll(layers).toBe(0)
+    const dropped = await rgba(await settledShot(around))
+    let wrong = 0
+    for (let i = 0; i < away.length; i += 4) {
+      if (
+        away[i] === dropped[i] &&
+        away[i + 1] === dropped[i + 1] &&
+        away[i + 2] === dropped[i + 2]
+      )
+        continue
+      const [r, g, b] = [away[i]!, away[i + 1]!, away[i + 2]!]
+      if (!(r - Math.max(g, b) > 60)) wrong += 1
+    }
+    expect(wrong / (away.length / 4)).toBeLessThan(0.03)
   }, 90_000)
 })
 
