@@ -78,7 +78,10 @@ export async function traced(
   top = 12,
 ): Promise<{ thread: string; busyMs: number; kinds: { name: string; ms: number }[] }[]> {
   const events: TraceEvent[] = []
-  const onData = (e: { value: TraceEvent[] }) => events.push(...e.value)
+  // Chromium sends the events untyped; their fields are those of the Trace Event Format.
+  const onData = (e: { value: unknown[] }) => {
+    for (const event of e.value) events.push(event as TraceEvent)
+  }
   cdp.on('Tracing.dataCollected', onData)
   await cdp.send('Tracing.start', {
     traceConfig: {
