@@ -89,42 +89,14 @@ export class DragLayer {
     const drawables = this.world.children.flatMap((background) => background.children)
     const still = drawables.filter((d) => d.visible && !moving.has(d))
     for (const d of still) d.visible = false
-    const texture = RenderTexture.create({
-      width: rect.width,
-      height: rect.height,
-      resolution,
-      antialias: renderer.view.antialias,
-    })
-    let pixels: { pixels: Uint8ClampedArray | Uint8Array; width: number; height: number }
+    let canvas: HTMLCanvasElement | null
     try {
-      renderer.render({
-        container: stage,
-        target: texture,
-        clearColor: [0, 0, 0, 0],
-        transform: new Matrix().translate(-rect.x, -rect.y),
-      })
-      pixels = renderer.extract.pixels(texture)
+      canvas = this.picture(rect, resolution, [0, 0, 0, 0])
     } finally {
       for (const d of still) d.visible = true
-      texture.destroy(true)
     }
-    unpremultiply(pixels.pixels)
-
-    const canvas = document.createElement('canvas')
-    canvas.width = pixels.width
-    canvas.height = pixels.height
-    const ctx = canvas.getContext('2d')
-    if (!ctx) return false
-    const image = ctx.createImageData(pixels.width, pixels.height)
-    image.data.set(pixels.pixels)
-    ctx.putImageData(image, 0, 0)
+    if (!canvas) return false
     Object.assign(canvas.style, {
-      position: 'absolute',
-      left: `${rect.x}px`,
-      top: `${rect.y}px`,
-      width: `${rect.width}px`,
-      height: `${rect.height}px`,
-      pointerEvents: 'none',
       willChange: 'transform',
       transform: layerTransform({ x: 0, y: 0 }),
     })
@@ -143,18 +115,17 @@ export class DragLayer {
   }
 
   /**
-   * The still scene (the moving blocks and the selection already hidden) inside `rect` alone, as
-   * the screen shows it there: drawn into a texture of the rectangle's size, with only the
-   * drawables that reach into it, on the canvas's own background colour.
+   * What Pixi draws of the stage inside `rect` (screen px), as the screen shows it: drawn into a
+   * texture of the rectangle's size at `resolution` on `clearColor`, read back once,
+   * un-premultiplied, in a 2D canvas placed over the Pixi canvas exactly there. Null without a
+   * 2D context.
    */
-  private drawUnder(
+  private picture(
     rect: ScreenRect,
-    drawables: readonly Container[],
     resolution: number,
+    clearColor: [number, number, number, number],
   ): HTMLCanvasElement | null {
     const renderer = this.app.renderer
-    const away = drawables.filter((d) => d.visible && !overlaps(screenRect(d), rect))
-    for (const d of away) d.visible = false
     const texture = RenderTexture.create({
       width: rect.width,
       height: rect.height,
@@ -166,12 +137,11 @@ export class DragLayer {
       renderer.render({
         container: this.app.stage,
         target: texture,
-        clearColor: renderer.background.colorRgba,
+        clearColor,
         transform: new Matrix().translate(-rect.x, -rect.y),
       })
       pixels = renderer.extract.pixels(texture)
     } finally {
-      for (const d of away) d.visible = true
       texture.destroy(true)
     }
     unpremultiply(pixels.pixels)
@@ -191,6 +161,28 @@ export class DragLayer {
       height: `${rect.height}px`,
       pointerEvents: 'none',
     })
+    return canvas
+  }
+
+  /**
+   * The still scene (the moving blocks and the selection already hidden) inside `rect` alone, as
+   * the screen shows it there: drawn into a texture of the rectangle's size, with only the
+   * drawables that reach into it, on the canvas's own background colour.
+   */
+  private drawUnder(
+    rect: ScreenRect,
+    drawables: readonly Container[],
+    resolution: number,
+  ): HTMLCanvasElement | null {
+    const away = drawables.filter((d) => d.visible && !overlaps(screenRect(d), rect))
+    for (const d of away) d.visible = false
+    let canvas: HTMLCanvasElement | null
+    try {
+      canvas = this.picture(rect, resolution, this.app.renderer.background.colorRgba)
+    } finally {
+      for (const d of away) d.visible = true
+    }
+    if (!canvas) return null
     canvas.dataset.testid = 'drag-layer-under'
     return canvas
   }
