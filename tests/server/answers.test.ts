@@ -20,16 +20,32 @@ let token = ''
 let workspaceId = 0
 let departmentId = 0
 
-function get(path: string, headers: Record<string, string> = {}) {
+/** One request over a socket of its own, as a client sends it: status, headers and raw bytes. */
+function send(
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+) {
   const url = new URL(path, server.url)
   return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
     (resolve, reject) => {
       const req = request(
         {
+          method,
           hostname: url.hostname,
           port: url.port,
           path: url.pathname + url.search,
-          headers: { Authorization: `Bearer ${token}`, ...headers },
+          headers: {
+            Authorization: `Bearer ${token}`,
+            ...(body === undefined
+              ? {}
+              : {
+                  'Content-Type': 'application/json',
+                  'Content-Length': String(Buffer.byteLength(body)),
+                }),
+            ...headers,
+          },
         },
         (res) => {
           const chunks: Buffer[] = []
@@ -44,10 +60,14 @@ function get(path: string, headers: Record<string, string> = {}) {
         },
       )
       req.on('error', reject)
-      req.end()
+      req.end(body)
     },
   )
 }
+
+const get = (path: string, headers: Record<string, string> = {}) => send('GET', path, headers)
+const post = (path: string, body: string, headers: Record<string, string>) =>
+  send('POST', path, headers, body)
 
 beforeAll(async () => {
   server = await startServer({ port: 0, dataDir: 'memory', databaseUrl, schema })
@@ -122,41 +142,6 @@ describe('answers over a socket', () => {
     expect(JSON.parse(res.body.toString('utf8'))).toHaveProperty('error.code')
   })
 })
-
-function post(path: string, body: string, headers: Record<string, string>) {
-  const url = new URL(path, server.url)
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
-    (resolve, reject) => {
-      const req = request(
-        {
-          method: 'POST',
-          hostname: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            'Content-Type': 'application/json',
-            'Content-Length': String(Buffer.byteLength(body)),
-            ...headers,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (chunk: Buffer) => chunks.push(chunk))
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: Buffer.concat(chunks),
-            }),
-          )
-        },
-      )
-      req.on('error', reject)
-      req.end(body)
-    },
-  )
-}
 
 describe('a repeated Idempotency-Key', () => {
   // Each route family once (records, workspaces, a refused request): the first answer and its
