@@ -173,10 +173,11 @@ class Answer {
 Object.setPrototypeOf(Answer.prototype, WebResponse.prototype)
 
 /**
- * A JSON answer (`Content-Type: application/json`) of its JSON text or bytes, with any further
- * headers (names in lower case). Every JSON answer of the API is one, so one compression policy
- * applies to all of them (server/http/compression.ts) and an Idempotency-Key's replay, made again
- * from the stored status and text, goes out as the very bytes of the first answer.
+ * A JSON answer (`Content-Type: application/json` unless `headers` give one, as a static `.json`
+ * file's does) of its JSON text or bytes, with any further headers. Every JSON answer of the API
+ * is one, so one compression policy applies to all of them (server/http/compression.ts) and an
+ * Idempotency-Key's replay, made again from the stored status and text, goes out as the very bytes
+ * of the first answer.
  */
 export function jsonText(
   text: string | Uint8Array,
@@ -185,7 +186,7 @@ export function jsonText(
 ): Response {
   const fields: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) fields[name.toLowerCase()] = value
-  fields['content-type'] = 'application/json'
+  fields['content-type'] ??= 'application/json'
   return new Answer(text, status, fields) as unknown as Response
 }
 

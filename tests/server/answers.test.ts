@@ -189,4 +189,14 @@ describe('a JSON response made without an Answer', () => {
     const text = gunzipSync(Buffer.from(await large.arrayBuffer())).toString('utf8')
     expect(JSON.parse(text)).toEqual({ rows: 'Строка '.repeat(400) })
   })
+
+  it('keeps its own Content-Type (a static .json file says its charset)', async () => {
+    const app = new Hono<AppEnv>()
+    app.use('*', compression())
+    const type = 'application/json; charset=utf-8'
+    app.get('/file.json', (c) => c.body('{"ok":true}', 200, { 'Content-Type': type }))
+    const res = await app.request('/file.json', { headers: { 'Accept-Encoding': 'gzip' } })
+    expect(res.headers.get('Content-Type')).toBe(type)
+    expect(await res.json()).toEqual({ ok: true })
+  })
 })
