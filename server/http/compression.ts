@@ -12,6 +12,25 @@ const THRESHOLD = 1024
 const ENCODERS = { gzip: promisify(gzip), deflate: promisify(deflate) }
 type Encoding = keyof typeof ENCODERS
 
+/**
+ * Each body's encodings, by the body's identity: a kept list goes out as the very same bytes
+ * until it changes (server/services/list-cache.ts), so it is encoded once per version and
+ * encoding, not once per request. Bodies are never changed once answered; one that is not sent
+ * again is collected with its entry.
+ */
+const encodings = new WeakMap<Uint8Array, Partial<Record<Encoding, Promise<Buffer>>>>()
+
+function encode(bytes: Uint8Array, encoding: Encoding): Promise<Buffer> {
+  let known = encodings.get(bytes)
+  if (!known) encodings.set(bytes, (known = {}))
+  const pending = (known[encoding] ??= ENCODERS[encoding](bytes))
+  // A failed encoding is not kept: the next answer tries again.
+  pending.catch(() => {
+    if (known[encoding] === pending) delete known[encoding]
+  })
+  return pending
+}
+
 /** The encoding the client prefers of gzip and deflate (q-values), if it takes either. */
 function selectEncoding(header: string | undefined): Encoding | undefined {
   if (header === undefined) return undefined
@@ -69,7 +88,7 @@ export function compression(): MiddlewareHandler<AppEnv> {
       answer.setHeader('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
     }
     const encoding = selectEncoding(c.req.header('Accept-Encoding'))
-    if (encoding) answer.encoded(await ENCODERS[encoding](bytes), encoding)
+    if (encoding) answer.encoded(await encode(bytes, encoding), encoding)
   }
 }
 

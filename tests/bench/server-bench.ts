@@ -44,6 +44,9 @@ interface Req {
   ok?: number
 }
 
+/** Set by the environment to leave it out (`BENCH_ACCEPT_ENCODING=identity`), for comparison. */
+const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? 'gzip, deflate, br, zstd'
+
 function send(agent: http.Agent, base: URL, token: string, req: Req): Promise<number> {
   return new Promise((resolve, reject) => {
     const r = http.request(
@@ -55,6 +58,8 @@ function send(agent: http.Agent, base: URL, token: string, req: Req): Promise<nu
         path: req.path,
         headers: {
           Authorization: `Bearer ${token}`,
+          // What the app's requests carry (Chromium's fetch asks for these on every request).
+          'Accept-Encoding': ACCEPT_ENCODING,
           ...(req.body
             ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(req.body) }
             : {}),
