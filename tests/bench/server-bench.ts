@@ -440,6 +440,9 @@ async function startSetup(setup: LoadSetup, databaseUrl: string | undefined) {
   return { instances, close }
 }
 
+/** Before a setup's cells, at each side: enough requests for a fresh process to reach its pace. */
+const warmUp = { concurrency: 10, maxRequests: 8000, maxSeconds: 10 }
+
 /**
  * The load matrix: the department mix at each number of kept-alive connections, against PGlite and
  * against PostgreSQL with one and with two instances (two servers on one database, the requests
@@ -457,8 +460,8 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
   // A Ctrl-C stops every process the matrix started, then drops the schemas, then the bench.
   const interrupted = new AbortController()
   const interrupt = () => {
-    // A second Ctrl-C does not wait for the cleanup (the children go with the IPC channel).
-    if (interrupted.signal.aborted) process.exit(130)
+    // One Ctrl-C may arrive more than once (npm and tsx pass it on): the first one counts.
+    if (interrupted.signal.aborted) return
     interrupted.abort()
     for (const child of children) child.kill()
   }
@@ -490,14 +493,11 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
           const urls = running.instances.map((instance) => instance.url)
           const bareReq = () => ({ method: 'GET', path: '/bare' }) as const
           const signal = interrupted.signal
-          // Warm-up: JIT, the database's caches, the first connections.
-          await load(urls, token, mix, { concurrency: 10, maxRequests: 300, maxSeconds: 3, signal })
-          await load([bare.url], '', bareReq, {
-            concurrency: 10,
-            maxRequests: 1000,
-            maxSeconds: 2,
-            signal,
-          })
+          // Warm-up: JIT, the database's caches, the first connections. Each side has a process
+          // of its own to warm (no code shared with the other any more), and a fresh one took
+          // some 4,000 requests to reach its steady rate, the bare handler as the server.
+          await load(urls, token, mix, { ...warmUp, signal })
+          await load([bare.url], '', bareReq, { ...warmUp, signal })
           for (const concurrency of connections) {
             const bareRun = await load([bare.url], '', bareReq, { ...limits, concurrency, signal })
             const serverRun = await load(urls, token, mix, { ...limits, concurrency, signal })
@@ -513,8 +513,11 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
     }
   } finally {
     process.off('SIGINT', interrupt)
-    // Everything is stopped: the Ctrl-C now ends the bench as it would have.
-    if (interrupted.signal.aborted) process.kill(process.pid, 'SIGINT')
+    if (interrupted.signal.aborted) {
+      // Everything is stopped and dropped: the Ctrl-C ends the bench, as it would have.
+      console.error('Interrupted: the server instances are stopped.')
+      process.exit(130)
+    }
   }
   if (options.print ?? true) {
     console.log(
