@@ -6,12 +6,23 @@ import { startServer, type RunningServer } from '../../server/index.ts'
 import type { InstanceOptions, InstanceOrder, InstanceReport } from './server-instance.ts'
 
 /**
- * Throughput and tail latency of the reference server: department/list with 1,000 rows, and a
- * block save (text/add with id), each with 50 concurrent keep-alive connections, bounded by a
- * request count and a time limit; then a flood of sign-ins with wrong passwords for unknown
- * emails (password hashing runs two at a time, docs/API.md "Limits") and, at the same time, the
- * department list on 10 connections of its own, to show what the flood leaves for everyone else. The load generator runs in the same process as the server (the
- * machine has two cores), so the figures are a floor, comparable between runs and engines.
+ * Two benchmarks of the reference server.
+ *
+ * The load matrix (`runServerLoadBench`, `npm run bench server`): a directory mix at 1, 10 and 50
+ * kept-alive connections against PGlite, PostgreSQL with one instance and PostgreSQL with two,
+ * each cell beside a bare `new Hono()` handler. Placed as server/README.md deploys the server:
+ * every server instance runs in a Node process of its own (tests/bench/server-instance.ts), and
+ * so does the bare handler, so both sides of a ratio are a server process answering a client in
+ * another process; the load generator alone runs in the bench's process. On a machine with two
+ * cores the client, the instances and PostgreSQL still share those cores.
+ *
+ * `runServerBench` (run with this file): department/list with 1,000 rows, and a block save
+ * (text/add with id), each with 50 concurrent keep-alive connections, bounded by a request count
+ * and a time limit; then a flood of sign-ins with wrong passwords for unknown emails (password
+ * hashing runs two at a time, docs/API.md "Limits") and, at the same time, the department list on
+ * 10 connections of its own, to show what the flood leaves for everyone else. Here the load
+ * generator runs in the same process as the server, so the figures are a floor, comparable
+ * between runs and engines.
  *
  *   npx tsx tests/bench/server-bench.ts
  *   scripts/with-postgres.sh npx tsx tests/bench/server-bench.ts   (adds PostgreSQL)
@@ -278,7 +289,7 @@ export interface LoadBenchOptions {
 /** The processes of the load matrix started and not yet seen to exit (a Ctrl-C stops them all). */
 const children = new Set<ChildProcess>()
 
-/** A process of the load matrix (tests/bench/server-instance.ts): a server instance or the bare handler. */
+/** A process of the load matrix (tests/bench/server-instance.ts): instance or bare handler. */
 interface Instance {
   url: string
   /** Inserts departments in a workspace through the instance's own database; their ids. */
@@ -447,7 +458,10 @@ const warmUp = { concurrency: 10, maxRequests: 8000, maxSeconds: 10 }
  * The load matrix: the department mix at each number of kept-alive connections, against PGlite and
  * against PostgreSQL with one and with two instances (two servers on one database, the requests
  * spread round-robin), each cell next to the bare handler measured right before it with the same
- * client. Every cell stops at its request count or its time limit; everything is on 127.0.0.1.
+ * client. Each server instance and the bare handler run in processes of their own (one process for
+ * the bare handler, kept for the whole matrix; fresh instances for each setup), the client in
+ * this one. Every cell stops at its request count or its time limit; everything is on 127.0.0.1.
+ * The processes are stopped when the matrix ends, fails or is interrupted (Ctrl-C).
  */
 export async function runServerLoadBench(options: LoadBenchOptions = {}): Promise<LoadCell[]> {
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL
