@@ -1,15 +1,28 @@
+import { fork, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { startServer, type RunningServer } from '../../server/index.ts'
+import type { InstanceOptions, InstanceOrder, InstanceReport } from './server-instance.ts'
 
 /**
- * Throughput and tail latency of the reference server: department/list with 1,000 rows, and a
- * block save (text/add with id), each with 50 concurrent keep-alive connections, bounded by a
- * request count and a time limit; then a flood of sign-ins with wrong passwords for unknown
- * emails (password hashing runs two at a time, docs/API.md "Limits") and, at the same time, the
- * department list on 10 connections of its own, to show what the flood leaves for everyone else. The load generator runs in the same process as the server (the
- * machine has two cores), so the figures are a floor, comparable between runs and engines.
+ * Two benchmarks of the reference server.
+ *
+ * The load matrix (`runServerLoadBench`, `npm run bench server`): a directory mix at 1, 10 and 50
+ * kept-alive connections against PGlite, PostgreSQL with one instance and PostgreSQL with two,
+ * each cell beside a bare `new Hono()` handler. Placed as server/README.md deploys the server:
+ * every server instance runs in a Node process of its own (tests/bench/server-instance.ts), and
+ * so does the bare handler, so both sides of a ratio are a server process answering a client in
+ * another process; the load generator alone runs in the bench's process. On a machine with two
+ * cores the client, the instances and PostgreSQL still share those cores.
+ *
+ * `runServerBench` (run with this file): department/list with 1,000 rows, and a block save
+ * (text/add with id), each with 50 concurrent keep-alive connections, bounded by a request count
+ * and a time limit; then a flood of sign-ins with wrong passwords for unknown emails (password
+ * hashing runs two at a time, docs/API.md "Limits") and, at the same time, the department list on
+ * 10 connections of its own, to show what the flood leaves for everyone else. Here the load
+ * generator runs in the same process as the server, so the figures are a floor, comparable
+ * between runs and engines.
  *
  *   npx tsx tests/bench/server-bench.ts
  *   scripts/with-postgres.sh npx tsx tests/bench/server-bench.ts   (adds PostgreSQL)
@@ -81,7 +94,10 @@ async function load(
   server: RunningServer | readonly string[],
   token: string,
   make: (i: number) => Req,
-  options: Required<Pick<ServerBenchOptions, 'concurrency' | 'maxRequests' | 'maxSeconds'>>,
+  options: Required<Pick<ServerBenchOptions, 'concurrency' | 'maxRequests' | 'maxSeconds'>> & {
+    /** Stops sending (the requests in flight are still awaited). */
+    signal?: AbortSignal
+  },
 ) {
   // Several servers (instances over one database): request i goes to server i mod n.
   const bases = ('url' in server ? [server.url] : server).map((url) => new URL(url))
@@ -94,7 +110,11 @@ async function load(
   const started = performance.now()
   const deadline = started + options.maxSeconds * 1000
   const worker = async () => {
-    while (issued < options.maxRequests && performance.now() < deadline) {
+    while (
+      issued < options.maxRequests &&
+      performance.now() < deadline &&
+      !options.signal?.aborted
+    ) {
       const i = issued++
       const t = performance.now()
       try {
@@ -271,26 +291,102 @@ export interface LoadBenchOptions {
   print?: boolean
 }
 
-/** A `new Hono()` answering a small JSON: what the machine, Node and the client cost alone. */
-async function startBare(): Promise<{ url: string; close: () => Promise<void> }> {
-  const { Hono } = await import('hono')
-  const { serve } = await import('@hono/node-server')
-  const bare = new Hono()
-  bare.get('/bare', (c) => c.json({ id: 1, name: 'Отделение', ok: true }))
-  return new Promise((resolve) => {
-    const server = serve(
-      { fetch: bare.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false },
-      (info) =>
-        resolve({
-          url: `http://127.0.0.1:${info.port}`,
-          close: () =>
-            new Promise<void>((done) => {
-              server.close(() => done())
-              if ('closeAllConnections' in server) server.closeAllConnections()
-            }),
-        }),
-    )
+/** The processes of the load matrix started and not yet seen to exit (a Ctrl-C stops them all). */
+const children = new Set<ChildProcess>()
+
+/** A process of the load matrix (tests/bench/server-instance.ts): instance or bare handler. */
+interface Instance {
+  url: string
+  /** Inserts departments in a workspace through the instance's own database; their ids. */
+  seed: (workspaceId: number, departments: number) => Promise<number[]>
+  /** Stops the process (and resolves at once if it has exited already). */
+  close: () => Promise<void>
+}
+
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
+
+/** The child's next report of a type; rejects on a failure it reports, or when it exits. */
+function reportOf<T extends InstanceReport['type']>(
+  child: ChildProcess,
+  type: T,
+): Promise<Extract<InstanceReport, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      child.off('message', onMessage)
+      child.off('exit', onExit)
+      child.off('error', onError)
+    }
+    const onMessage = (report: InstanceReport) => {
+      if (report.type === type) {
+        done()
+        resolve(report as Extract<InstanceReport, { type: T }>)
+      } else if (report.type === 'failed') {
+        done()
+        reject(new Error(`server instance: ${report.message}`))
+      }
+    }
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      done()
+      reject(new Error(`server instance exited (${signal ?? code})`))
+    }
+    const onError = (error: Error) => {
+      done()
+      reject(error)
+    }
+    if (exited(child)) return onExit(child.exitCode, child.signalCode)
+    child.on('message', onMessage)
+    child.on('exit', onExit)
+    child.on('error', onError)
   })
+}
+
+function order(child: ChildProcess, message: InstanceOrder): void {
+  // A channel already closing means the child is on its way out: its exit answers the order.
+  if (child.connected) child.send(message, (error) => error && child.kill())
+}
+
+/** Asks a child to close, waits for it to exit, and kills it if it has not after 10 s. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (exited(child)) return
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  if (child.connected) order(child, { type: 'close' })
+  else child.kill()
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+  await gone
+  clearTimeout(timer)
+}
+
+/**
+ * Forks tests/bench/server-instance.ts (with tsx, as the repository's scripts run TypeScript) and
+ * starts in it a server instance or the bare handler; resolves with its URL once it serves.
+ */
+async function startInstance(start: Extract<InstanceOrder, { type: 'start' }>): Promise<Instance> {
+  const child = fork(fileURLToPath(new URL('./server-instance.ts', import.meta.url)), [], {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  children.add(child)
+  child.once('exit', () => children.delete(child))
+  // Failures reach the caller through reportOf; an 'error' without a listener would throw.
+  child.on('error', () => undefined)
+  try {
+    const started = reportOf(child, 'started')
+    order(child, start)
+    const { url } = await started
+    return {
+      url,
+      async seed(workspaceId, departments) {
+        const seeded = reportOf(child, 'seeded')
+        order(child, { type: 'seed', workspaceId, departments })
+        return (await seeded).ids
+      },
+      close: () => stopChild(child),
+    }
+  } catch (error) {
+    await stopChild(child)
+    throw error
+  }
 }
 
 /** A fixed pseudo-random sequence, so every run sends the same requests. */
@@ -329,34 +425,55 @@ function departmentMix(workspaceId: number, ids: readonly number[]): (i: number)
   }
 }
 
+/**
+ * The server instances of a setup, each in its own process: one on PGlite (in that process), or
+ * one or two on PostgreSQL sharing a fresh schema, started one after the other so that only the
+ * first creates the tables.
+ */
 async function startSetup(setup: LoadSetup, databaseUrl: string | undefined) {
   const schema = setup === 'pglite' ? undefined : `bench_${randomBytes(4).toString('hex')}`
   const common = { port: 0, dataDir: 'memory', uploadSweepEveryMs: 0 } as const
-  const first = await startServer(setup === 'pglite' ? common : { ...common, databaseUrl, schema })
-  const servers = [first]
-  if (setup === 'postgres_2_instances') {
-    servers.push(await startServer({ ...common, databaseUrl, schema }))
+  const options: InstanceOptions = setup === 'pglite' ? common : { ...common, databaseUrl, schema }
+  const instances: Instance[] = []
+  const close = async () => {
+    await Promise.all(instances.map((instance) => instance.close()))
+    if (schema && databaseUrl) {
+      const { default: pg } = await import('pg')
+      const client = new pg.Client({ connectionString: databaseUrl })
+      await client.connect()
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+      await client.end()
+    }
   }
-  return {
-    servers,
-    async close() {
-      for (const server of servers) await server.close()
-      if (schema && databaseUrl) {
-        const { default: pg } = await import('pg')
-        const client = new pg.Client({ connectionString: databaseUrl })
-        await client.connect()
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-        await client.end()
-      }
-    },
+  try {
+    const count = setup === 'postgres_2_instances' ? 2 : 1
+    for (let i = 0; i < count; i++)
+      instances.push(await startInstance({ type: 'start', role: 'server', options }))
+  } catch (error) {
+    await close()
+    throw error
   }
+  return { instances, close }
 }
+
+/**
+ * Warm-ups at 10 connections: each side before a setup's cells (a fresh server instance, and the
+ * bare handler again), and the bare handler once more before the first setup. Each side has a
+ * process of its own to warm, which nothing else warms, and on the development machine a fresh
+ * process went on getting faster for thousands of requests (the bare handler, whose requests
+ * cost little, for tens of thousands), which favoured whichever side was less warm.
+ */
+const warmUp = { concurrency: 10, maxRequests: 20_000, maxSeconds: 5 }
+const firstWarmUp = { concurrency: 10, maxRequests: 60_000, maxSeconds: 10 }
 
 /**
  * The load matrix: the department mix at each number of kept-alive connections, against PGlite and
  * against PostgreSQL with one and with two instances (two servers on one database, the requests
  * spread round-robin), each cell next to the bare handler measured right before it with the same
- * client. Every cell stops at its request count or its time limit; everything is on 127.0.0.1.
+ * client. Each server instance and the bare handler run in processes of their own (one process for
+ * the bare handler, kept for the whole matrix; fresh instances for each setup), the client in
+ * this one. Every cell stops at its request count or its time limit; everything is on 127.0.0.1.
+ * The processes are stopped when the matrix ends, fails or is interrupted (Ctrl-C).
  */
 export async function runServerLoadBench(options: LoadBenchOptions = {}): Promise<LoadCell[]> {
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL
@@ -365,55 +482,68 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
   const setups = (
     options.setups ?? ['pglite', 'postgres_1_instance', 'postgres_2_instances']
   ).filter((setup) => setup === 'pglite' || databaseUrl)
-  const bare = await startBare()
   const cells: LoadCell[] = []
+  // A Ctrl-C stops every process the matrix started, then drops the schemas, then the bench.
+  const interrupted = new AbortController()
+  const interrupt = () => {
+    // One Ctrl-C may arrive more than once (npm and tsx pass it on): the first one counts.
+    if (interrupted.signal.aborted) return
+    interrupted.abort()
+    for (const child of children) child.kill()
+  }
+  process.on('SIGINT', interrupt)
   try {
-    for (const setup of setups) {
-      const running = await startSetup(setup, databaseUrl)
-      try {
-        const url = running.servers[0]!.url
-        const auth = await json<{ access_token: string }>(
-          await fetch(`${url}/api/register`, {
-            method: 'POST',
-            body: JSON.stringify({
-              name: 'Бенч',
-              email: 'load@example.ru',
-              password: 'password123',
+    const bare = await startInstance({ type: 'start', role: 'bare' })
+    const bareReq = () => ({ method: 'GET', path: '/bare' }) as const
+    try {
+      // The bare handler's process and the client's code, before the first setup (firstWarmUp).
+      await load([bare.url], '', bareReq, { ...firstWarmUp, signal: interrupted.signal })
+      for (const setup of setups) {
+        const running = await startSetup(setup, databaseUrl)
+        try {
+          const [first] = running.instances
+          const auth = await json<{ access_token: string }>(
+            await fetch(`${first!.url}/api/register`, {
+              method: 'POST',
+              body: JSON.stringify({
+                name: 'Бенч',
+                email: 'load@example.ru',
+                password: 'password123',
+              }),
             }),
-          }),
-        )
-        const token = auth.access_token
-        const [ws] = await json<{ id: number }[]>(
-          await fetch(`${url}/api/workspace/list`, {
-            headers: { Authorization: `Bearer ${token}` },
-          }),
-        )
-        const { rows } = await running.servers[0]!.ready.services.db.query<{ id: number }>(
-          `INSERT INTO departments (workspace_id, name, description)
-           SELECT $1, 'Отделение ' || n, 'Описание отделения номер ' || n
-           FROM generate_series(1, 1000) n RETURNING id`,
-          [ws!.id],
-        )
-        const mix = departmentMix(
-          ws!.id,
-          rows.map((r) => r.id),
-        )
-        const urls = running.servers.map((s) => s.url)
-        const bareReq = () => ({ method: 'GET', path: '/bare' }) as const
-        // Warm-up: JIT, the database's caches, the first connections.
-        await load(urls, token, mix, { concurrency: 10, maxRequests: 300, maxSeconds: 3 })
-        await load([bare.url], '', bareReq, { concurrency: 10, maxRequests: 1000, maxSeconds: 2 })
-        for (const concurrency of connections) {
-          const bareRun = await load([bare.url], '', bareReq, { ...limits, concurrency })
-          const serverRun = await load(urls, token, mix, { ...limits, concurrency })
-          cells.push({ setup, connections: concurrency, server: serverRun, bare: bareRun })
+          )
+          const token = auth.access_token
+          const [ws] = await json<{ id: number }[]>(
+            await fetch(`${first!.url}/api/workspace/list`, {
+              headers: { Authorization: `Bearer ${token}` },
+            }),
+          )
+          const mix = departmentMix(ws!.id, await first!.seed(ws!.id, 1000))
+          const urls = running.instances.map((instance) => instance.url)
+          const signal = interrupted.signal
+          // Warm-up (warmUp): JIT, the database's caches, the first connections.
+          await load(urls, token, mix, { ...warmUp, signal })
+          await load([bare.url], '', bareReq, { ...warmUp, signal })
+          for (const concurrency of connections) {
+            const bareRun = await load([bare.url], '', bareReq, { ...limits, concurrency, signal })
+            const serverRun = await load(urls, token, mix, { ...limits, concurrency, signal })
+            signal.throwIfAborted()
+            cells.push({ setup, connections: concurrency, server: serverRun, bare: bareRun })
+          }
+        } finally {
+          await running.close()
         }
-      } finally {
-        await running.close()
       }
+    } finally {
+      await bare.close()
     }
   } finally {
-    await bare.close()
+    process.off('SIGINT', interrupt)
+    if (interrupted.signal.aborted) {
+      // Everything is stopped and dropped: the Ctrl-C ends the bench, as it would have.
+      console.error('Interrupted: the server instances are stopped.')
+      process.exit(130)
+    }
   }
   if (options.print ?? true) {
     console.log(
