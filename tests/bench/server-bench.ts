@@ -363,7 +363,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 async function startInstance(start: Extract<InstanceOrder, { type: 'start' }>): Promise<Instance> {
   const child = fork(fileURLToPath(new URL('./server-instance.ts', import.meta.url)), [], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CHILD_ARGS?.split(' ') ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   children.add(child)
