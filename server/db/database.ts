@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import pg from 'pg'
 import { MIGRATIONS, migrate } from './migrations.ts'
+import { PreparedStatements } from './pglite-statements.ts'
 
 /**
  * One SQL dialect, two engines: PGlite (embedded, files under DATA_DIR or in memory) and PostgreSQL
@@ -76,21 +77,31 @@ export interface DatabaseOptions {
 }
 
 function pgliteAdapter(db: PGlite): Database {
-  const wrap = (q: PGlite | Transaction): Queryable => ({
+  // Statements go prepared, one call into PGlite each (server/db/pglite-statements.ts).
+  const statements = new PreparedStatements(db)
+  const base: Queryable = {
     async query<T>(text: string, params?: readonly unknown[]) {
-      const result = await q.query<T>(text, params ? [...params] : undefined)
-      return { rows: result.rows }
+      return { rows: await statements.query<T>(text, params ?? []) }
     },
     async exec(sql: string) {
-      await q.exec(sql)
+      await db.exec(sql)
+    },
+  }
+  const inTransaction = (tx: Transaction): Queryable => ({
+    async query<T>(text: string, params?: readonly unknown[]) {
+      // As PGlite's own transaction does: nothing runs through a transaction that has ended.
+      if (tx.closed) throw new Error('Transaction is closed')
+      return { rows: await statements.inTransaction<T>(text, params ?? []) }
+    },
+    async exec(sql: string) {
+      await tx.exec(sql)
     },
   })
-  const base = wrap(db)
   return {
     engine: 'pglite',
     query: base.query,
     exec: base.exec,
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => db.transaction((tx) => fn(inTransaction(tx))),
     listen: null,
     async subscribe(channel, onMessage) {
       // One process opens a PGlite: its notifications come through PGlite itself, handed to the
