@@ -23,16 +23,6 @@ interface Prepared {
 /** At most this many statements are kept prepared; others are parsed each time, as `query` does. */
 const MAX_STATEMENTS = 1000
 
-function joined(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((size, part) => size + part.byteLength, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.byteLength
-  }
-  return out
-}
-
 export class PreparedStatements {
   readonly #statements = new Map<string, Prepared>()
   #next = 0
@@ -66,7 +56,7 @@ export class PreparedStatements {
   /** Parses `text` as the statement `name` ('' for the unnamed one) and reads its parameter types. */
   async #describe(name: string, text: string): Promise<Prepared> {
     const { messages } = await this.db.execProtocol(
-      joined([
+      Buffer.concat([
         serialize.parse({ name, text }),
         serialize.describe({ type: 'S', name }),
         serialize.sync(),
@@ -89,7 +79,7 @@ export class PreparedStatements {
       return serializer ? serializer(value) : (value as { toString(): string }).toString()
     })
     const { messages } = await this.db.execProtocol(
-      joined([
+      Buffer.concat([
         serialize.bind({ statement: prepared.name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),

@@ -23,7 +23,10 @@ const encodings = new WeakMap<Uint8Array, Partial<Record<Encoding, Promise<Buffe
 function encode(bytes: Uint8Array, encoding: Encoding): Promise<Buffer> {
   let known = encodings.get(bytes)
   if (!known) encodings.set(bytes, (known = {}))
-  const pending = (known[encoding] ??= ENCODERS[encoding](bytes))
+  const kept = known[encoding]
+  if (kept) return kept
+  const pending = ENCODERS[encoding](bytes)
+  known[encoding] = pending
   // A failed encoding is not kept: the next answer tries again.
   pending.catch(() => {
     if (known[encoding] === pending) delete known[encoding]
