@@ -275,7 +275,23 @@ export interface LoadCell {
   server: Measured
   bare: Measured
 }
-type Measured = Awaited<ReturnType<typeof load>>
+type Measured = Awaited<ReturnType<typeof load>> & {
+  /** The CPU time the serving processes used per request (all instances together), in ms. */
+  cpuMsPerRequest: number
+}
+
+/** A load run with the CPU time the processes serving it used over it. */
+async function measured(
+  processes: readonly Instance[],
+  run: () => ReturnType<typeof load>,
+): Promise<Measured> {
+  const cpu = async () =>
+    (await Promise.all(processes.map((p) => p.cpuMs()))).reduce((a, b) => a + b, 0)
+  const before = await cpu()
+  const result = await run()
+  const used = (await cpu()) - before
+  return { ...result, cpuMsPerRequest: round(used / Math.max(1, result.requests)) }
+}
 export type LoadSetup = 'pglite' | 'postgres_1_instance' | 'postgres_2_instances'
 
 export interface LoadBenchOptions {
@@ -291,6 +307,8 @@ export interface LoadBenchOptions {
   /** PostgreSQL for the postgres setups; without it only PGlite runs. */
   databaseUrl?: string
   setups?: readonly LoadSetup[]
+  /** The share of each call (default 70 % list, 10 % each of get, add and update). */
+  mix?: MixShares
   print?: boolean
 }
 
@@ -302,6 +320,8 @@ interface Instance {
   url: string
   /** Inserts departments in a workspace through the instance's own database; their ids. */
   seed: (workspaceId: number, departments: number) => Promise<number[]>
+  /** The CPU time the process has used so far, in milliseconds. */
+  cpuMs: () => Promise<number>
   /** Stops the process (and resolves at once if it has exited already). */
   close: () => Promise<void>
 }
@@ -384,6 +404,11 @@ async function startInstance(start: Extract<InstanceOrder, { type: 'start' }>): 
         order(child, { type: 'seed', workspaceId, departments })
         return (await seeded).ids
       },
+      async cpuMs() {
+        const usage = reportOf(child, 'usage')
+        order(child, { type: 'usage' })
+        return (await usage).cpuMicros / 1000
+      },
       close: () => stopChild(child),
     }
   } catch (error) {
@@ -402,19 +427,40 @@ function mulberry32(seed: number) {
   }
 }
 
+/** The share of each call in the mix (they need not add up to 1). */
+export interface MixShares {
+  list: number
+  get: number
+  add: number
+  update: number
+}
+
+/** The mix a team's clients send the directory (docs/API.md, "department"). */
+const teamMix: MixShares = { list: 0.7, get: 0.1, add: 0.1, update: 0.1 }
+
 /**
- * The mix a team's clients send the directory: 70 % list, 10 % get, 10 % add, 10 % update of
- * departments in a workspace seeded with 1,000 of them (docs/API.md, "department").
+ * Calls to departments in a workspace seeded with 1,000 of them, each drawn with its share of the
+ * mix (the team's by default; one call alone shows what that call costs).
  */
-function departmentMix(workspaceId: number, ids: readonly number[]): (i: number) => Req {
+function departmentMix(
+  workspaceId: number,
+  ids: readonly number[],
+  shares: MixShares = teamMix,
+): (i: number) => Req {
   const random = mulberry32(7)
+  const total = shares.list + shares.get + shares.add + shares.update
+  const [list, get, add] = [
+    shares.list / total,
+    (shares.list + shares.get) / total,
+    (shares.list + shares.get + shares.add) / total,
+  ]
   return (i) => {
     const roll = random()
     const id = ids[Math.floor(random() * ids.length)]!
-    if (roll < 0.7)
+    if (roll < list)
       return { method: 'GET', path: `/api/department/list?workspace_id=${workspaceId}` }
-    if (roll < 0.8) return { method: 'GET', path: `/api/department/get?id=${id}` }
-    if (roll < 0.9)
+    if (roll < get) return { method: 'GET', path: `/api/department/get?id=${id}` }
+    if (roll < add)
       return {
         method: 'POST',
         path: '/api/department/add',
@@ -516,20 +562,32 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
             }),
           )
           const token = auth.access_token
-          const [ws] = await json<{ id: number }[]>(
-            await fetch(`${first!.url}/api/workspace/list`, {
-              headers: { Authorization: `Bearer ${token}` },
-            }),
-          )
-          const mix = departmentMix(ws!.id, await first!.seed(ws!.id, 1000))
+          // Every run on a workspace of its own with the same 1,000 departments, so that every
+          // cell starts from the same list: the mix's adds (10 %) grow it, by some 300 rows in a
+          // second at 10 connections, and a shared workspace would give each cell a longer list
+          // than the one before it.
+          const workspaceMix = async (name: string) => {
+            const ws = await json<{ id: number }>(
+              await fetch(`${first!.url}/api/workspace/add`, {
+                method: 'POST',
+                headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+                body: JSON.stringify({ name }),
+              }),
+            )
+            return departmentMix(ws.id, await first!.seed(ws.id, 1000), options.mix)
+          }
           const urls = running.instances.map((instance) => instance.url)
           const signal = interrupted.signal
           // Warm-up (warmUp): JIT, the database's caches, the first connections.
-          await load(urls, token, mix, { ...warmUp, signal })
+          await load(urls, token, await workspaceMix('Разминка'), { ...warmUp, signal })
           await load([bare.url], '', bareReq, { ...warmUp, signal })
           for (const concurrency of connections) {
-            const bareRun = await load([bare.url], '', bareReq, { ...limits, concurrency, signal })
-            const serverRun = await load(urls, token, mix, { ...limits, concurrency, signal })
+            const settings = { ...limits, concurrency, signal }
+            const bareRun = await measured([bare], () => load([bare.url], '', bareReq, settings))
+            const mix = await workspaceMix(`Ячейка ${concurrency}`)
+            const serverRun = await measured(running.instances, () =>
+              load(urls, token, mix, settings),
+            )
             signal.throwIfAborted()
             cells.push({ setup, connections: concurrency, server: serverRun, bare: bareRun })
           }
@@ -550,7 +608,8 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
   }
   if (options.print ?? true) {
     console.log(
-      `\nLoad: 70 % department/list (1,000 rows), 10 % get, 10 % add, 10 % update; ` +
+      `\nLoad: 70 % department/list, 10 % get, 10 % add, 10 % update, on a workspace of ` +
+        `1,000 departments fresh for each cell; ` +
         `at most ${limits.maxRequests} requests or ${limits.maxSeconds} s per cell\n`,
     )
     console.log(formatLoadTable(cells))
@@ -573,6 +632,8 @@ export function loadFigures(cells: readonly LoadCell[]): Record<string, number> 
     figures[`server_p50_ratio_vs_bare_${n}_${setup}`] = round(server.p50Ms / bare.p50Ms, 1)
     figures[`server_p99_ratio_vs_bare_${n}_${setup}`] = round(server.p99Ms / bare.p99Ms, 1)
     figures[`server_errors_${n}_${setup}`] = server.errors
+    figures[`server_cpu_ms_per_request_${n}_${setup}`] = server.cpuMsPerRequest
+    figures[`bare_cpu_ms_per_request_${n}_${setup}`] = bare.cpuMsPerRequest
   }
   for (const setup of new Set(cells.map((c) => c.setup))) {
     const at = (n: number) => cells.find((c) => c.setup === setup && c.connections === n)
@@ -595,6 +656,7 @@ export function formatLoadTable(cells: readonly LoadCell[]): string {
     'p50 ms',
     'p99 ms',
     'errors',
+    'CPU ms/req',
     'bare req/s',
     'bare p50',
     'bare p99',
@@ -609,6 +671,7 @@ export function formatLoadTable(cells: readonly LoadCell[]): string {
     String(server.p50Ms),
     String(server.p99Ms),
     String(server.errors),
+    String(server.cpuMsPerRequest),
     String(bare.requestsPerSecond),
     String(bare.p50Ms),
     String(bare.p99Ms),

@@ -5,7 +5,9 @@
  * The bench starts it with child_process.fork (`--import tsx`) and gives its orders over IPC:
  * `start` (the server with the options sent, or the bare handler), answered with the URL it
  * serves on; `seed` (the server only: departments in a workspace through the server's own
- * database, since PGlite lives only inside this process), answered with their ids; `close`, after
+ * database, since PGlite lives only inside this process), answered with their ids; `usage`,
+ * answered with the CPU time the process has used (what a request costs the server, whatever
+ * the client and the other processes on the machine cost); `close`, after
  * which the process exits. It never outlives the bench: when the IPC channel goes (the bench
  * exited or was killed) it exits too, and it leaves a Ctrl-C to the bench, which stops it.
  */
@@ -21,11 +23,14 @@ export type InstanceOrder =
   | { type: 'start'; role: 'server'; options: InstanceOptions }
   | { type: 'start'; role: 'bare' }
   | { type: 'seed'; workspaceId: number; departments: number }
+  | { type: 'usage' }
   | { type: 'close' }
 
 export type InstanceReport =
   | { type: 'started'; url: string }
   | { type: 'seeded'; ids: number[] }
+  /** The CPU time this process has used so far (user and system), in microseconds. */
+  | { type: 'usage'; cpuMicros: number }
   | { type: 'failed'; message: string }
 
 interface Running {
@@ -90,6 +95,11 @@ async function obey(order: InstanceOrder): Promise<void> {
       if (!running?.seed) throw new Error('nothing to seed')
       report({ type: 'seeded', ids: await running.seed(order.workspaceId, order.departments) })
       return
+    case 'usage': {
+      const { user, system } = process.cpuUsage()
+      report({ type: 'usage', cpuMicros: user + system })
+      return
+    }
     case 'close':
       await running?.close()
       process.exit(0)
