@@ -8,8 +8,8 @@ export interface ListEntry {
   version: string
   /** The JSON array, as sent. */
   json: Uint8Array<ArrayBuffer>
-  /** Where each row's JSON lies in `json`, once a write on this instance needed it (RowIndex). */
-  index?: RowIndex
+  /** Where each row's JSON lies in `json` (RowIndex): where a write puts its row, and a get finds it. */
+  index: RowIndex
   /**
    * The version and these users' membership were confirmed by a read sent while this
    * instance listened for changes, in its listening period `epoch` (RecordService): the entry
@@ -33,7 +33,7 @@ const COMMA = Uint8Array.of(0x2c) // ,
 const CLOSE = Uint8Array.of(0x5d) // ]
 
 /** A list's bytes with its index, written out row by row (the database's JSON is spaced). */
-function indexRows(json: Uint8Array): { json: Uint8Array<ArrayBuffer>; index: RowIndex } {
+export function indexRows(json: Uint8Array): { json: Uint8Array<ArrayBuffer>; index: RowIndex } {
   const rows = (JSON.parse(Buffer.from(json).toString('utf8')) as { id: number }[]).map((r) => ({
     id: r.id,
     json: Buffer.from(JSON.stringify(r)),
@@ -99,6 +99,25 @@ export function withRows(
     offset += part.byteLength
   }
   return { json: bytes, index: out }
+}
+
+/**
+ * Row `id` of an indexed list, as the bytes of its JSON in the list's (a view of them, not a
+ * copy); undefined when the list has no such row.
+ */
+export function rowBytes(entry: ListEntry, id: number): Uint8Array<ArrayBuffer> | undefined {
+  const { ids, ends } = entry.index
+  let low = 0
+  let high = ids.length - 1
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    const at = ids[middle]!
+    if (at === id)
+      return entry.json.subarray(middle === 0 ? 1 : ends[middle - 1]! + 1, ends[middle])
+    if (at < id) low = middle + 1
+    else high = middle - 1
+  }
+  return undefined
 }
 
 export class ListCache {

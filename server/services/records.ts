@@ -23,7 +23,7 @@ import type { RecordKind, RecordRow, WrittenRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
 import type { ChangeFeed } from './changes.ts'
 import { AppError, type FieldProblem } from './errors.ts'
-import { ListCache, withRows, type ListEntry } from './list-cache.ts'
+import { ListCache, rowBytes, withRows, type ListEntry } from './list-cache.ts'
 import { expectVersion } from './versions.ts'
 
 interface KindRules {
@@ -105,6 +105,13 @@ const RECORD_KINDS = new Set<string>(Object.keys(store.RECORD_TABLES))
 /** How many workspace lists' announced versions are remembered before they are all forgotten. */
 const HEARD_MAX = 100_000
 
+/** How many kept lists a user's `get` looks in (their latest confirmed), and for how many users. */
+const CONFIRMED_PER_USER = 16
+const CONFIRMED_USERS_MAX = 100_000
+
+/** A list with no rows, indexed: where a list read from the database is written out row by row. */
+const NO_ROWS = { json: new Uint8Array([0x5b, 0x5d]), index: { ids: [], ends: [] } }
+
 /** Rows as the client sees them, each as its JSON, in id order (list-cache.ts, withRows). */
 function rowsJson(rows: readonly RecordRow[]): { id: number; json: Uint8Array }[] {
   return rows.map((row) => ({ id: row.id, json: Buffer.from(JSON.stringify(row)) }))
@@ -123,6 +130,11 @@ export class RecordService {
    * and when a member is removed anywhere; a confirmation from an older epoch is not trusted.
    */
   private epoch = 0
+  /**
+   * The kept lists (`kind:workspace`) last confirmed for each user while listening, oldest first:
+   * where their `get` looks before asking the database (rowFromMemory).
+   */
+  private readonly confirmedFor = new Map<number, Set<string>>()
 
   constructor(
     private readonly db: Database,
@@ -191,11 +203,47 @@ export class RecordService {
     return this.epoch
   }
 
-  /** Notes that `entry` was found current for `userId` by a read sent in listening epoch `mark`. */
-  private confirmedListening(entry: ListEntry, mark: number | undefined, userId: number): void {
+  /** Notes that `entry`, kept as `key`, was found current for `userId` by a read sent in listening epoch `mark`. */
+  private confirmedListening(
+    key: string,
+    entry: ListEntry,
+    mark: number | undefined,
+    userId: number,
+  ): void {
     if (mark === undefined || mark !== this.epoch || !this.feed?.current) return
     if (entry.listening?.epoch !== mark) entry.listening = { epoch: mark, members: new Set() }
     entry.listening.members.add(userId)
+    let keys = this.confirmedFor.get(userId)
+    if (!keys) {
+      if (this.confirmedFor.size >= CONFIRMED_USERS_MAX) this.confirmedFor.clear()
+      this.confirmedFor.set(userId, (keys = new Set()))
+    }
+    keys.delete(key)
+    keys.add(key)
+    if (keys.size > CONFIRMED_PER_USER) keys.delete(keys.values().next().value!)
+  }
+
+  /**
+   * Record `id` as the JSON its list shows, from a kept list that answers `userId` from memory
+   * (fromMemory: confirmed for them, and nothing announced since says otherwise), newest first;
+   * undefined when none of those lists has it, and the database must be asked. A list holds every
+   * record of its workspace, so a record it shows is the record as it is now.
+   */
+  private async rowFromMemory(
+    kind: RecordKind,
+    userId: number,
+    id: number,
+  ): Promise<Uint8Array<ArrayBuffer> | undefined> {
+    const keys = this.confirmedFor.get(userId)
+    if (!keys) return undefined
+    const prefix = `${kind}:`
+    for (const key of [...keys].reverse()) {
+      if (!key.startsWith(prefix)) continue
+      const entry = await this.fromMemory(key, userId)
+      const row = entry && rowBytes(entry, id)
+      if (row) return row
+    }
+    return undefined
   }
 
   private present(kind: RecordKind, row: RecordRow): RecordRow {
@@ -258,10 +306,11 @@ export class RecordService {
   }
 
   /**
-   * The workspace's records as JSON text. The answer is kept in memory (as the bytes sent) with the version of the
-   * records it shows; while the database says that version (one small query, with the membership
-   * check), it goes out again as it is. The database's own JSON goes out unparsed for kinds with
-   * nothing to mask; masked ones are rewritten once per version.
+   * The workspace's records as JSON text. The answer is kept in memory (as the bytes sent) with the
+   * version of the records it shows and where each row lies in it; while the database says that
+   * version (one small query, with the membership check, or from memory while listening), it goes
+   * out again as it is. A list read from the database is written out row by row (secrets masked),
+   * which is where its index comes from.
    */
   async listJson(
     kind: RecordKind,
@@ -284,7 +333,7 @@ export class RecordService {
       )
       if (since === null) throw AppError.notFound()
       if (since.version === current.version) {
-        this.confirmedListening(current, listening, userId)
+        this.confirmedListening(key, current, listening, userId)
         return current.json
       }
       // Written since (by another instance, or a statement of its own): the rows written since
@@ -296,7 +345,7 @@ export class RecordService {
       )
       if (index.ids.length === since.count) {
         const entry: ListEntry = { version: since.version, json, index }
-        this.confirmedListening(entry, listening, userId)
+        this.confirmedListening(key, entry, listening, userId)
         this.lists.set(key, entry)
         return json
       }
@@ -304,19 +353,27 @@ export class RecordService {
     const listening = this.listeningMark()
     const fresh = await store.listRecordsJsonForMember(this.db, kind, workspaceId, userId)
     if (fresh === null) throw AppError.notFound()
-    const json =
-      Object.keys(RECORD_RULES[kind].secrets).length === 0
-        ? fresh.json
-        : JSON.stringify((JSON.parse(fresh.json) as RecordRow[]).map((r) => this.present(kind, r)))
-    const bytes = Buffer.from(json)
-    const entry: ListEntry = { version: fresh.version, json: bytes }
-    this.confirmedListening(entry, listening, userId)
+    // Written out row by row, with the index that later writes and gets find rows by.
+    const rows = (JSON.parse(fresh.json) as RecordRow[]).map((r) => this.present(kind, r))
+    const entry: ListEntry = { version: fresh.version, ...withRows(NO_ROWS, rowsJson(rows)) }
+    this.confirmedListening(key, entry, listening, userId)
     this.lists.set(key, entry)
-    return bytes
+    return entry.json
   }
 
   async get(kind: RecordKind, userId: number, id: number): Promise<RecordRow> {
     return this.present(kind, await this.owned(kind, id, userId))
+  }
+
+  /**
+   * The record as the JSON the client is sent: from a kept list when one answers the user from
+   * memory (rowFromMemory), otherwise from the database (`get`).
+   */
+  async getJson(kind: RecordKind, userId: number, id: number): Promise<Uint8Array | string> {
+    return (
+      (await this.rowFromMemory(kind, userId, id)) ??
+      JSON.stringify(await this.get(kind, userId, id))
+    )
   }
 
   /** `input` has been checked against RECORD_RULES[kind].input. */

@@ -36,6 +36,30 @@ const onOther = (method: string, path: string, token: string, body?: unknown) =>
     }),
   )
 
+/**
+ * Runs `run` with the queries sent through an instance's database object (those `keep` picks)
+ * noted in `sent` as they go, and puts the database object back as it was afterwards.
+ */
+async function seeingQueries(
+  instance: ApiApp,
+  run: (sent: string[]) => Promise<void>,
+  keep: (text: string) => boolean = () => true,
+): Promise<string[]> {
+  const { db } = (await instance.ready()).services
+  const sent: string[] = []
+  const query = db.query
+  db.query = (text, params) => {
+    if (keep(text)) sent.push(text)
+    return query(text, params)
+  }
+  try {
+    await run(sent)
+  } finally {
+    db.query = query
+  }
+  return sent
+}
+
 /** Resolves once the other instance has applied a session change it heard of (PostgreSQL). */
 async function otherHeard(): Promise<() => Promise<unknown>> {
   if (!postgres) return () => Promise.resolve()
@@ -204,13 +228,7 @@ describe('a list kept in memory', () => {
 
   it('answers a repeat without asking the database while nothing was written', async () => {
     const { db } = (await s.app.ready()).services
-    const sent: string[] = []
-    const query = db.query
-    db.query = (text, params) => {
-      sent.push(text)
-      return query(text, params)
-    }
-    try {
+    await seeingQueries(s.app, async (sent) => {
       const first = await list('this')
       const before = sent.length
       expect(await list('this')).toEqual(first)
@@ -223,20 +241,11 @@ describe('a list kept in memory', () => {
       ])
       expect((await list('this')).every((d) => d.name === 'Переименовано')).toBe(true)
       expect(sent.length).toBeGreaterThan(before + 1)
-    } finally {
-      db.query = query
-    }
+    })
   })
 
   it('answers the list after a write through this instance from memory, with the write in it', async () => {
-    const { db } = (await s.app.ready()).services
-    const sent: string[] = []
-    const query = db.query
-    db.query = (text, params) => {
-      sent.push(text)
-      return query(text, params)
-    }
-    try {
+    await seeingQueries(s.app, async (sent) => {
       await list('this')
       await list('this')
       const before = sent.length
@@ -250,22 +259,13 @@ describe('a list kept in memory', () => {
       // The write's own statement, and nothing for the list.
       expect(sent.length - before).toBe(writes)
       expect(await list('this')).toEqual(await list('other'))
-    } finally {
-      db.query = query
-    }
+    })
   })
 
   it('reads only the rows another instance wrote, in one query, and the whole list after a delete', async () => {
-    const { db } = (await s.app.ready()).services
-    const sent: string[] = []
-    const query = db.query
-    db.query = (text, params) => {
-      sent.push(text)
-      return query(text, params)
-    }
     const viaOther = (path: string, body: unknown) =>
       onOther('POST', path, user.token, body).then((res) => json<{ id: number }>(res))
-    try {
+    await seeingQueries(s.app, async (sent) => {
       const a = await viaOther('/api/department/add', {
         workspace_id: user.workspaceId,
         name: 'Педиатрия',
@@ -290,9 +290,7 @@ describe('a list kept in memory', () => {
       expect(sent.length - before).toBe(2)
       expect(after.map((d) => d.id)).not.toContain(a.id)
       expect(after).toEqual(await list('other'))
-    } finally {
-      db.query = query
-    }
+    })
   })
 
   it('shows a write through one instance in the very next list on the other', async () => {
@@ -308,14 +306,7 @@ describe('a list kept in memory', () => {
       expect(res.status).toBe(200)
       return names(res)
     }
-    const { db } = (await other.ready()).services
-    const sent: string[] = []
-    const query = db.query
-    db.query = (text, params) => {
-      sent.push(text)
-      return query(text, params)
-    }
-    try {
+    await seeingQueries(other, async (sent) => {
       let id = 0
       for (let i = 0; i < 20; i++) {
         // The other instance keeps the list and has answered a repeat of it from memory.
@@ -338,21 +329,12 @@ describe('a list kept in memory', () => {
         id = (await json<{ id: number }>(res)).id
         expect(await listOther()).toContain(`Отделение ${i}`)
       }
-    } finally {
-      db.query = query
-    }
+    })
   })
 
   it('trusts nothing it kept once its listening connection is lost, until it listens again', async () => {
     const writer = await s.signUp()
     const { db, changes } = (await other.ready()).services
-    const sent: string[] = []
-    const query = db.query
-    db.query = (text, params) => {
-      // The list's own queries (the sessions' cache, which also lost its connection, asks too).
-      if (text.includes('record_versions')) sent.push(text)
-      return query(text, params)
-    }
     const names = async () => {
       const res = await onOther(
         'GET',
@@ -367,39 +349,42 @@ describe('a list kept in memory', () => {
         token: writer.token,
         body: { workspace_id: writer.workspaceId, name, description: '' },
       })
-    try {
-      // Listening from the first list on (the instance starts listening at its first list).
-      await changes.start()
-      await names()
-      let before = sent.length
-      expect(await names()).toEqual([])
-      expect(sent.length).toBe(before)
-      if (postgres) {
-        // The database ends the other instance's listening connections (its sessions' one too).
-        const lost = new Promise<void>((resolve) => changes.onLost(resolve))
-        const { rows } = await db.query<{ schema: string }>('SELECT current_schema() AS schema')
-        await db.query(
-          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
-          [`listen ${rows[0]!.schema}`],
-        )
-        await lost
-      }
-      await add('Пульмонология')
-      // Listening again: what was kept from before is not trusted, the write made meanwhile was
-      // never announced to it, and the list is asked of the database.
-      await changes.start()
-      before = sent.length
-      expect(await names()).toEqual(['Пульмонология'])
-      expect(sent.length).toBeGreaterThan(before)
-      // Confirmed again: answered from memory, and a write is heard again.
-      before = sent.length
-      expect(await names()).toEqual(['Пульмонология'])
-      expect(sent.length).toBe(before)
-      await add('Хирургия')
-      expect(await names()).toEqual(['Пульмонология', 'Хирургия'])
-    } finally {
-      db.query = query
-    }
+    // The list's own queries (the sessions' cache, which also lost its connection, asks too).
+    await seeingQueries(
+      other,
+      async (sent) => {
+        // Listening from the first list on (the instance starts listening at its first list).
+        await changes.start()
+        await names()
+        let before = sent.length
+        expect(await names()).toEqual([])
+        expect(sent.length).toBe(before)
+        if (postgres) {
+          // The database ends the other instance's listening connections (its sessions' one too).
+          const lost = new Promise<void>((resolve) => changes.onLost(resolve))
+          const { rows } = await db.query<{ schema: string }>('SELECT current_schema() AS schema')
+          await db.query(
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+            [`listen ${rows[0]!.schema}`],
+          )
+          await lost
+        }
+        await add('Пульмонология')
+        // Listening again: what was kept from before is not trusted, the write made meanwhile was
+        // never announced to it, and the list is asked of the database.
+        await changes.start()
+        before = sent.length
+        expect(await names()).toEqual(['Пульмонология'])
+        expect(sent.length).toBeGreaterThan(before)
+        // Confirmed again: answered from memory, and a write is heard again.
+        before = sent.length
+        expect(await names()).toEqual(['Пульмонология'])
+        expect(sent.length).toBe(before)
+        await add('Хирургия')
+        expect(await names()).toEqual(['Пульмонология', 'Хирургия'])
+      },
+      (text) => text.includes('record_versions'),
+    )
   })
 
   it('is not answered to a member removed through the other instance, on their next call', async () => {
@@ -421,5 +406,108 @@ describe('a list kept in memory', () => {
     expect(removed.status).toBe(200)
     expect((await onOther('GET', path, editor.token)).status).toBe(404)
     expect((await onOther('GET', path, admin.token)).status).toBe(200)
+  })
+})
+
+describe('a record answered from a kept list', () => {
+  beforeAll(async () => {
+    // PostgreSQL: what a list confirms is trusted from memory once this instance listens.
+    await (await s.app.ready()).services.changes.start()
+  })
+
+  const get = (user: TestUser, kind: string, id: number) =>
+    s.call('GET', `/api/${kind}/get`, { token: user.token, query: { id } })
+  const listOn = (user: TestUser, kind: string) =>
+    s.call('GET', `/api/${kind}/list`, {
+      token: user.token,
+      query: { workspace_id: user.workspaceId },
+    })
+
+  it('is the same answer as from the database, without asking it, secrets masked', async () => {
+    const user = await s.signUp()
+    const amo = await json<{ id: number; client_secret: string }>(
+      await s.call('POST', '/api/amo/add', {
+        token: user.token,
+        body: {
+          workspace_id: user.workspaceId,
+          name: 'amoCRM',
+          subdomain: 'clinic-two',
+          client_id: 'client-2',
+          client_secret: 'super-secret-value-5678',
+          redirect_uri: 'https://clinic.example/cb',
+        },
+      }),
+    )
+    const fromDatabase = await (
+      await onOther('GET', `/api/amo/get?id=${amo.id}`, user.token)
+    ).text()
+    expect(JSON.parse(fromDatabase)).toMatchObject({ id: amo.id, client_secret: '••••5678' })
+    expect((await listOn(user, 'amo')).status).toBe(200)
+    let fromMemory = ''
+    const sent = await seeingQueries(s.app, async () => {
+      const res = await get(user, 'amo', amo.id)
+      expect(res.status).toBe(200)
+      fromMemory = await res.text()
+    })
+    // Nothing read the record (PostgreSQL may still look the token up, after an announcement).
+    expect(sent.filter((text) => text.includes('amo_integrations'))).toEqual([])
+    expect(fromMemory).toBe(fromDatabase)
+  })
+
+  it('shows what another instance wrote since, and is not found once deleted there', async () => {
+    const user = await s.signUp()
+    const dep = await json<{ id: number }>(
+      await s.call('POST', '/api/department/add', {
+        token: user.token,
+        body: { workspace_id: user.workspaceId, name: 'Хирургия', description: '' },
+      }),
+    )
+    expect((await listOn(user, 'department')).status).toBe(200)
+    expect(await json<{ name: string }>(await get(user, 'department', dep.id))).toMatchObject({
+      name: 'Хирургия',
+    })
+    const updated = await onOther('POST', '/api/department/update', user.token, {
+      id: dep.id,
+      name: 'Хирургия и травматология',
+    })
+    expect(updated.status).toBe(200)
+    expect(await json<{ name: string }>(await get(user, 'department', dep.id))).toMatchObject({
+      name: 'Хирургия и травматология',
+    })
+    expect(
+      (await onOther('POST', '/api/department/delete', user.token, { id: dep.id })).status,
+    ).toBe(200)
+    expect((await get(user, 'department', dep.id)).status).toBe(404)
+  })
+
+  it('is not answered to a member removed through the other instance, nor to someone else', async () => {
+    const admin = await s.signUp()
+    const editor = await s.signUp()
+    const stranger = await s.signUp()
+    expect(
+      (
+        await s.call('POST', '/api/workspace/member/add', {
+          token: admin.token,
+          body: { workspace_id: admin.workspaceId, email: editor.email },
+        })
+      ).status,
+    ).toBe(200)
+    const dep = await json<{ id: number }>(
+      await s.call('POST', '/api/department/add', {
+        token: admin.token,
+        body: { workspace_id: admin.workspaceId, name: 'Педиатрия', description: '' },
+      }),
+    )
+    const asEditor = { ...editor, workspaceId: admin.workspaceId }
+    expect((await listOn(asEditor, 'department')).status).toBe(200)
+    expect((await get(editor, 'department', dep.id)).status).toBe(200)
+    expect((await get(stranger, 'department', dep.id)).status).toBe(404)
+    const removed = await onOther('POST', '/api/workspace/member/remove', admin.token, {
+      workspace_id: admin.workspaceId,
+      user_id: editor.id,
+    })
+    expect(removed.status).toBe(200)
+    expect((await get(editor, 'department', dep.id)).status).toBe(404)
+    expect((await get(admin, 'department', dep.id)).status).toBe(200)
   })
 })

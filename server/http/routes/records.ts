@@ -21,7 +21,7 @@ export function recordRoutes(api: Hono<AppEnv>): void {
     })
     query(`/${kind}/get`, async (c) => {
       const { id } = parseInput(IdQuery, c.req.query())
-      return json(await c.get('services').records.get(kind, c.get('user').id, id))
+      return jsonText(await c.get('services').records.getJson(kind, c.get('user').id, id))
     })
     mutation(`/${kind}/add`, async (c) => {
       const input = parseInput(rules.input, await readJson(c)) as { workspace_id: number }
