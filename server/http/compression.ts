@@ -1,7 +1,5 @@
-import { availableParallelism } from 'node:os'
 import { promisify } from 'node:util'
 import { deflate, gzip } from 'node:zlib'
-import { Piscina } from 'piscina'
 import type { MiddlewareHandler } from 'hono'
 import { compress } from 'hono/compress'
 import { parseAccept } from 'hono/utils/accept'
@@ -11,40 +9,8 @@ import { asAnswer, jsonText, type Answer } from './answer.ts'
 import type { AppEnv } from './env.ts'
 
 const THRESHOLD = 1024
-const ON_THIS_THREAD = { gzip: promisify(gzip), deflate: promisify(deflate) }
-type Encoding = keyof typeof ON_THIS_THREAD
-
-/**
- * Where whole answers are encoded: threads of their own (server/http/encode-worker.mjs), one fewer
- * than the machine has cores, at least one. Node's asynchronous zlib works on libuv's threads too,
- * but it sets up a compressor and runs the stream around it on the server's thread, which measured
- * at about 0.2 ms of that thread for each 180 KB list against some 0.03 ms to hand the bytes to a
- * thread and take the result back (server/README.md, "Throughput"). Made on first use; its idle
- * threads do not keep the process alive.
- */
-let pool: Piscina | undefined
-function encodingThreads(): Piscina {
-  pool ??= new Piscina({
-    filename: new URL('./encode-worker.mjs', import.meta.url).href,
-    minThreads: 1,
-    maxThreads: Math.max(1, availableParallelism() - 1),
-    // Encoding does not wait on anything: one at a time per thread.
-    concurrentTasksPerWorker: 1,
-  })
-  return pool
-}
-
-/** Encoded on the pool's threads; on this one if the pool fails (a thread that died, say). */
-async function encoded(bytes: Uint8Array, encoding: Encoding): Promise<Buffer> {
-  try {
-    // Sent as a copy (the kept list stays here), and only the view's own bytes.
-    const own = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice()
-    const out = (await encodingThreads().run({ bytes: own, encoding })) as Uint8Array
-    return Buffer.from(out.buffer, out.byteOffset, out.byteLength)
-  } catch {
-    return ON_THIS_THREAD[encoding](bytes)
-  }
-}
+const ENCODERS = { gzip: promisify(gzip), deflate: promisify(deflate) }
+type Encoding = keyof typeof ENCODERS
 
 /**
  * Each body's encodings, by the body's identity: a kept list goes out as the very same bytes
@@ -59,7 +25,7 @@ function encode(bytes: Uint8Array, encoding: Encoding): Promise<Buffer> {
   if (!known) encodings.set(bytes, (known = {}))
   const kept = known[encoding]
   if (kept) return kept
-  const pending = encoded(bytes, encoding)
+  const pending = ENCODERS[encoding](bytes)
   known[encoding] = pending
   // A failed encoding is not kept: the next answer tries again.
   pending.catch(() => {
