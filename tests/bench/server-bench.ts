@@ -143,6 +143,73 @@ async function load(
   }
 }
 
+/**
+ * Open loop: requests sent at a fixed rate whatever the answers, as many independent users would
+ * send them, each timed from when it was due to go (so a server that falls behind is charged
+ * for the wait of the requests it delayed, not only for those it took in). Sent from a timer that
+ * wakes each millisecond and sends every request due by then, on up to `sockets` kept-alive
+ * connections; a request due while all of them are busy counts as an error and is not sent.
+ */
+async function loadAtRate(
+  bases: readonly string[],
+  token: string,
+  make: (i: number) => Req,
+  options: { rate: number; maxSeconds: number; sockets?: number; signal?: AbortSignal },
+): Promise<Awaited<ReturnType<typeof load>>> {
+  const urls = bases.map((url) => new URL(url))
+  const sockets = options.sockets ?? 500
+  const agents = urls.map(() => new http.Agent({ keepAlive: true, maxSockets: sockets }))
+  const latencies: number[] = []
+  const pending = new Set<Promise<void>>()
+  let errors = 0
+  let sent = 0
+  const started = performance.now()
+  const end = started + options.maxSeconds * 1000
+  while (!options.signal?.aborted) {
+    const now = performance.now()
+    if (now >= end) break
+    // Every request due by now goes, each timed from when it was due.
+    while (started + (sent * 1000) / options.rate <= now) {
+      const due = started + (sent * 1000) / options.rate
+      const i = sent++
+      if (pending.size >= sockets * urls.length) {
+        errors++
+        continue
+      }
+      const req = make(i)
+      const one = send(agents[i % urls.length]!, urls[i % urls.length]!, token, req)
+        .then(
+          (status) => {
+            if (status !== (req.ok ?? 200)) errors++
+          },
+          () => {
+            errors++
+          },
+        )
+        .finally(() => {
+          latencies.push(performance.now() - due)
+          pending.delete(one)
+        })
+      pending.add(one)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  await Promise.all(pending)
+  const seconds = (performance.now() - started) / 1000
+  for (const agent of agents) agent.destroy()
+  latencies.sort((a, b) => a - b)
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0
+  return {
+    requests: latencies.length,
+    errors,
+    seconds: Math.round(seconds * 100) / 100,
+    requestsPerSecond: Math.round(latencies.length / seconds),
+    p50Ms: Math.round(pct(0.5) * 100) / 100,
+    p99Ms: Math.round(pct(0.99) * 100) / 100,
+  }
+}
+
 async function json<T>(res: Response): Promise<T> {
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`)
   return (await res.json()) as T
@@ -271,9 +338,15 @@ async function benchEngine(
 /** One cell of the load matrix: a setup at a number of connections, beside the bare handler. */
 export interface LoadCell {
   setup: LoadSetup
+  /** Kept-alive connections, each sending its next request when its answer is in (closed loop). */
   connections: number
   server: Measured
   bare: Measured
+  /**
+   * Open loop instead (loadAtRate): each side sent requests at `share` of the rate it served at
+   * 10 connections in this run (`connections` is then 0).
+   */
+  openLoop?: { share: number; serverRate: number; bareRate: number }
 }
 type Measured = Awaited<ReturnType<typeof load>> & {
   /** The CPU time the serving processes used per request (all instances together), in ms. */
@@ -309,6 +382,11 @@ export interface LoadBenchOptions {
   setups?: readonly LoadSetup[]
   /** The share of each call (default 70 % list, 10 % each of get, add and update). */
   mix?: MixShares
+  /**
+   * Open-loop cells after each setup's closed-loop ones, at these shares of the rate each side
+   * served at 10 connections (default 0.25 and 0.5; none without a 10-connection cell).
+   */
+  openLoopShares?: readonly number[]
   print?: boolean
 }
 
@@ -591,6 +669,28 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
             signal.throwIfAborted()
             cells.push({ setup, connections: concurrency, server: serverRun, bare: bareRun })
           }
+          // What users wait at loads the server keeps up with: a fixed rate, below its capacity.
+          const capacity = cells.find((c) => c.setup === setup && c.connections === 10)
+          for (const share of capacity ? (options.openLoopShares ?? [0.25, 0.5]) : []) {
+            const at = { maxSeconds: limits.maxSeconds, signal }
+            const bareRate = Math.round(capacity!.bare.requestsPerSecond * share)
+            const serverRate = Math.round(capacity!.server.requestsPerSecond * share)
+            const bareRun = await measured([bare], () =>
+              loadAtRate([bare.url], '', bareReq, { ...at, rate: bareRate }),
+            )
+            const mix = await workspaceMix(`Поток ${share}`)
+            const serverRun = await measured(running.instances, () =>
+              loadAtRate(urls, token, mix, { ...at, rate: serverRate }),
+            )
+            signal.throwIfAborted()
+            cells.push({
+              setup,
+              connections: 0,
+              server: serverRun,
+              bare: bareRun,
+              openLoop: { share, serverRate, bareRate },
+            })
+          }
         } finally {
           await running.close()
         }
@@ -610,7 +710,9 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
     console.log(
       `\nLoad: 70 % department/list, 10 % get, 10 % add, 10 % update, on a workspace of ` +
         `1,000 departments fresh for each cell; ` +
-        `at most ${limits.maxRequests} requests or ${limits.maxSeconds} s per cell\n`,
+        `at most ${limits.maxRequests} requests or ${limits.maxSeconds} s per cell; ` +
+        `"open N %": requests sent at N % of the rate each side served at 10 connections, ` +
+        `whatever the answers, each timed from when it was due\n`,
     )
     console.log(formatLoadTable(cells))
   }
@@ -622,7 +724,23 @@ const round = (n: number, digits = 3) => Number(n.toFixed(digits))
 /** The figures bench-results.json keeps (tests/bench/run.ts). */
 export function loadFigures(cells: readonly LoadCell[]): Record<string, number> {
   const figures: Record<string, number> = {}
-  for (const { setup, connections: n, server, bare } of cells) {
+  const oneConnection = (setup: LoadSetup) =>
+    cells.find((c) => c.setup === setup && c.connections === 1 && !c.openLoop)
+  for (const { setup, connections: n, server, bare, openLoop } of cells) {
+    if (openLoop) {
+      const at = `open_${Math.round(openLoop.share * 100)}`
+      figures[`server_${at}_offered_rps_${setup}`] = openLoop.serverRate
+      figures[`server_${at}_p50_ms_${setup}`] = server.p50Ms
+      figures[`server_${at}_p99_ms_${setup}`] = server.p99Ms
+      figures[`server_${at}_errors_${setup}`] = server.errors
+      const one = oneConnection(setup)
+      if (one) {
+        // The tail at a load it keeps up with, over what one request alone takes.
+        figures[`server_${at}_p99_over_p50_1_${setup}`] = round(server.p99Ms / one.server.p50Ms, 2)
+        figures[`bare_${at}_p99_over_p50_1_${setup}`] = round(bare.p99Ms / one.bare.p50Ms, 2)
+      }
+      continue
+    }
     figures[`server_rps_${n}_${setup}`] = server.requestsPerSecond
     figures[`server_rps_ratio_vs_bare_${n}_${setup}`] = round(
       server.requestsPerSecond / bare.requestsPerSecond,
@@ -636,7 +754,8 @@ export function loadFigures(cells: readonly LoadCell[]): Record<string, number> 
     figures[`bare_cpu_ms_per_request_${n}_${setup}`] = bare.cpuMsPerRequest
   }
   for (const setup of new Set(cells.map((c) => c.setup))) {
-    const at = (n: number) => cells.find((c) => c.setup === setup && c.connections === n)
+    const at = (n: number) =>
+      cells.find((c) => c.setup === setup && c.connections === n && !c.openLoop)
     const one = at(1)
     const fifty = at(50)
     if (one && fifty) {
@@ -664,9 +783,9 @@ export function formatLoadTable(cells: readonly LoadCell[]): string {
     'p50 ×bare',
     'p99 ×bare',
   ]
-  const rows = cells.map(({ setup, connections, server, bare }) => [
+  const rows = cells.map(({ setup, connections, server, bare, openLoop }) => [
     setup,
-    String(connections),
+    openLoop ? `open ${Math.round(openLoop.share * 100)} %` : String(connections),
     String(server.requestsPerSecond),
     String(server.p50Ms),
     String(server.p99Ms),
