@@ -14,7 +14,10 @@ import type { InstanceOptions, InstanceOrder, InstanceReport } from './server-in
  * every server instance runs in a Node process of its own (tests/bench/server-instance.ts), and
  * so does the bare handler, so both sides of a ratio are a server process answering a client in
  * another process; the load generator alone runs in the bench's process. On a machine with two
- * cores the client, the instances and PostgreSQL still share those cores.
+ * cores the client, the instances and PostgreSQL still share those cores. Each cell runs on a
+ * workspace of its own seeded with the same 1,000 departments, gives the CPU time per request of
+ * the processes that served it, and is followed by open-loop cells (requests at a fixed share of
+ * the rate each side served at 10 connections, timed from when each was due).
  *
  * `runServerBench` (run with this file): department/list with 1,000 rows, and a block save
  * (text/add with id), each with 50 concurrent keep-alive connections, bounded by a request count
