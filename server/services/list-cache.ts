@@ -33,7 +33,7 @@ const COMMA = Uint8Array.of(0x2c) // ,
 const CLOSE = Uint8Array.of(0x5d) // ]
 
 /** A list's bytes with its index, written out row by row (the database's JSON is spaced). */
-export function indexRows(json: Uint8Array): { json: Uint8Array<ArrayBuffer>; index: RowIndex } {
+function indexRows(json: Uint8Array): { json: Uint8Array<ArrayBuffer>; index: RowIndex } {
   const rows = (JSON.parse(Buffer.from(json).toString('utf8')) as { id: number }[]).map((r) => ({
     id: r.id,
     json: Buffer.from(JSON.stringify(r)),

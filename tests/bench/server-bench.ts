@@ -93,6 +93,22 @@ function send(agent: http.Agent, base: URL, token: string, req: Req): Promise<nu
   })
 }
 
+/** What a load run gives: its requests, errors, rate and latencies (ms, to two decimals). */
+function summary(latencies: number[], errors: number, started: number) {
+  const seconds = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0
+  return {
+    requests: latencies.length,
+    errors,
+    seconds: Math.round(seconds * 100) / 100,
+    requestsPerSecond: Math.round(latencies.length / seconds),
+    p50Ms: Math.round(pct(0.5) * 100) / 100,
+    p99Ms: Math.round(pct(0.99) * 100) / 100,
+  }
+}
+
 async function load(
   server: RunningServer | readonly string[],
   token: string,
@@ -131,19 +147,9 @@ async function load(
     }
   }
   await Promise.all(Array.from({ length: options.concurrency }, worker))
-  const seconds = (performance.now() - started) / 1000
+  const result = summary(latencies, errors, started)
   for (const agent of agents) agent.destroy()
-  latencies.sort((a, b) => a - b)
-  const pct = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0
-  return {
-    requests: latencies.length,
-    errors,
-    seconds: Math.round(seconds * 100) / 100,
-    requestsPerSecond: Math.round(latencies.length / seconds),
-    p50Ms: Math.round(pct(0.5) * 100) / 100,
-    p99Ms: Math.round(pct(0.99) * 100) / 100,
-  }
+  return result
 }
 
 /**
@@ -158,7 +164,7 @@ async function loadAtRate(
   token: string,
   make: (i: number) => Req,
   options: { rate: number; maxSeconds: number; sockets?: number; signal?: AbortSignal },
-): Promise<Awaited<ReturnType<typeof load>>> {
+): Promise<ReturnType<typeof summary>> {
   const urls = bases.map((url) => new URL(url))
   const sockets = options.sockets ?? 500
   const agents = urls.map(() => new http.Agent({ keepAlive: true, maxSockets: sockets }))
@@ -198,19 +204,9 @@ async function loadAtRate(
     await new Promise((resolve) => setTimeout(resolve, 1))
   }
   await Promise.all(pending)
-  const seconds = (performance.now() - started) / 1000
+  const result = summary(latencies, errors, started)
   for (const agent of agents) agent.destroy()
-  latencies.sort((a, b) => a - b)
-  const pct = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0
-  return {
-    requests: latencies.length,
-    errors,
-    seconds: Math.round(seconds * 100) / 100,
-    requestsPerSecond: Math.round(latencies.length / seconds),
-    p50Ms: Math.round(pct(0.5) * 100) / 100,
-    p99Ms: Math.round(pct(0.99) * 100) / 100,
-  }
+  return result
 }
 
 async function json<T>(res: Response): Promise<T> {
@@ -351,7 +347,7 @@ export interface LoadCell {
    */
   openLoop?: { share: number; serverRate: number; bareRate: number }
 }
-type Measured = Awaited<ReturnType<typeof load>> & {
+type Measured = ReturnType<typeof summary> & {
   /** The CPU time the serving processes used per request (all instances together), in ms. */
   cpuMsPerRequest: number
 }
@@ -359,7 +355,7 @@ type Measured = Awaited<ReturnType<typeof load>> & {
 /** A load run with the CPU time the processes serving it used over it. */
 async function measured(
   processes: readonly Instance[],
-  run: () => ReturnType<typeof load>,
+  run: () => Promise<ReturnType<typeof summary>>,
 ): Promise<Measured> {
   const cpu = async () =>
     (await Promise.all(processes.map((p) => p.cpuMs()))).reduce((a, b) => a + b, 0)
