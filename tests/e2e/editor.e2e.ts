@@ -467,9 +467,14 @@ describe('edits made just before the page goes away', () => {
     // Within the autosave's pause: the page is reloaded before the editor hands anything over.
     // The saved block is moved 30 px right from the keyboard (no hit on the canvas to miss).
     await layerItems(page).filter({ hasText: 'Текст' }).getByRole('button').first().click()
-    for (let i = 0; i < 3; i += 1) await page.keyboard.press('Shift+ArrowRight')
+    // Each press is waited for on the canvas, so `moved` is where all three left it (a poll on the
+    // first change alone could read the block between presses).
     const movedX = async () => (await drawnBlocks(page)).find((b) => b.id === saved!.id)!.x
-    await expect.poll(movedX).not.toBeCloseTo(saved!.x, 2)
+    for (let i = 0, x = saved!.x; i < 3; i += 1) {
+      await page.keyboard.press('Shift+ArrowRight')
+      await expect.poll(movedX).toBeGreaterThan(x + 1e-6)
+      x = await movedX()
+    }
     const moved = (await drawnBlocks(page)).find((b) => b.id === saved!.id)!
     await addBlockButton(page, 'Кнопка').click()
     await expect.poll(async () => (await drawnBlocks(page)).length).toBe(2)
