@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PGlite, type Transaction } from '@electric-sql/pglite'
 import pg from 'pg'
 import { MIGRATIONS, migrate } from './migrations.ts'
-import { PreparedStatements } from './pglite-statements.ts'
+import { openPgliteThread, type PgliteStart } from './pglite-thread.ts'
 
 /**
- * One SQL dialect, two engines: PGlite (embedded, files under DATA_DIR or in memory) and PostgreSQL
- * (`pg`). Both drivers expose `query(text, params) -> {rows}`; this adapter adds transactions and
+ * One SQL dialect, two engines: PGlite (embedded, files under DATA_DIR or in memory, on a thread
+ * of its own: pglite-thread.ts) and PostgreSQL (`pg`). Both drivers expose `query(text, params) -> {rows}`; this adapter adds transactions and
  * nothing else, so the storage layer is written once.
  */
 export interface Queryable {
@@ -74,45 +73,6 @@ export interface DatabaseOptions {
   schema?: string
   /** Pool size for PostgreSQL. */
   maxConnections?: number
-}
-
-function pgliteAdapter(db: PGlite): Database {
-  // Statements go prepared, one call into PGlite each (server/db/pglite-statements.ts).
-  const statements = new PreparedStatements(db)
-  const base: Queryable = {
-    async query<T>(text: string, params?: readonly unknown[]) {
-      return { rows: await statements.query<T>(text, params ?? []) }
-    },
-    async exec(sql: string) {
-      await db.exec(sql)
-    },
-  }
-  const inTransaction = (tx: Transaction): Queryable => ({
-    async query<T>(text: string, params?: readonly unknown[]) {
-      // As PGlite's own transaction does: nothing runs through a transaction that has ended.
-      if (tx.closed) throw new Error('Transaction is closed')
-      return { rows: await statements.inTransaction<T>(text, params ?? []) }
-    },
-    async exec(sql: string) {
-      await tx.exec(sql)
-    },
-  })
-  return {
-    engine: 'pglite',
-    query: base.query,
-    exec: base.exec,
-    transaction: (fn) => db.transaction((tx) => fn(inTransaction(tx))),
-    listen: null,
-    async subscribe(channel, onMessage) {
-      // One process opens a PGlite: its notifications come through PGlite itself, handed to the
-      // listeners (as microtasks queued while the committing statement's answer is read) before
-      // that statement's caller resumes, so nothing committed is still on its way.
-      await db.listen(`${channel}__public`, onMessage)
-      return { fence: () => Promise.resolve() }
-    },
-    notify: () => Promise.resolve(),
-    close: () => db.close(),
-  }
 }
 
 function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string): Database {
@@ -242,18 +202,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return db
   }
   const dataDir = options.dataDir ?? './data'
-  let lite: PGlite
+  let start: PgliteStart
   if (dataDir === 'memory') {
-    lite = new PGlite({ loadDataDir: await memoryTemplate() })
+    start = { template: await memoryTemplate(), settings: PGLITE_SETTINGS }
   } else {
     const dir = join(dataDir, 'pglite')
     await mkdir(dir, { recursive: true })
-    lite = new PGlite(dir)
+    start = { dataDir: dir, settings: PGLITE_SETTINGS }
   }
-  await lite.waitReady
-  await lite.exec(PGLITE_SETTINGS)
-  const db = pgliteAdapter(lite)
-  await migrate(db)
+  // On a thread of its own, so statements do not hold up the server's thread (pglite-thread.ts).
+  const db = await openPgliteThread(start)
+  try {
+    await migrate(db)
+  } catch (error) {
+    await db.close()
+    throw error
+  }
   return db
 }
 
@@ -273,9 +237,9 @@ export const PGLITE_SETTINGS = 'SET wal_init_zero = off'
  * A fresh PGlite runs initdb, which takes seconds; loading a dump of an already migrated database
  * takes a fraction of that. The dump is cached per process and on disk (keyed by the migrations).
  */
-let templatePromise: Promise<Blob> | undefined
+let templatePromise: Promise<Uint8Array<ArrayBuffer>> | undefined
 
-function memoryTemplate(): Promise<Blob> {
+function memoryTemplate(): Promise<Uint8Array<ArrayBuffer>> {
   templatePromise ??= buildTemplate().catch((error: unknown) => {
     templatePromise = undefined
     throw error
@@ -283,23 +247,25 @@ function memoryTemplate(): Promise<Blob> {
   return templatePromise
 }
 
-async function buildTemplate(): Promise<Blob> {
+async function buildTemplate(): Promise<Uint8Array<ArrayBuffer>> {
   const hash = createHash('sha256').update(MIGRATIONS.join('\n')).digest('hex').slice(0, 16)
   const file = join(tmpdir(), `promo-server-pglite-${hash}.tar`)
   try {
-    return new Blob([await readFile(file)])
+    return new Uint8Array(await readFile(file))
   } catch {
     // Not cached yet: build it below.
   }
-  const lite = new PGlite()
-  await lite.waitReady
-  await migrate(pgliteAdapter(lite))
-  const dump = await lite.dumpDataDir('none')
-  await lite.close()
-  const bytes = new Uint8Array(await dump.arrayBuffer())
+  const fresh = await openPgliteThread({ settings: PGLITE_SETTINGS })
+  let bytes: Uint8Array<ArrayBuffer>
+  try {
+    await migrate(fresh)
+    bytes = await fresh.dump()
+  } finally {
+    await fresh.close()
+  }
   const partial = `${file}.${process.pid}.${Date.now()}.tmp`
   await writeFile(partial, bytes)
     .then(() => rename(partial, file))
     .catch(() => undefined)
-  return new Blob([bytes])
+  return bytes
 }

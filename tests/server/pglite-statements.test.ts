@@ -136,6 +136,40 @@ describe('the server’s PGlite database', () => {
     ])
   })
 
+  it('runs a statement off the server’s thread, which goes on with other work meanwhile', async () => {
+    let ticks = 0
+    const timer = setInterval(() => (ticks += 1), 2)
+    const started = performance.now()
+    try {
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM generate_series(1, 1000000)',
+        [],
+      )
+      expect(rows).toEqual([{ n: 1_000_000 }])
+    } finally {
+      clearInterval(timer)
+    }
+    // On the server's thread, the timer could not fire until the statement's answer was read.
+    expect(performance.now() - started).toBeGreaterThan(40)
+    expect(ticks).toBeGreaterThanOrEqual(3)
+  })
+
+  it('hands on a notification before the answer of the statement that sent it', async () => {
+    const heard: string[] = []
+    await db.subscribe(
+      'kept_changes',
+      (payload) => heard.push(payload),
+      () => undefined,
+    )
+    await db.query("SELECT pg_notify('kept_changes__public', $1)", ['первое'])
+    expect(heard).toEqual(['первое'])
+    await db.transaction(async (tx) => {
+      await tx.query("SELECT pg_notify('kept_changes__public', $1)", ['второе'])
+      expect(heard).toEqual(['первое'])
+    })
+    expect(heard).toEqual(['первое', 'второе'])
+  })
+
   it('refuses a statement through a transaction that has ended', async () => {
     let kept: Parameters<Parameters<Database['transaction']>[0]>[0] | undefined
     await db.transaction(async (tx) => {
