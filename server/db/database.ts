@@ -73,6 +73,8 @@ export interface DatabaseOptions {
   schema?: string
   /** Pool size for PostgreSQL. */
   maxConnections?: number
+  /** PGlite: how often it checkpoints when its log has grown (default 30 s; pglite-worker.ts). */
+  checkpointEveryMs?: number
 }
 
 function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string): Database {
@@ -202,13 +204,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return db
   }
   const dataDir = options.dataDir ?? './data'
+  const checkpointEveryMs = options.checkpointEveryMs ?? 30_000
   let start: PgliteStart
   if (dataDir === 'memory') {
-    start = { template: await memoryTemplate(), settings: PGLITE_SETTINGS }
+    start = { template: await memoryTemplate(), settings: PGLITE_SETTINGS, checkpointEveryMs }
   } else {
     const dir = join(dataDir, 'pglite')
     await mkdir(dir, { recursive: true })
-    start = { dataDir: dir, settings: PGLITE_SETTINGS }
+    start = { dataDir: dir, settings: PGLITE_SETTINGS, checkpointEveryMs }
   }
   // On a thread of its own, so statements do not hold up the server's thread (pglite-thread.ts).
   const db = await openPgliteThread(start)
@@ -235,27 +238,35 @@ export const PGLITE_SETTINGS = 'SET wal_init_zero = off'
 
 /**
  * A fresh PGlite runs initdb, which takes seconds; loading a dump of an already migrated database
- * takes a fraction of that. The dump is cached per process and on disk (keyed by the migrations).
+ * takes a fraction of that. The dump (some 40 MB) is kept on disk, keyed by the migrations, and
+ * read from there for each database opened in memory, so a server does not hold it for its whole
+ * life; in memory only while it is being built, or when it cannot be written to disk.
  */
-let templatePromise: Promise<Uint8Array<ArrayBuffer>> | undefined
+let building: Promise<{ bytes: Uint8Array<ArrayBuffer>; written: boolean }> | undefined
 
-function memoryTemplate(): Promise<Uint8Array<ArrayBuffer>> {
-  templatePromise ??= buildTemplate().catch((error: unknown) => {
-    templatePromise = undefined
-    throw error
-  })
-  return templatePromise
-}
-
-async function buildTemplate(): Promise<Uint8Array<ArrayBuffer>> {
+async function memoryTemplate(): Promise<Uint8Array<ArrayBuffer>> {
   const hash = createHash('sha256').update(MIGRATIONS.join('\n')).digest('hex').slice(0, 16)
   const file = join(tmpdir(), `promo-server-pglite-${hash}.tar`)
   try {
     return new Uint8Array(await readFile(file))
   } catch {
-    // Not cached yet: build it below.
+    // Not on disk yet: built below, once for the calls that come meanwhile.
   }
-  const fresh = await openPgliteThread({ settings: PGLITE_SETTINGS })
+  const build = (building ??= buildTemplate(file))
+  try {
+    const { bytes, written } = await build
+    if (written && building === build) building = undefined
+    return bytes
+  } catch (error) {
+    if (building === build) building = undefined
+    throw error
+  }
+}
+
+async function buildTemplate(
+  file: string,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; written: boolean }> {
+  const fresh = await openPgliteThread({ settings: PGLITE_SETTINGS, checkpointEveryMs: 0 })
   let bytes: Uint8Array<ArrayBuffer>
   try {
     await migrate(fresh)
@@ -264,8 +275,11 @@ async function buildTemplate(): Promise<Uint8Array<ArrayBuffer>> {
     await fresh.close()
   }
   const partial = `${file}.${process.pid}.${Date.now()}.tmp`
-  await writeFile(partial, bytes)
+  const written = await writeFile(partial, bytes)
     .then(() => rename(partial, file))
-    .catch(() => undefined)
-  return bytes
+    .then(
+      () => true,
+      () => false,
+    )
+  return { bytes, written }
 }

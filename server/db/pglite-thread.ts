@@ -24,6 +24,8 @@ export interface PgliteStart {
   template?: Uint8Array<ArrayBuffer>
   /** SQL run once the database is ready, before any request (database.ts, PGLITE_SETTINGS). */
   settings: string
+  /** How often the worker checkpoints when the log has grown (pglite-worker.ts); 0: never. */
+  checkpointEveryMs: number
 }
 
 /** What the server's thread asks of the worker; `tx` names an open transaction. */

@@ -18,6 +18,8 @@ const lite =
     : start.template
       ? new PGlite({ loadDataDir: new Blob([start.template]) })
       : new PGlite()
+// The Blob has its own copy: the dump (tens of MB) need not live as long as the thread's data.
+delete start.template
 const statements = new PreparedStatements(lite)
 
 /**
@@ -31,6 +33,37 @@ const transactions = new Map<
 
 /** What a transaction ended by the server's thread rolls back with. */
 const ROLLED_BACK = new Error('rolled back')
+
+/**
+ * PGlite has no checkpointer: left to itself it checkpoints only when its write-ahead log reaches
+ * `max_wal_size` (1 GB), and until then keeps every segment of the log, in memory when the
+ * database is (a write-heavy day of a demo server grew it by 16 MB per some 30,000 updates).
+ * Every `checkpointEveryMs`, when the log has grown since the last checkpoint, the worker runs
+ * one: a few milliseconds in memory, queued behind the statements under way like any other, and
+ * PostgreSQL then recycles the segments it no longer needs.
+ */
+const LOG_SINCE_CHECKPOINT =
+  'SELECT (pg_current_wal_insert_lsn() - (pg_control_checkpoint()).redo_lsn)::float8 AS bytes'
+/** Bytes of log a checkpoint leaves behind it (its own record), and then some. */
+const CHECKPOINT_AFTER_BYTES = 64 * 1024
+let checkpointing = false
+const checkpoints =
+  start.checkpointEveryMs > 0
+    ? setInterval(() => {
+        if (checkpointing) return
+        checkpointing = true
+        statements
+          .query<{ bytes: number }>(LOG_SINCE_CHECKPOINT, [])
+          .then(async ([since]) => {
+            if (since && since.bytes > CHECKPOINT_AFTER_BYTES) {
+              await statements.query('CHECKPOINT', [])
+            }
+          })
+          .catch(() => undefined) // Closed meanwhile, or a failure the next round retries.
+          .finally(() => (checkpointing = false))
+      }, start.checkpointEveryMs)
+    : undefined
+checkpoints?.unref()
 
 function reply(message: PgliteReply): void {
   port.postMessage(message)
@@ -105,6 +138,7 @@ async function handle(request: PgliteRequest): Promise<unknown> {
     case 'dump':
       return new Uint8Array(await (await lite.dumpDataDir('none')).arrayBuffer())
     case 'close':
+      clearInterval(checkpoints)
       await lite.close()
       return undefined
   }

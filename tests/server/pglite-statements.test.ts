@@ -180,6 +180,36 @@ describe('the server’s PGlite database', () => {
   })
 })
 
+describe('the server’s PGlite log', () => {
+  it('is checkpointed once it has grown, so it does not keep every segment until 1 GB', async () => {
+    const db = await openDatabase({ dataDir: 'memory', checkpointEveryMs: 100 })
+    try {
+      await db.exec('CREATE TABLE filler (id integer PRIMARY KEY, body text)')
+      await db.query(
+        "INSERT INTO filler SELECT g, repeat('ж', 200) FROM generate_series(1, 20000) g",
+        [],
+      )
+      // The insert wrote megabytes of log; a checkpoint after it leaves less than 64 KB since.
+      // Left to itself PGlite checkpoints only at max_wal_size: this waits in vain without it.
+      await vi.waitFor(
+        async () => {
+          const { rows } = await db.query<{ since: number }>(
+            `SELECT (pg_current_wal_insert_lsn() - (pg_control_checkpoint()).redo_lsn)::float8
+                      AS since`,
+            [],
+          )
+          expect(rows[0]!.since).toBeLessThan(64 * 1024)
+        },
+        { timeout: 15_000, interval: 50 },
+      )
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM filler', [])
+      expect(rows).toEqual([{ n: 20_000 }])
+    } finally {
+      await db.close()
+    }
+  }, 60_000)
+})
+
 describe('the server’s PGlite settings', () => {
   it('do not zero-fill new write-ahead log segments, in memory and on disk', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises')
