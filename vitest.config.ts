@@ -43,6 +43,8 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['tests/integration/**/*.test.ts'],
+          // Hooks start the reference server on a database of its own: seconds on a loaded machine.
+          hookTimeout: 60_000,
           setupFiles: ['tests/setup/integration.ts'],
         },
       },
@@ -52,6 +54,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          // Hooks open databases (PGlite on its own thread): seconds on a loaded machine.
+          hookTimeout: 60_000,
         },
       },
     ],

@@ -166,6 +166,7 @@ describe('workspace members', () => {
 
   it('the demo seed shares its workspace between an admin and an editor', async () => {
     const { createApp } = await import('../../server/app.ts')
+    // A database of its own: seconds to open, with its thread (server/db/pglite-thread.ts).
     const demo = createApp({ dataDir: 'memory', seed: true })
     try {
       const { seeded } = await demo.ready()
@@ -189,5 +190,5 @@ describe('workspace members', () => {
     } finally {
       await demo.close()
     }
-  })
+  }, 60_000)
 })
