@@ -7,6 +7,7 @@ import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress'
 import type { Context } from 'hono'
 import { asAnswer, jsonText, type Answer } from './answer.ts'
 import type { AppEnv } from './env.ts'
+import { gzipList } from './list-gzip.ts'
 
 const THRESHOLD = 1024
 const ENCODERS = { gzip: promisify(gzip), deflate: promisify(deflate) }
@@ -25,7 +26,7 @@ function encode(bytes: Uint8Array, encoding: Encoding): Promise<Buffer> {
   if (!known) encodings.set(bytes, (known = {}))
   const kept = known[encoding]
   if (kept) return kept
-  const pending = ENCODERS[encoding](bytes)
+  const pending = (encoding === 'gzip' && gzipList(bytes)) || ENCODERS[encoding](bytes)
   known[encoding] = pending
   // A failed encoding is not kept: the next answer tries again.
   pending.catch(() => {
@@ -74,8 +75,9 @@ async function wholeJson(c: Context<AppEnv>): Promise<Answer | undefined> {
 /**
  * Bodies go compressed (gzip or deflate) to a client that accepts it, with
  * `Vary: Accept-Encoding`. Streamed responses (files, event streams) the way Hono's `compress`
- * does; an API answer known in full (server/http/answer.ts) is encoded whole, off the main thread,
- * and only from 1 KiB, the size below which compressing does not pay.
+ * does; an API answer known in full (server/http/answer.ts) only from 1 KiB, the size below which
+ * compressing does not pay: a kept list's gzip in pieces its next version reuses
+ * (server/http/list-gzip.ts), any other answer whole, on libuv's threads.
  */
 export function compression(): MiddlewareHandler<AppEnv> {
   const streamed = compress({ threshold: THRESHOLD })

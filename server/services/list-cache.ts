@@ -1,3 +1,5 @@
+import { describeList } from '../http/list-gzip.ts'
+
 /**
  * Record lists kept in memory, each with the version of the records it shows (record_versions,
  * server/db/migrations.ts). An entry is only ever served after the database confirmed its version,
@@ -98,6 +100,8 @@ export function withRows(
     bytes.set(part, offset)
     offset += part.byteLength
   }
+  // Its gzip reuses the pieces of the list it was made from (server/http/list-gzip.ts).
+  describeList(bytes, out, json)
   return { json: bytes, index: out }
 }
 

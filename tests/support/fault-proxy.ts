@@ -2,6 +2,9 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { randomUUID } from 'node:crypto'
 import type { AddressInfo, Socket } from 'node:net'
 import { gunzipSync } from 'node:zlib'
+import { seededRandom } from './random.ts'
+
+export { seededRandom }
 
 /**
  * A fault-injecting HTTP proxy in front of the reference server, for convergence tests and browser
@@ -96,18 +99,6 @@ export interface FaultProxy {
    */
   lateDuplicates: 'same key' | 'new key'
   close(): Promise<void>
-}
-
-/** A small seeded generator (mulberry32), so a failing scenario replays from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const AUTH_PATH = /^\/api\/(login|register|check_auth)/

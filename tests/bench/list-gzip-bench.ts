@@ -1,0 +1,145 @@
+/**
+ * `npm run bench list-gzip`: what gzipping a kept list costs the server after a write, whole
+ * (Node's gzip at its default level, as every other body is sent) against in pieces that the
+ * list's next version reuses (server/http/list-gzip.ts). Two lists of 1,000 rows: the load
+ * benchmark's departments (rows that differ only by their number), and specialists with names,
+ * positions, phones, e-mails and descriptions. Per list: the bytes each way; the CPU of one
+ * encoding whole, synchronously and with Node's asynchronous gzip (its share on the server's own
+ * thread too); and in pieces, a list seen for the first time, after a row was renamed (at five
+ * places in turn), and after a row was added at the end. Rounds alternate the ways; median and range.
+ */
+import { gzip, gzipSync } from 'node:zlib'
+import { performance } from 'node:perf_hooks'
+import { gzipInPieces, type EncodedList } from '../../server/http/list-gzip.ts'
+import { keptList } from '../support/kept-list.ts'
+import { seededRandom } from '../support/random.ts'
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
+/** Encodings per round and way, so that a figure is milliseconds, not the timer's grain. */
+const REPEAT = 40
+/** The rows renamed, one list each. */
+const RENAMED = [100, 300, 500, 700, 900]
+
+type Row = Record<string, unknown> & { id: number }
+
+const WORDS = (
+  'анна иван петров мария сидорова ольга смирнова врач косметолог стоматолог хирург терапевт ' +
+  'администратор приём консультация пятница суббота утро вечер клиника центр отделение массаж ' +
+  'уход лечение зубов кожи лица процедура курс запись скидка первичный повторный детский взрослый'
+).split(' ')
+
+const departments = (): Row[] =>
+  Array.from({ length: 1000 }, (_, i) => ({
+    id: 40001 + i,
+    workspace_id: 17,
+    version: 1,
+    name: `Отделение ${i + 1}`,
+    description: `Описание отделения номер ${i + 1}`,
+  }))
+
+function specialists(): Row[] {
+  const random = seededRandom(42)
+  const word = () => WORDS[Math.floor(random() * WORDS.length)]!
+  return Array.from({ length: 1000 }, (_, i) => ({
+    id: 70001 + i * 3,
+    workspace_id: 17,
+    version: 1 + Math.floor(random() * 9),
+    name: `${word()} ${word()}`,
+    position: word(),
+    department_id: 40001 + Math.floor(random() * 40),
+    location_id: null,
+    phone: `+7 9${String(Math.floor(random() * 1e9)).padStart(9, '0')}`,
+    email: `${Math.floor(random() * 1e9).toString(36)}@example.ru`,
+    photo_url: `/uploads/${Math.floor(random() * 1e12).toString(16)}.jpg`,
+    description: Array.from({ length: 6 + Math.floor(random() * 20) }, word).join(' '),
+  }))
+}
+
+/** Milliseconds of CPU (all threads) and of the calling thread's event loop, per call. */
+async function cost(run: () => unknown): Promise<{ cpu: number; loop: number }> {
+  const cpu = process.cpuUsage()
+  const loop = performance.eventLoopUtilization()
+  for (let i = 0; i < REPEAT; i++) await run()
+  const used = process.cpuUsage(cpu)
+  return {
+    cpu: (used.user + used.system) / 1000 / REPEAT,
+    loop: performance.eventLoopUtilization(loop).active / REPEAT,
+  }
+}
+
+const stats = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return { median: sorted[Math.floor(sorted.length / 2)]!, low: sorted[0]!, high: sorted.at(-1)! }
+}
+
+export async function runListGzipBench(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {}
+  for (const [name, rows] of [
+    ['departments', departments()],
+    ['specialists', specialists()],
+  ] as const) {
+    const first = keptList(rows)
+    // A rename at each of five places in turn (where a row lies among the cuts changes what its
+    // write re-encodes), and an add at the end.
+    const updates = RENAMED.map((at) =>
+      keptList(rows.map((r, i) => (i === at ? { ...r, name: `${String(r.name)} (новое)` } : r))),
+    )
+    const afterUpdate = updates[0]!
+    const afterAdd = keptList([...rows, { ...rows[999]!, id: rows[999]!.id + 10 }])
+    const base: EncodedList = (await gzipInPieces(first.bytes, first.cuts)).encoded
+    let reencoded = 0
+    let piecedBytes = 0
+    for (const update of updates) {
+      const { gzip, compressed } = await gzipInPieces(update.bytes, update.cuts, base)
+      reencoded += compressed / updates.length
+      piecedBytes += gzip.byteLength / updates.length
+    }
+    const added = await gzipInPieces(afterAdd.bytes, afterAdd.cuts, base)
+    let turn = 0
+
+    const ways = {
+      whole_sync: () => gzipSync(afterUpdate.bytes),
+      whole_async: () => new Promise((resolve) => gzip(afterUpdate.bytes, resolve)),
+      pieces_first: () => gzipInPieces(first.bytes, first.cuts),
+      pieces_after_update: () => {
+        const update = updates[turn++ % updates.length]!
+        return gzipInPieces(update.bytes, update.cuts, base)
+      },
+      pieces_after_add: () => gzipInPieces(afterAdd.bytes, afterAdd.cuts, base),
+    }
+    const figures: Record<string, { cpu: number[]; loop: number[] }> = {}
+    for (const way of Object.keys(ways)) figures[way] = { cpu: [], loop: [] }
+    // One round to warm each way up, not counted; then the ways in turn, in alternating order.
+    for (const run of Object.values(ways)) await cost(run)
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = Object.entries(ways)
+      if (round % 2) order.reverse()
+      for (const [way, run] of order) {
+        const { cpu, loop } = await cost(run)
+        figures[way]!.cpu.push(cpu)
+        figures[way]!.loop.push(loop)
+      }
+    }
+    const whole = gzipSync(afterUpdate.bytes).byteLength
+    console.log(
+      `${name}: ${first.bytes.byteLength} B in ${first.cuts.length} pieces; gzip whole ` +
+        `${whole} B, in pieces ${piecedBytes.toFixed(0)} B ` +
+        `(${(((piecedBytes - whole) / whole) * 100).toFixed(1)} %); a rename re-encodes ` +
+        `${reencoded.toFixed(1)} pieces on average, an add ${added.compressed}`,
+    )
+    out[`list_gzip_${name}_bytes_whole`] = whole
+    out[`list_gzip_${name}_bytes_pieces`] = Math.round(piecedBytes)
+    out[`list_gzip_${name}_pieces_after_update`] = reencoded
+    for (const [way, { cpu, loop }] of Object.entries(figures)) {
+      const c = stats(cpu)
+      const l = stats(loop)
+      console.log(
+        `  ${way}: CPU ${c.median.toFixed(3)} ms (${c.low.toFixed(3)}–${c.high.toFixed(3)}), ` +
+          `on the calling thread ${l.median.toFixed(3)} ms (${l.low.toFixed(3)}–${l.high.toFixed(3)})`,
+      )
+      out[`list_gzip_${name}_${way}_cpu_ms`] = c.median
+      out[`list_gzip_${name}_${way}_thread_ms`] = l.median
+    }
+  }
+  return out
+}
