@@ -70,7 +70,7 @@ function mix(id: number): number {
  * before, so after a changed row the cuts soon fall where they fell before. The first piece holds
  * the `[` and the last the `]`; an empty list is one piece.
  */
-export function cutsOf(ids: readonly number[], ends: readonly number[], total: number): Cut[] {
+export function cutsOf(ids: ArrayLike<number>, ends: ArrayLike<number>, total: number): Cut[] {
   const n = ids.length
   const every = 2 ** Math.max(0, Math.round(Math.log2(4096 / (total / Math.max(1, n)))))
   const cuts: Cut[] = []
@@ -140,8 +140,8 @@ export async function gzipInPieces(
 
 /** A kept list's rows, and the latest earlier version of it that was encoded, if any. */
 interface Layout {
-  ids: readonly number[]
-  ends: readonly number[]
+  ids: ArrayLike<number>
+  ends: ArrayLike<number>
   base: EncodedList | undefined
 }
 
@@ -156,7 +156,7 @@ const encodedLists = new WeakMap<Uint8Array, EncodedList>()
  */
 export function describeList(
   bytes: Uint8Array,
-  index: { ids: readonly number[]; ends: readonly number[] },
+  index: { ids: ArrayLike<number>; ends: ArrayLike<number> },
   from?: Uint8Array,
 ): void {
   if (bytes.byteLength > MAX_BYTES) return

@@ -26,8 +26,8 @@ export interface ListEntry {
  * at byte 1 (past the `[`).
  */
 export interface RowIndex {
-  ids: number[]
-  ends: number[]
+  ids: ArrayLike<number>
+  ends: ArrayLike<number>
 }
 
 const OPEN = Uint8Array.of(0x5b) // [
@@ -59,7 +59,10 @@ export function withRows(
   const { ids, ends } = index
   const n = ids.length
   const parts: Uint8Array[] = [OPEN]
-  const out: RowIndex = { ids: [], ends: [] }
+  // Typed arrays, filled in place: a list of thousands of rows is indexed anew on every write.
+  const outIds = new Float64Array(n + changed.length)
+  const outEnds = new Float64Array(n + changed.length)
+  let count = 0
   let size = 1
   const put = (bytes: Uint8Array) => {
     if (size > 1) {
@@ -76,8 +79,8 @@ export function withRows(
     if (next && (i === n || next.id <= ids[i]!)) {
       if (i < n && next.id === ids[i]) i++
       put(next.json)
-      out.ids.push(next.id)
-      out.ends.push(size)
+      outIds[count] = next.id
+      outEnds[count++] = size
       j++
       continue
     }
@@ -88,8 +91,8 @@ export function withRows(
     const shift = size + (size > 1 ? 1 : 0) - from
     put(json.subarray(from, ends[r - 1]))
     for (let k = i; k < r; k++) {
-      out.ids.push(ids[k]!)
-      out.ends.push(ends[k]! + shift)
+      outIds[count] = ids[k]!
+      outEnds[count++] = ends[k]! + shift
     }
     i = r
   }
@@ -100,6 +103,7 @@ export function withRows(
     bytes.set(part, offset)
     offset += part.byteLength
   }
+  const out = { ids: outIds.subarray(0, count), ends: outEnds.subarray(0, count) }
   // Its gzip reuses the pieces of the list it was made from (server/http/list-gzip.ts).
   describeList(bytes, out, json)
   return { json: bytes, index: out }

@@ -22,8 +22,8 @@ const benches: Bench[] = [
   { name: 'refresh', load: async () => (await import('./refresh-bench.ts')).runRefreshBench },
   { name: 'server', load: async () => (await import('./server-bench.ts')).runServerLoadFigures },
   {
-    name: 'list-gzip',
-    load: async () => (await import('./list-gzip-bench.ts')).runListGzipBench,
+    name: 'kept-list',
+    load: async () => (await import('./kept-list-bench.ts')).runKeptListBench,
   },
   { name: 'uploads', load: async () => (await import('./upload-bench.ts')).runUploadBench },
   { name: 'canvas', load: async () => (await import('./canvas-bench.ts')).runCanvasBench },
