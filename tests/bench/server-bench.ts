@@ -58,6 +58,8 @@ interface Req {
   body?: string
   /** The status that counts as success (default 200). */
   ok?: number
+  /** Sent as its Idempotency-Key, as the app sends every write. */
+  key?: string
 }
 
 /** Set by the environment to leave it out (`BENCH_ACCEPT_ENCODING=identity`), for comparison. */
@@ -79,6 +81,7 @@ function send(agent: http.Agent, base: URL, token: string, req: Req): Promise<nu
           ...(req.body
             ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(req.body) }
             : {}),
+          ...(req.key ? { 'Idempotency-Key': req.key } : {}),
         },
       },
       (res) => {
@@ -381,6 +384,8 @@ export interface LoadBenchOptions {
   setups?: readonly LoadSetup[]
   /** The share of each call (default 70 % list, 10 % each of get, add and update). */
   mix?: MixShares
+  /** Each add and update with an Idempotency-Key of its own, as the app sends them. */
+  keyedWrites?: boolean
   /**
    * Open-loop cells after each setup's closed-loop ones, at these shares of the rate each side
    * served at 10 connections (default 0.25 and 0.5; none without a 10-connection cell).
@@ -523,8 +528,12 @@ function departmentMix(
   workspaceId: number,
   ids: readonly number[],
   shares: MixShares = teamMix,
+  keyed = false,
 ): (i: number) => Req {
   const random = mulberry32(7)
+  // Keys are the user's: unique across the cells of a run, which share the user.
+  const keyPrefix = randomBytes(6).toString('hex')
+  const key = (i: number) => (keyed ? `${keyPrefix}-${i}` : undefined)
   const total = shares.list + shares.get + shares.add + shares.update
   const [list, get, add] = [
     shares.list / total,
@@ -542,11 +551,13 @@ function departmentMix(
         method: 'POST',
         path: '/api/department/add',
         body: JSON.stringify({ workspace_id: workspaceId, name: `Новое ${i}`, description: '' }),
+        key: key(i),
       }
     return {
       method: 'POST',
       path: '/api/department/update',
       body: JSON.stringify({ id, name: `Отделение ${id} (${i})` }),
+      key: key(i),
     }
   }
 }
@@ -651,7 +662,12 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
                 body: JSON.stringify({ name }),
               }),
             )
-            return departmentMix(ws.id, await first!.seed(ws.id, 1000), options.mix)
+            return departmentMix(
+              ws.id,
+              await first!.seed(ws.id, 1000),
+              options.mix,
+              options.keyedWrites,
+            )
           }
           const urls = running.instances.map((instance) => instance.url)
           const signal = interrupted.signal
@@ -804,7 +820,10 @@ export function formatLoadTable(cells: readonly LoadCell[]): string {
 
 /** `npm run bench server`: the load matrix, as figures. */
 export async function runServerLoadFigures(): Promise<Record<string, number>> {
-  return loadFigures(await runServerLoadBench())
+  // BENCH_KEYED_WRITES=1: every add and update with an Idempotency-Key, as the app sends them.
+  return loadFigures(
+    await runServerLoadBench({ keyedWrites: process.env.BENCH_KEYED_WRITES === '1' }),
+  )
 }
 
 export function formatTable(results: readonly ServerBenchResult[]): string {
