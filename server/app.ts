@@ -39,6 +39,8 @@ export interface AppOptions {
   schema?: string
   /** An already open database (several app instances over one database). */
   db?: Database
+  /** PGlite's thread stopped while open (server/db/database.ts, `onFailure`). */
+  onDatabaseFailure?: (error: Error) => void
   /** Built PWA to serve (e.g. 'dist'); without it only /api and /uploads are served. */
   staticDir?: string
   /** Seed the demo accounts and workspace when the database has no users. Default false. */
@@ -150,6 +152,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
         dataDir,
         databaseUrl: options.databaseUrl,
         schema: options.schema,
+        onFailure: options.onDatabaseFailure,
       }))
     const services = createServices(db, uploadStorage, {
       tokenTtlDays: options.tokenTtlDays ?? 30,

@@ -14,7 +14,17 @@ async function main() {
       message: `no built app in ${config.staticDir}; serving the API only`,
     })
   }
-  const server = await startServer({ ...config, staticDir, log: jsonLogger })
+  const server = await startServer({
+    ...config,
+    staticDir,
+    log: jsonLogger,
+    // Every request would fail from then on: better to stop, so that whatever runs the server
+    // (systemd, a container's restart policy) starts it again on the same data (server/README.md).
+    onDatabaseFailure: (error) => {
+      jsonLogger({ level: 'error', message: 'database stopped; exiting', error: String(error) })
+      process.exit(1)
+    },
+  })
   const engine = config.databaseUrl ? 'postgres' : `pglite (${config.dataDir})`
   jsonLogger({ level: 'info', message: 'listening', url: server.url, engine })
   if (server.ready.seeded) {

@@ -75,6 +75,11 @@ export interface DatabaseOptions {
   maxConnections?: number
   /** PGlite: how often it checkpoints when its log has grown (default 30 s; pglite-worker.ts). */
   checkpointEveryMs?: number
+  /**
+   * PGlite: called if its thread stops while open (a WebAssembly trap, memory exhausted). Every
+   * statement is refused from then on; `npm start` exits so that a supervisor starts it again.
+   */
+  onFailure?: (error: Error) => void
 }
 
 function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string): Database {
@@ -214,7 +219,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     start = { dataDir: dir, settings: PGLITE_SETTINGS, checkpointEveryMs }
   }
   // On a thread of its own, so statements do not hold up the server's thread (pglite-thread.ts).
-  const db = await openPgliteThread(start)
+  const db = await openPgliteThread(start, options.onFailure)
   try {
     await migrate(db)
   } catch (error) {

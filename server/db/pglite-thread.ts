@@ -60,6 +60,8 @@ function revive(fields: Record<string, unknown>): Error {
  */
 export async function openPgliteThread(
   start: PgliteStart,
+  /** Called once if the thread stops other than by `close` (every call is refused from then). */
+  onFailure?: (error: Error) => void,
 ): Promise<Database & { dump(): Promise<Uint8Array<ArrayBuffer>> }> {
   // The worker is TypeScript: loaded through tsx, which the server runs on, in a namespace of its
   // own, so it works the same under tsx and under the test runner.
@@ -102,10 +104,12 @@ export async function openPgliteThread(
       reject(error)
     })
     worker.on('exit', (code) => {
-      const error = new Error(`The database thread stopped (exit ${code})`)
+      const error = new Error(`The database thread stopped (exit ${code})`, { cause: broken })
       fail(error)
       reject(error)
-      if (!closing) console.error(error)
+      if (closing) return
+      if (onFailure) onFailure(error)
+      else console.error(error)
     })
   })
 
