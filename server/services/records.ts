@@ -336,6 +336,13 @@ export class RecordService {
         this.confirmedListening(key, current, listening, userId)
         return current.json
       }
+      // Another call may have brought the kept list to that version while this one asked: the same
+      // rows, already made and perhaps already encoded (a write is followed by several calls at once).
+      const latest = this.lists.peek(key)
+      if (latest && latest !== current && latest.version === since.version) {
+        this.confirmedListening(key, latest, listening, userId)
+        return latest.json
+      }
       // Written since (by another instance, or a statement of its own): the rows written since
       // the kept version go into the kept list, unless some row left it (a delete), which the
       // count tells: every row now is either kept or written since.
