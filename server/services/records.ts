@@ -336,8 +336,8 @@ export class RecordService {
         this.confirmedListening(key, current, listening, userId)
         return current.json
       }
-      // Another call may have brought the kept list to that version while this one asked: the same
-      // rows, already made and perhaps already encoded (a write is followed by several calls at once).
+      // Another call may have brought the kept list to that version while this one asked: the
+      // same rows, already made and perhaps already encoded (several calls follow a write at once).
       const latest = this.lists.peek(key)
       if (latest && latest !== current && latest.version === since.version) {
         this.confirmedListening(key, latest, listening, userId)

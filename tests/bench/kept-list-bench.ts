@@ -2,12 +2,13 @@
  * `npm run bench kept-list`: what a write costs a kept list (server/services/list-cache.ts) on the
  * server: putting the written row into the list's bytes and index (`withRows`), and gzipping the
  * list's new version, whole (Node's gzip at its default level, as every other body is sent)
- * against in pieces that the list's next version reuses (server/http/list-gzip.ts). Two lists of 1,000 rows: the load
- * benchmark's departments (rows that differ only by their number), and specialists with names,
- * positions, phones, e-mails and descriptions. Per list: the bytes each way; the CPU of one
- * encoding whole, synchronously and with Node's asynchronous gzip (its share on the server's own
- * thread too); and in pieces, a list seen for the first time, after a row was renamed (at five
- * places in turn), and after a row was added at the end. Rounds alternate the ways; median and range.
+ * against in pieces that the list's next version reuses (server/http/list-gzip.ts). Two lists of
+ * 1,000 rows: the load benchmark's departments (rows that differ only by their number), and
+ * specialists with names, positions, phones, e-mails and descriptions. A row is renamed at five
+ * places in turn, and every way that encodes a renamed list takes the five in turn. Per list: the
+ * bytes each way; the CPU of one encoding whole, synchronously and with Node's asynchronous gzip
+ * (its share on the server's own thread too); and in pieces, a list seen for the first time, after
+ * a rename, and after a row was added at the end. Rounds alternate the ways; median and range.
  */
 import { gzip, gzipSync } from 'node:zlib'
 import { performance } from 'node:perf_hooks'
@@ -69,6 +70,12 @@ async function cost(run: () => unknown): Promise<{ cpu: number; loop: number }> 
   }
 }
 
+/** The items one after the other, round and round. */
+function inTurn<T>(items: readonly T[]): () => T {
+  let next = 0
+  return () => items[next++ % items.length]!
+}
+
 const stats = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   return { median: sorted[Math.floor(sorted.length / 2)]!, low: sorted[0]!, high: sorted.at(-1)! }
@@ -86,18 +93,18 @@ export async function runKeptListBench(): Promise<Record<string, number>> {
     const updates = RENAMED.map((at) =>
       keptList(rows.map((r, i) => (i === at ? { ...r, name: `${String(r.name)} (новое)` } : r))),
     )
-    const afterUpdate = updates[0]!
     const afterAdd = keptList([...rows, { ...rows[999]!, id: rows[999]!.id + 10 }])
     const base: EncodedList = (await gzipInPieces(first.bytes, first.cuts)).encoded
     let reencoded = 0
     let piecedBytes = 0
+    let whole = 0
     for (const update of updates) {
       const { gzip, compressed } = await gzipInPieces(update.bytes, update.cuts, base)
       reencoded += compressed / updates.length
       piecedBytes += gzip.byteLength / updates.length
+      whole += gzipSync(update.bytes).byteLength / updates.length
     }
     const added = await gzipInPieces(afterAdd.bytes, afterAdd.cuts, base)
-    let turn = 0
     const entry = withRows(
       { json: Buffer.from('[]'), index: { ids: [], ends: [] } },
       rows.map((row) => ({ id: row.id, json: Buffer.from(JSON.stringify(row)) })),
@@ -106,13 +113,18 @@ export async function runKeptListBench(): Promise<Record<string, number>> {
       { id: rows[at]!.id, json: Buffer.from(JSON.stringify({ ...rows[at], name: 'Новое имя' })) },
     ])
 
+    const nextWritten = inTurn(written)
+    const nextWhole = inTurn(updates)
+    const nextWholeAsync = inTurn(updates)
+    const nextPieced = inTurn(updates)
+
     const ways = {
-      write_into_list: () => withRows(entry, written[turn++ % written.length]!),
-      whole_sync: () => gzipSync(afterUpdate.bytes),
-      whole_async: () => new Promise((resolve) => gzip(afterUpdate.bytes, resolve)),
+      write_into_list: () => withRows(entry, nextWritten()),
+      whole_sync: () => gzipSync(nextWhole().bytes),
+      whole_async: () => new Promise((resolve) => gzip(nextWholeAsync().bytes, resolve)),
       pieces_first: () => gzipInPieces(first.bytes, first.cuts),
       pieces_after_update: () => {
-        const update = updates[turn++ % updates.length]!
+        const update = nextPieced()
         return gzipInPieces(update.bytes, update.cuts, base)
       },
       pieces_after_add: () => gzipInPieces(afterAdd.bytes, afterAdd.cuts, base),
@@ -130,14 +142,13 @@ export async function runKeptListBench(): Promise<Record<string, number>> {
         figures[way]!.loop.push(loop)
       }
     }
-    const whole = gzipSync(afterUpdate.bytes).byteLength
     console.log(
       `${name}: ${first.bytes.byteLength} B in ${first.cuts.length} pieces; gzip whole ` +
-        `${whole} B, in pieces ${piecedBytes.toFixed(0)} B ` +
+        `${whole.toFixed(0)} B, in pieces ${piecedBytes.toFixed(0)} B ` +
         `(${(((piecedBytes - whole) / whole) * 100).toFixed(1)} %); a rename re-encodes ` +
         `${reencoded.toFixed(1)} pieces on average, an add ${added.compressed}`,
     )
-    out[`kept_list_${name}_bytes_whole`] = whole
+    out[`kept_list_${name}_bytes_whole`] = Math.round(whole)
     out[`kept_list_${name}_bytes_pieces`] = Math.round(piecedBytes)
     out[`kept_list_${name}_pieces_after_update`] = reencoded
     for (const [way, { cpu, loop }] of Object.entries(figures)) {

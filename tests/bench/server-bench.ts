@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { startServer, type RunningServer } from '../../server/index.ts'
+import { seededRandom } from '../support/random.ts'
 import type { InstanceOptions, InstanceOrder, InstanceReport } from './server-instance.ts'
 
 /**
@@ -499,16 +500,6 @@ async function startInstance(start: Extract<InstanceOrder, { type: 'start' }>): 
   }
 }
 
-/** A fixed pseudo-random sequence, so every run sends the same requests. */
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** The share of each call in the mix (they need not add up to 1). */
 export interface MixShares {
   list: number
@@ -530,7 +521,8 @@ function departmentMix(
   shares: MixShares = teamMix,
   keyed = false,
 ): (i: number) => Req {
-  const random = mulberry32(7)
+  // A fixed pseudo-random sequence, so every run sends the same requests.
+  const random = seededRandom(7)
   // Keys are the user's: unique across the cells of a run, which share the user.
   const keyPrefix = randomBytes(6).toString('hex')
   const key = (i: number) => (keyed ? `${keyPrefix}-${i}` : undefined)
