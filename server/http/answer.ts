@@ -2,6 +2,19 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 
 const WebResponse = globalThis.Response
 
+/**
+ * A body kept in memory and sent again and again (a kept list, server/services/list-cache.ts):
+ * its bytes and its gzip, each made on first need and kept with it.
+ */
+export interface KeptBody {
+  readonly byteLength: number
+  bytes(): Uint8Array<ArrayBuffer>
+  gzip(): Promise<Uint8Array>
+}
+
+const isKept = (body: string | Uint8Array | KeptBody): body is KeptBody =>
+  typeof body === 'object' && !(body instanceof Uint8Array)
+
 /** What of Node's response (HTTP/1 or 2) an answer is written with. */
 export interface Outgoing {
   writeHead(status: number, headers: Record<string, string | number>): unknown
@@ -20,13 +33,17 @@ export interface Outgoing {
  */
 class Answer {
   readonly #status: number
-  #body: string | Uint8Array
+  #body: string | Uint8Array | KeptBody
   /** Header names in lower case; replaced by `#headers` once anything asks for the Headers. */
   #fields: Record<string, string> | undefined
   #headers: Headers | undefined
   #real: Response | undefined
 
-  constructor(body: string | Uint8Array, status: number, fields: Record<string, string>) {
+  constructor(
+    body: string | Uint8Array | KeptBody,
+    status: number,
+    fields: Record<string, string>,
+  ) {
     this.#body = body
     this.#status = status
     this.#fields = fields
@@ -34,7 +51,8 @@ class Answer {
 
   /** The web Response it stands for, made on first need; its headers are the answer's from then. */
   #response(): Response {
-    this.#real ??= new WebResponse(this.#body as BodyInit, {
+    const body = this.#body
+    this.#real ??= new WebResponse((isKept(body) ? body.bytes() : body) as BodyInit, {
       status: this.#status,
       headers: this.headers,
     })
@@ -100,13 +118,15 @@ class Answer {
   }
 
   #bodyBytes(): Uint8Array {
-    return typeof this.#body === 'string' ? Buffer.from(this.#body) : this.#body
+    const body = this.#body
+    return typeof body === 'string' ? Buffer.from(body) : isKept(body) ? body.bytes() : body
   }
 
   text(): Promise<string> {
     if (this.#real) return this.#real.text()
+    const body = this.#body
     return Promise.resolve(
-      typeof this.#body === 'string' ? this.#body : Buffer.from(this.#body).toString('utf8'),
+      typeof body === 'string' ? body : Buffer.from(this.#bodyBytes()).toString('utf8'),
     )
   }
 
@@ -141,6 +161,11 @@ class Answer {
   /** Its body, as bytes, unless a real Response was made of it. */
   get sentBytes(): Uint8Array | undefined {
     return this.#real ? undefined : this.#bodyBytes()
+  }
+
+  /** Its body when it is kept in memory (and not yet replaced by an encoding of it). */
+  get keptBody(): KeptBody | undefined {
+    return !this.#real && isKept(this.#body) ? this.#body : undefined
   }
 
   /** The body replaced by its encoding (server/http/compression.ts). */
@@ -180,7 +205,7 @@ Object.setPrototypeOf(Answer.prototype, WebResponse.prototype)
  * of the first answer.
  */
 export function jsonText(
-  text: string | Uint8Array,
+  text: string | Uint8Array | KeptBody,
   status = 200,
   headers: Record<string, string> = {},
 ): Response {

@@ -7,17 +7,15 @@ import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress'
 import type { Context } from 'hono'
 import { asAnswer, jsonText, type Answer } from './answer.ts'
 import type { AppEnv } from './env.ts'
-import { gzipList } from './list-gzip.ts'
 
 const THRESHOLD = 1024
 const ENCODERS = { gzip: promisify(gzip), deflate: promisify(deflate) }
 type Encoding = keyof typeof ENCODERS
 
 /**
- * Each body's encodings, by the body's identity: a kept list goes out as the very same bytes
- * until it changes (server/services/list-cache.ts), so it is encoded once per version and
- * encoding, not once per request. Bodies are never changed once answered; one that is not sent
- * again is collected with its entry.
+ * Each body's encodings, by the body's identity: a body sent again as the very same bytes (a kept
+ * list's, to a client that takes deflate) is encoded once, not once per request. Bodies are never
+ * changed once answered; one that is not sent again is collected with its entry.
  */
 const encodings = new WeakMap<Uint8Array, Partial<Record<Encoding, Promise<Buffer>>>>()
 
@@ -26,7 +24,7 @@ function encode(bytes: Uint8Array, encoding: Encoding): Promise<Buffer> {
   if (!known) encodings.set(bytes, (known = {}))
   const kept = known[encoding]
   if (kept) return kept
-  const pending = (encoding === 'gzip' && gzipList(bytes)) || ENCODERS[encoding](bytes)
+  const pending = ENCODERS[encoding](bytes)
   known[encoding] = pending
   // A failed encoding is not kept: the next answer tries again.
   pending.catch(() => {
@@ -76,24 +74,31 @@ async function wholeJson(c: Context<AppEnv>): Promise<Answer | undefined> {
  * Bodies go compressed (gzip or deflate) to a client that accepts it, with
  * `Vary: Accept-Encoding`. Streamed responses (files, event streams) the way Hono's `compress`
  * does; an API answer known in full (server/http/answer.ts) only from 1 KiB, the size below which
- * compressing does not pay: a kept list's gzip in pieces its next version reuses
- * (server/http/list-gzip.ts), any other answer whole, on libuv's threads.
+ * compressing does not pay: a kept list's gzip made of its pieces' deflates, which its later
+ * versions share (server/http/list-gzip.ts), any other answer whole, on libuv's threads.
  */
 export function compression(): MiddlewareHandler<AppEnv> {
   const streamed = compress({ threshold: THRESHOLD })
   return async (c, next) => {
     await next()
     const answer = asAnswer(c.res) ?? (await wholeJson(c))
-    const bytes = answer?.sentBytes
+    const kept = answer?.keptBody
+    const bytes = kept ? undefined : answer?.sentBytes
     // Hono's middleware works on the response already made: its `next` has nothing left to run.
-    if (!answer || !bytes) return streamed(c, () => Promise.resolve())
-    if (c.req.method === 'HEAD' || bytes.byteLength < THRESHOLD || !compressible(answer)) return
+    if (!answer || (!kept && !bytes)) return streamed(c, () => Promise.resolve())
+    const size = kept?.byteLength ?? bytes!.byteLength
+    if (c.req.method === 'HEAD' || size < THRESHOLD || !compressible(answer)) return
     const vary = answer.getHeader('Vary')
     if (vary !== '*' && !(vary && /(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary))) {
       answer.setHeader('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding')
     }
     const encoding = selectEncoding(c.req.header('Accept-Encoding'))
-    if (encoding) answer.encoded(await encode(bytes, encoding), encoding)
+    if (!encoding) return
+    const encoded =
+      kept && encoding === 'gzip'
+        ? await kept.gzip()
+        : await encode(kept ? kept.bytes() : bytes!, encoding)
+    answer.encoded(encoded, encoding)
   }
 }
 

@@ -1,178 +1,221 @@
-import { constants, crc32, deflateRawSync } from 'node:zlib'
+import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib'
 
 /**
- * Gzip for kept lists (server/services/list-cache.ts), in pieces that the list's next version
- * reuses: a write changes a row or two of a list of a thousand, and encoding the whole list again
- * after each write was a third of the server's CPU under a team's load (server/README.md,
- * "Throughput").
+ * Gzip for kept lists (server/services/list-cache.ts), made of the list's pieces, each encoded
+ * once and used again by the list's later versions: a write changes a row or two of a list of
+ * thousands, and encoding the whole list again after each write was a third of the server's CPU
+ * under a team's load (server/README.md, "Throughput").
  *
- * A list's bytes are cut between rows into pieces of some 28 KiB. Where the cuts fall is decided
- * by the rows' ids, so rows written, added or removed elsewhere do not move them. Each
- * piece is raw deflate ended by a sync flush (which leaves it on a byte boundary, so the pieces
- * join into one deflate stream), compressed with the 32 KiB before it as its dictionary: deflate
- * looks back at most that far, so the joined stream decodes to the list as if it had been
- * compressed whole, and comes out within a few percent of that size. A piece of an earlier
- * version is used again when its bytes and the 32 KiB before them are unchanged: a write encodes
- * the piece of its row and those that begin within 32 KiB after it, the rest is copied.
+ * A kept list is held as pieces of whole rows (some 28 KiB each) that its versions share: a write
+ * makes new pieces for the rows it touched, and every other piece is the very object of the
+ * version before. Each piece is raw deflate ended by a sync flush (which leaves it on a byte
+ * boundary, so the pieces join into one deflate stream), compressed with the 16 KiB before it as
+ * its dictionary: the joined stream decodes to the list as if it had been compressed whole, and
+ * comes out within a few percent of that size. (Deflate could look back 32 KiB, but a dictionary
+ * that long made each piece three times as costly to compress, for no fewer bytes.)
+ *
+ * A piece's deflate stays valid while the 16 KiB before it are the bytes it was compressed after:
+ * the same pieces before it, or other pieces that end in the same bytes (a row changed further
+ * back). When those bytes changed, the old deflate is decoded against the new ones: when it gives
+ * the piece's bytes, it is valid as it is (its back-references did not reach into what changed),
+ * which costs a tenth of compressing it again. The list's CRC is combined from its pieces' CRCs,
+ * so nothing is done over the whole list's bytes.
  */
 
-/** How far deflate looks back (zlib's window at its largest). */
-const WINDOW = 32 * 1024
-/** The least and the most a piece holds (but the last). */
-const MIN_PIECE = 24 * 1024
-const MAX_PIECE = 96 * 1024
-/** Longer lists go whole to Node's asynchronous gzip (server/http/compression.ts). */
-const MAX_BYTES = 2 * 1024 * 1024
+/** How much of the list before a piece is its dictionary (deflate's window is twice that). */
+const DICTIONARY = 16 * 1024
 /**
- * Encoding pieces runs on the server's thread: after this long in one go it lets other work run
- * before going on (a list seen for the first time is encoded whole, some 7 ms for 400 KB).
+ * Encoding runs on the server's thread: after this long in one go it lets other work run before
+ * going on (a list seen for the first time is encoded whole, some 7 ms for 400 KB).
  */
 const SLICE_MS = 2
 
 /** A gzip member's header: deflate, no name, no time, unknown OS (RFC 1952). */
 const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])
-/** An empty final block with fixed codes (RFC 1951, 3.2.6): ends the joined deflate stream. */
-const LAST_BLOCK = Buffer.from([0x03, 0x00])
+/** What ends every list: `]`. */
+const CLOSE = Buffer.from(']')
+/** `]` as the final block of the joined stream (a literal: it refers to nothing before it). */
+const CLOSE_BLOCK = deflateRawSync(CLOSE)
+const CLOSE_CRC = crc32(CLOSE)
 
-/** A piece of an encoded version: where it lay in that version's bytes, and its deflate. */
-interface Piece {
-  start: number
-  end: number
-  deflated: Buffer
+/** A piece of a list: its bytes as they lie in the list, and what is known of their encoding. */
+export interface Piece {
+  /** `[` for the first piece, `,` for the others, then its rows' JSON joined by commas. */
+  readonly text: Uint8Array
+  /** The CRC-32 of `text`, once asked for. */
+  crc?: number
+  /** Its latest deflate, the pieces before it then, and the dictionary they gave. */
+  deflated?: Deflated
 }
 
-/** A version as encoded: its bytes and its pieces, by the id of the first row of each. */
-export interface EncodedList {
-  bytes: Uint8Array
-  pieces: Map<number, Piece>
+interface Deflated {
+  after: readonly Piece[]
+  dictionary: Uint8Array
+  bytes: Buffer
 }
 
-/** Where a list's bytes are cut: each piece's end, and its key (the id of its first row). */
-export interface Cut {
-  key: number
-  end: number
+/** What one encoding of a list did: pieces compressed, and old deflates found still valid. */
+export interface GzipReport {
+  gzip: Buffer
+  compressed: number
+  kept: number
+  checked: number
 }
 
-/** A well-mixed 32-bit hash of an id (MurmurHash3's finaliser). */
-function mix(id: number): number {
-  let h = id | 0
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
-  return (h ^ (h >>> 16)) >>> 0
-}
-
-/**
- * The pieces of a list whose row `i` has id `ids[i]` and ends at byte `ends[i]` (the index of
- * list-cache.ts). A row may end a piece when a hash of its id is divisible by the number of rows
- * that make some 4 KiB at the list's mean row size, rounded to a power of two (so that a mean
- * that drifts a little does not move every cut); a piece ends at the first such row once it
- * holds 24 KiB, and at 96 KiB whatever the row. Each cut depends only on the rows since the cut
- * before, so after a changed row the cuts soon fall where they fell before. The first piece holds
- * the `[` and the last the `]`; an empty list is one piece.
- */
-export function cutsOf(ids: ArrayLike<number>, ends: ArrayLike<number>, total: number): Cut[] {
-  const n = ids.length
-  const every = 2 ** Math.max(0, Math.round(Math.log2(4096 / (total / Math.max(1, n)))))
-  const cuts: Cut[] = []
-  let key = n > 0 ? ids[0]! : -1
-  let start = 0
-  for (let i = 0; i < n - 1; i++) {
-    const size = ends[i]! - start
-    if (size >= MAX_PIECE || (size >= MIN_PIECE && mix(ids[i]!) % every === 0)) {
-      cuts.push({ key, end: ends[i]! })
-      key = ids[i + 1]!
-      start = ends[i]!
-    }
+/** The pieces before `pieces[k]` that hold the DICTIONARY bytes before it, nearest last. */
+function windowOf(pieces: readonly Piece[], k: number): Piece[] {
+  const before: Piece[] = []
+  let size = 0
+  for (let i = k - 1; i >= 0 && size < DICTIONARY; i--) {
+    before.unshift(pieces[i]!)
+    size += pieces[i]!.text.byteLength
   }
-  cuts.push({ key, end: total })
-  return cuts
+  return before
 }
 
-/** Whether `old` can stand for bytes[start, end): the same bytes, after the same WINDOW before. */
-function reusable(base: EncodedList, old: Piece, bytes: Uint8Array, start: number, end: number) {
-  if (old.end - old.start !== end - start) return false
-  const from = Math.max(0, start - WINDOW)
-  const oldFrom = Math.max(0, old.start - WINDOW)
-  if (start - from !== old.start - oldFrom) return false
-  return Buffer.compare(bytes.subarray(from, end), base.bytes.subarray(oldFrom, old.end)) === 0
+const sameObjects = (a: readonly Piece[], b: readonly Piece[]) =>
+  a.length === b.length && a.every((piece, i) => piece === b[i])
+
+/** The last DICTIONARY bytes of `before`: a view of the last piece when it is that long. */
+function dictionaryOf(before: readonly Piece[]): Uint8Array {
+  const last = before.at(-1)?.text
+  if (!last) return new Uint8Array(0)
+  if (last.byteLength >= DICTIONARY || before.length === 1) {
+    return last.subarray(Math.max(0, last.byteLength - DICTIONARY))
+  }
+  const joined = Buffer.concat(before.map((p) => p.text))
+  return joined.subarray(Math.max(0, joined.byteLength - DICTIONARY))
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) =>
+  a.byteLength === b.byteLength && Buffer.compare(a, b) === 0
+
+/** Whether `deflated` decodes, after `dictionary`, to `text`. */
+function decodesTo(deflated: Buffer, dictionary: Uint8Array, text: Uint8Array): boolean {
+  try {
+    const out = inflateRawSync(deflated, {
+      finishFlush: constants.Z_SYNC_FLUSH,
+      ...(dictionary.byteLength > 0 && { dictionary }),
+    })
+    return out.equals(text)
+  } catch {
+    return false
+  }
 }
 
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
- * The gzip of `bytes` cut at `cuts`, using the pieces of `base` (an earlier version) that still
- * fit; with the version as encoded, for the next one, and how many pieces were compressed anew.
+ * The gzip of the list made of `pieces` and `]`, from each piece's deflate where it is still
+ * valid, compressing the others (and keeping their deflate on them, for the next version).
  */
-export async function gzipInPieces(
-  bytes: Uint8Array,
-  cuts: readonly Cut[],
-  base?: EncodedList,
-): Promise<{ gzip: Buffer; encoded: EncodedList; compressed: number }> {
-  const pieces = new Map<number, Piece>()
+export async function gzipPieces(pieces: readonly Piece[]): Promise<GzipReport> {
   const parts: Buffer[] = [HEADER]
   let compressed = 0
-  let start = 0
+  let kept = 0
+  let checked = 0
+  let crc = 0
+  let length = 0
   let since = performance.now()
-  for (const { key, end } of cuts) {
-    const old = base?.pieces.get(key)
-    let deflated = old && reusable(base!, old, bytes, start, end) ? old.deflated : undefined
-    if (!deflated) {
+  for (let k = 0; k < pieces.length; k++) {
+    const piece = pieces[k]!
+    const before = windowOf(pieces, k)
+    let known = piece.deflated
+    if (known && !sameObjects(known.after, before)) {
+      // Other pieces before it: still valid after the same bytes, or when its back-references
+      // do not reach those that changed.
+      const dictionary = dictionaryOf(before)
+      if (!sameBytes(known.dictionary, dictionary)) {
+        checked++
+        if (!decodesTo(known.bytes, dictionary, piece.text)) known = undefined
+      }
+      if (known) piece.deflated = known = { after: before, dictionary, bytes: known.bytes }
+    }
+    if (known) kept++
+    else {
       if (performance.now() - since > SLICE_MS) {
         await yieldToOthers()
         since = performance.now()
       }
-      deflated = deflateRawSync(bytes.subarray(start, end), {
-        finishFlush: constants.Z_SYNC_FLUSH,
-        ...(start > 0 && { dictionary: bytes.subarray(Math.max(0, start - WINDOW), start) }),
-      })
+      const dictionary = dictionaryOf(before)
+      known = {
+        after: before,
+        dictionary,
+        bytes: deflateRawSync(piece.text, {
+          finishFlush: constants.Z_SYNC_FLUSH,
+          ...(dictionary.byteLength > 0 && { dictionary }),
+        }),
+      }
+      piece.deflated = known
       compressed++
     }
-    pieces.set(key, { start, end, deflated })
-    parts.push(deflated)
-    start = end
+    parts.push(known.bytes)
+    piece.crc ??= crc32(piece.text)
+    crc = crc32Combine(crc, piece.crc, piece.text.byteLength)
+    length += piece.text.byteLength
   }
+  crc = crc32Combine(crc, CLOSE_CRC, CLOSE.byteLength)
+  length += CLOSE.byteLength
   const trailer = Buffer.alloc(8)
-  trailer.writeUInt32LE(crc32(bytes), 0)
-  trailer.writeUInt32LE(bytes.byteLength % 2 ** 32, 4)
-  parts.push(LAST_BLOCK, trailer)
-  return { gzip: Buffer.concat(parts), encoded: { bytes, pieces }, compressed }
+  trailer.writeUInt32LE(crc, 0)
+  trailer.writeUInt32LE(length % 2 ** 32, 4)
+  parts.push(CLOSE_BLOCK, trailer)
+  return { gzip: Buffer.concat(parts), compressed, kept, checked }
 }
 
-/** A kept list's rows, and the latest earlier version of it that was encoded, if any. */
-interface Layout {
-  ids: ArrayLike<number>
-  ends: ArrayLike<number>
-  base: EncodedList | undefined
+/** The list's bytes: its pieces and `]`. */
+export function joinPieces(pieces: readonly Piece[]): Uint8Array<ArrayBuffer> {
+  let size = CLOSE.byteLength
+  for (const piece of pieces) size += piece.text.byteLength
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const piece of pieces) {
+    bytes.set(piece.text, offset)
+    offset += piece.text.byteLength
+  }
+  bytes.set(CLOSE, offset)
+  return bytes
 }
 
-/** Lists known to be rows (by the identity of their bytes), until they are encoded. */
-const layouts = new WeakMap<Uint8Array, Layout>()
-/** Lists as encoded, for the versions made from them. */
-const encodedLists = new WeakMap<Uint8Array, EncodedList>()
-
-/**
- * Tells the encoder that `bytes` is a list of rows (list-cache.ts's index) made from the list
- * `from`. Only the latest encoded version of its line is kept with it, never a chain of versions.
+/*
+ * CRC-32 of two runs of bytes joined, from the CRC of each and the second's length, as zlib's
+ * crc32_combine does it: the first CRC is carried over the second's length by multiplying by
+ * x^(8 × length) modulo the CRC's polynomial (bit-reflected, as the CRC is).
  */
-export function describeList(
-  bytes: Uint8Array,
-  index: { ids: ArrayLike<number>; ends: ArrayLike<number> },
-  from?: Uint8Array,
-): void {
-  if (bytes.byteLength > MAX_BYTES) return
-  const base = from && (encodedLists.get(from) ?? layouts.get(from)?.base)
-  layouts.set(bytes, { ids: index.ids, ends: index.ends, base })
+const POLY = 0xedb88320
+
+/** a(x) × b(x) modulo the polynomial. */
+function multiplyModP(a: number, b: number): number {
+  let m = 0x80000000
+  let p = 0
+  for (;;) {
+    if ((a & m) !== 0) {
+      p ^= b
+      if ((a & (m - 1)) === 0) break
+    }
+    m >>>= 1
+    b = b & 1 ? (b >>> 1) ^ POLY : b >>> 1
+  }
+  return p >>> 0
 }
 
-/** The gzip of a list described above, reusing what it can; undefined for any other body. */
-export function gzipList(bytes: Uint8Array): Promise<Buffer> | undefined {
-  const layout = layouts.get(bytes)
-  if (!layout) return undefined
-  return gzipInPieces(bytes, cutsOf(layout.ids, layout.ends, bytes.byteLength), layout.base).then(
-    ({ gzip, encoded }) => {
-      encodedLists.set(bytes, encoded)
-      layouts.delete(bytes)
-      return gzip
-    },
-  )
+/** x^(2^k) modulo the polynomial, for k from 0 to 31. */
+const X2N = new Uint32Array(32)
+X2N[0] = 0x40000000
+for (let k = 1; k < 32; k++) X2N[k] = multiplyModP(X2N[k - 1]!, X2N[k - 1]!)
+
+/** x^(n × 2^k) modulo the polynomial. */
+function x2nModP(n: number, k: number): number {
+  let p = 0x80000000
+  while (n) {
+    if (n & 1) p = multiplyModP(X2N[k & 31]!, p)
+    n = Math.floor(n / 2)
+    k++
+  }
+  return p
+}
+
+/** The CRC-32 of A then B, from A's CRC, B's CRC and B's length in bytes. */
+export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+  return (multiplyModP(x2nModP(lengthB, 3), crcA) ^ crcB) >>> 0
 }

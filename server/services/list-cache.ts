@@ -1,17 +1,15 @@
-import { describeList } from '../http/list-gzip.ts'
+import { gzipPieces, joinPieces, type GzipReport, type Piece } from '../http/list-gzip.ts'
 
 /**
  * Record lists kept in memory, each with the version of the records it shows (record_versions,
  * server/db/migrations.ts). An entry is only ever served after the database confirmed its version,
- * so several instances over one PostgreSQL each keep their own and none serves a stale list. Kept as UTF-8 bytes, ready
- * to send. Bounded by total size: the entries used longest ago go first.
+ * so several instances over one PostgreSQL each keep their own and none serves a stale list.
+ * Bounded by total size: the entries used longest ago go first.
  */
 export interface ListEntry {
   version: string
-  /** The JSON array, as sent. */
-  json: Uint8Array<ArrayBuffer>
-  /** Where each row's JSON lies in `json` (RowIndex): where a write puts its row, and a get finds it. */
-  index: RowIndex
+  /** The JSON array, as sent (ListBody). */
+  body: ListBody
   /**
    * The version and these users' membership were confirmed by a read sent while this
    * instance listened for changes, in its listening period `epoch` (RecordService): the entry
@@ -20,112 +18,216 @@ export interface ListEntry {
   listening?: { epoch: number; members: Set<number> }
 }
 
-/**
- * The rows of a list's bytes, in id order: row `i` has id `ids[i]` and its JSON ends at byte
- * `ends[i]` (exclusive); it starts one byte after the end of the row before (past its comma), or
- * at byte 1 (past the `[`).
- */
-export interface RowIndex {
-  ids: ArrayLike<number>
-  ends: ArrayLike<number>
-}
-
-const OPEN = Uint8Array.of(0x5b) // [
-const COMMA = Uint8Array.of(0x2c) // ,
-const CLOSE = Uint8Array.of(0x5d) // ]
-
-/** A list's bytes with its index, written out row by row (the database's JSON is spaced). */
-function indexRows(json: Uint8Array): { json: Uint8Array<ArrayBuffer>; index: RowIndex } {
-  const rows = (JSON.parse(Buffer.from(json).toString('utf8')) as { id: number }[]).map((r) => ({
-    id: r.id,
-    json: Buffer.from(JSON.stringify(r)),
-  }))
-  return withRows(
-    { json: new Uint8Array(Uint8Array.of(0x5b, 0x5d)), index: { ids: [], ends: [] } },
-    rows,
-  )
+/** A row as it goes into a list: its id and its JSON. */
+export interface RowJson {
+  id: number
+  json: Uint8Array
 }
 
 /**
- * The list with `changed` put in, each replacing the row of its id or going in its place by id
- * (docs/API.md): the rows between changed ones are copied as runs of bytes, so a write costs
- * one copy of the list, not a step per row. `changed` is in id order, each id at most once.
+ * A piece of a list: rows in id order, row `i` with id `ids[i]`, its JSON ending at byte
+ * `ends[i]` of the piece's text (exclusive) and starting one byte after the end of the row before
+ * (past its comma), or at byte 1 (past the piece's `[` or `,`).
  */
-export function withRows(
-  entry: { json: Uint8Array; index?: RowIndex },
-  changed: readonly { id: number; json: Uint8Array }[],
-): { json: Uint8Array<ArrayBuffer>; index: RowIndex } {
-  const { json, index } = entry.index ? (entry as Required<typeof entry>) : indexRows(entry.json)
-  const { ids, ends } = index
-  const n = ids.length
-  const parts: Uint8Array[] = [OPEN]
-  // Typed arrays, filled in place: a list of thousands of rows is indexed anew on every write.
-  const outIds = new Float64Array(n + changed.length)
-  const outEnds = new Float64Array(n + changed.length)
-  let count = 0
+interface RowPiece extends Piece {
+  readonly ids: Float64Array
+  readonly ends: Float64Array
+}
+
+/** The least and the most a piece holds (but the last of a run of rows). */
+const MIN_PIECE = 24 * 1024
+const MAX_PIECE = 96 * 1024
+
+const OPEN = 0x5b // [
+const COMMA = 0x2c // ,
+
+/** A well-mixed 32-bit hash of an id (MurmurHash3's finaliser). */
+function mix(id: number): number {
+  let h = id | 0
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> 0
+}
+
+/** One piece of `rows[from, to)`, opening the list (`[`) or following a piece (`,`). */
+function makePiece(rows: readonly RowJson[], from: number, to: number, first: boolean): RowPiece {
   let size = 1
-  const put = (bytes: Uint8Array) => {
-    if (size > 1) {
-      parts.push(COMMA)
-      size++
-    }
-    parts.push(bytes)
-    size += bytes.byteLength
+  for (let i = from; i < to; i++) size += rows[i]!.json.byteLength + (i > from ? 1 : 0)
+  const text = new Uint8Array(size)
+  const ids = new Float64Array(to - from)
+  const ends = new Float64Array(to - from)
+  text[0] = first ? OPEN : COMMA
+  let offset = 1
+  for (let i = from; i < to; i++) {
+    if (i > from) text[offset++] = COMMA
+    text.set(rows[i]!.json, offset)
+    offset += rows[i]!.json.byteLength
+    ids[i - from] = rows[i]!.id
+    ends[i - from] = offset
   }
-  let i = 0
-  let j = 0
-  while (i < n || j < changed.length) {
-    const next = changed[j]
-    if (next && (i === n || next.id <= ids[i]!)) {
-      if (i < n && next.id === ids[i]) i++
-      put(next.json)
-      outIds[count] = next.id
-      outEnds[count++] = size
-      j++
-      continue
-    }
-    // Rows i..r-1 are kept as they are: one run of bytes, commas included.
-    let r = i + 1
-    while (r < n && (!next || ids[r]! < next.id)) r++
-    const from = i === 0 ? 1 : ends[i - 1]! + 1
-    const shift = size + (size > 1 ? 1 : 0) - from
-    put(json.subarray(from, ends[r - 1]))
-    for (let k = i; k < r; k++) {
-      outIds[count] = ids[k]!
-      outEnds[count++] = ends[k]! + shift
-    }
-    i = r
-  }
-  parts.push(CLOSE)
-  const bytes = new Uint8Array(size + 1)
-  let offset = 0
-  for (const part of parts) {
-    bytes.set(part, offset)
-    offset += part.byteLength
-  }
-  const out = { ids: outIds.subarray(0, count), ends: outEnds.subarray(0, count) }
-  // Its gzip reuses the pieces of the list it was made from (server/http/list-gzip.ts).
-  describeList(bytes, out, json)
-  return { json: bytes, index: out }
+  return { text, ids, ends }
 }
 
 /**
- * Row `id` of an indexed list, as the bytes of its JSON in the list's (a view of them, not a
- * copy); undefined when the list has no such row.
+ * `rows` (in id order) as pieces. A row may end a piece when a hash of its id is divisible by the
+ * number of rows that make some 4 KiB at the rows' mean size, rounded to a power of two; a piece
+ * ends at the first such row once it holds 24 KiB, and at 96 KiB whatever the row. Where a cut
+ * falls depends only on the rows since the cut before, so rows cut again after a write soon fall
+ * where they fell before. No rows make one piece (an empty list, or its start).
  */
-export function rowBytes(entry: ListEntry, id: number): Uint8Array<ArrayBuffer> | undefined {
-  const { ids, ends } = entry.index
-  let low = 0
-  let high = ids.length - 1
+function cutRows(rows: readonly RowJson[], first: boolean): RowPiece[] {
+  let total = 0
+  for (const row of rows) total += row.json.byteLength + 1
+  const every = 2 ** Math.max(0, Math.round(Math.log2(4096 / (total / Math.max(1, rows.length)))))
+  const pieces: RowPiece[] = []
+  let from = 0
+  let size = 0
+  for (let i = 0; i < rows.length - 1; i++) {
+    size += rows[i]!.json.byteLength + 1
+    if (size >= MAX_PIECE || (size >= MIN_PIECE && mix(rows[i]!.id) % every === 0)) {
+      pieces.push(makePiece(rows, from, i + 1, first && pieces.length === 0))
+      from = i + 1
+      size = 0
+    }
+  }
+  pieces.push(makePiece(rows, from, rows.length, first && pieces.length === 0))
+  return pieces
+}
+
+/** The rows of `piece`, each a view of its bytes in the piece. */
+function rowsOf(piece: RowPiece): RowJson[] {
+  return Array.from(piece.ids, (id, i) => ({
+    id,
+    json: piece.text.subarray(i === 0 ? 1 : piece.ends[i - 1]! + 1, piece.ends[i]),
+  }))
+}
+
+/** The index of the last piece whose first row is at most `id` (0 when none is). */
+function pieceFor(pieces: readonly RowPiece[], id: number): number {
+  let low = 1
+  let high = pieces.length - 1
+  let found = 0
   while (low <= high) {
     const middle = (low + high) >>> 1
-    const at = ids[middle]!
-    if (at === id)
-      return entry.json.subarray(middle === 0 ? 1 : ends[middle - 1]! + 1, ends[middle])
-    if (at < id) low = middle + 1
-    else high = middle - 1
+    if (pieces[middle]!.ids[0]! <= id) {
+      found = middle
+      low = middle + 1
+    } else high = middle - 1
   }
-  return undefined
+  return found
+}
+
+/**
+ * A kept list's JSON array, held as pieces of rows that its later versions share: a write makes
+ * the pieces of the rows it touched anew (some 28 KiB each), and takes every other piece as it is,
+ * so what a write costs does not grow with the list. Its gzip is made of its pieces' deflates,
+ * each encoded once (server/http/list-gzip.ts); its bytes in one run only for a client that takes
+ * no gzip.
+ */
+export class ListBody {
+  #bytes: Uint8Array<ArrayBuffer> | undefined
+  #gzip: Promise<GzipReport> | undefined
+
+  private constructor(
+    readonly pieces: readonly RowPiece[],
+    /** The JSON's length in bytes. */
+    readonly byteLength: number,
+    readonly rowCount: number,
+  ) {}
+
+  private static made(pieces: readonly RowPiece[]): ListBody {
+    let size = 1 // ]
+    let rows = 0
+    for (const piece of pieces) {
+      size += piece.text.byteLength
+      rows += piece.ids.length
+    }
+    return new ListBody(pieces, size, rows)
+  }
+
+  /** The list of `rows`, in id order, each id once. */
+  static of(rows: readonly RowJson[]): ListBody {
+    return ListBody.made(cutRows(rows, true))
+  }
+
+  /**
+   * The list with `changed` put in, each replacing the row of its id or going in its place by id
+   * (docs/API.md). `changed` is in id order, each id at most once. The pieces the rows fall in
+   * are made anew, cut again where they grew; the others are this list's own.
+   */
+  withRows(changed: readonly RowJson[]): ListBody {
+    if (changed.length === 0) return this
+    const pieces = this.pieces
+    const out: RowPiece[] = []
+    let j = 0
+    for (let k = 0; k < pieces.length; k++) {
+      const nextFirst = k + 1 < pieces.length ? pieces[k + 1]!.ids[0]! : Infinity
+      if (j >= changed.length || changed[j]!.id >= nextFirst) {
+        out.push(pieces[k]!)
+        continue
+      }
+      // The rows of this piece, with the changed rows that fall in it put in by id.
+      const kept = rowsOf(pieces[k]!)
+      const rows: RowJson[] = []
+      let i = 0
+      while (j < changed.length && changed[j]!.id < nextFirst) {
+        const row = changed[j++]!
+        while (i < kept.length && kept[i]!.id < row.id) rows.push(kept[i++]!)
+        if (i < kept.length && kept[i]!.id === row.id) i++
+        rows.push(row)
+      }
+      while (i < kept.length) rows.push(kept[i++]!)
+      out.push(...cutRows(rows, k === 0))
+    }
+    return ListBody.made(out)
+  }
+
+  /** Row `id`'s JSON (a view of it in the list, not a copy); undefined when the list has none. */
+  row(id: number): Uint8Array | undefined {
+    const piece = this.pieces[pieceFor(this.pieces, id)]!
+    let low = 0
+    let high = piece.ids.length - 1
+    while (low <= high) {
+      const middle = (low + high) >>> 1
+      const at = piece.ids[middle]!
+      if (at === id)
+        return piece.text.subarray(
+          middle === 0 ? 1 : piece.ends[middle - 1]! + 1,
+          piece.ends[middle],
+        )
+      if (at < id) low = middle + 1
+      else high = middle - 1
+    }
+    return undefined
+  }
+
+  /** The ids of its rows, in order. */
+  ids(): number[] {
+    return this.pieces.flatMap((piece) => Array.from(piece.ids))
+  }
+
+  /** The JSON's bytes in one run, made on first need and kept. */
+  bytes(): Uint8Array<ArrayBuffer> {
+    return (this.#bytes ??= joinPieces(this.pieces))
+  }
+
+  /** What encoding it in gzip did (server/http/list-gzip.ts); made on first need and kept. */
+  encode(): Promise<GzipReport> {
+    if (!this.#gzip) {
+      const pending = gzipPieces(this.pieces)
+      this.#gzip = pending
+      // A failed encoding is not kept: the next answer tries again.
+      pending.catch(() => {
+        if (this.#gzip === pending) this.#gzip = undefined
+      })
+    }
+    return this.#gzip
+  }
+
+  /** Its gzip. */
+  gzip(): Promise<Uint8Array> {
+    return this.encode().then((report) => report.gzip)
+  }
 }
 
 export class ListCache {
@@ -152,7 +254,7 @@ export class ListCache {
 
   set(key: string, entry: ListEntry): void {
     this.delete(key)
-    const size = entry.json.byteLength
+    const size = entry.body.byteLength
     if (size > this.maxBytes / 4) return
     this.entries.set(key, entry)
     this.sizes.set(key, size)

@@ -23,7 +23,7 @@ import type { RecordKind, RecordRow, WrittenRow } from '../storage/records.ts'
 import { isMember } from '../storage/workspaces.ts'
 import type { ChangeFeed } from './changes.ts'
 import { AppError, type FieldProblem } from './errors.ts'
-import { ListCache, rowBytes, withRows, type ListEntry } from './list-cache.ts'
+import { ListBody, ListCache, type ListEntry, type RowJson } from './list-cache.ts'
 import { expectVersion } from './versions.ts'
 
 interface KindRules {
@@ -109,11 +109,8 @@ const HEARD_MAX = 100_000
 const CONFIRMED_PER_USER = 16
 const CONFIRMED_USERS_MAX = 100_000
 
-/** A list with no rows, indexed: where a list read from the database is written out row by row. */
-const NO_ROWS = { json: new Uint8Array([0x5b, 0x5d]), index: { ids: [], ends: [] } }
-
-/** Rows as the client sees them, each as its JSON, in id order (list-cache.ts, withRows). */
-function rowsJson(rows: readonly RecordRow[]): { id: number; json: Uint8Array }[] {
+/** Rows as the client sees them, each as its JSON, in id order (list-cache.ts, ListBody). */
+function rowsJson(rows: readonly RecordRow[]): RowJson[] {
   return rows.map((row) => ({ id: row.id, json: Buffer.from(JSON.stringify(row)) }))
 }
 
@@ -233,14 +230,14 @@ export class RecordService {
     kind: RecordKind,
     userId: number,
     id: number,
-  ): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  ): Promise<Uint8Array | undefined> {
     const keys = this.confirmedFor.get(userId)
     if (!keys) return undefined
     const prefix = `${kind}:`
     for (const key of [...keys].reverse()) {
       if (!key.startsWith(prefix)) continue
       const entry = await this.fromMemory(key, userId)
-      const row = entry && rowBytes(entry, id)
+      const row = entry?.body.row(id)
       if (row) return row
     }
     return undefined
@@ -295,7 +292,11 @@ export class RecordService {
     }
     // The members it was confirmed for are still members: the write changed records only.
     const listening = kept.listening?.epoch === this.epoch ? kept.listening : undefined
-    this.lists.set(key, { version: rowVersion, ...withRows(kept, rowsJson([row])), listening })
+    this.lists.set(key, {
+      version: rowVersion,
+      body: kept.body.withRows(rowsJson([row])),
+      listening,
+    })
     return row
   }
 
@@ -306,22 +307,18 @@ export class RecordService {
   }
 
   /**
-   * The workspace's records as JSON text. The answer is kept in memory (as the bytes sent) with the
-   * version of the records it shows and where each row lies in it; while the database says that
-   * version (one small query, with the membership check, or from memory while listening), it goes
-   * out again as it is. A list read from the database is written out row by row (secrets masked),
-   * which is where its index comes from.
+   * The workspace's records as JSON. The answer is kept in memory (a ListBody: the rows' JSON in
+   * pieces, with its gzip once made) with the version of the records it shows; while the database
+   * says that version (one small query, with the membership check, or from memory while
+   * listening), it goes out again as it is. A list read from the database is written out row by
+   * row (secrets masked), which is where its pieces come from.
    */
-  async listJson(
-    kind: RecordKind,
-    userId: number,
-    workspaceId: number,
-  ): Promise<Uint8Array<ArrayBuffer>> {
+  async listJson(kind: RecordKind, userId: number, workspaceId: number): Promise<ListBody> {
     const key = `${kind}:${workspaceId}`
     const kept = this.lists.get(key)
     if (kept) {
       const heard = await this.fromMemory(key, userId)
-      if (heard) return heard.json
+      if (heard) return heard.body
       const listening = this.listeningMark()
       const current = this.lists.peek(key) ?? kept
       const since = await store.recordListChanges(
@@ -334,27 +331,24 @@ export class RecordService {
       if (since === null) throw AppError.notFound()
       if (since.version === current.version) {
         this.confirmedListening(key, current, listening, userId)
-        return current.json
+        return current.body
       }
       // Another call may have brought the kept list to that version while this one asked: the
       // same rows, already made and perhaps already encoded (several calls follow a write at once).
       const latest = this.lists.peek(key)
       if (latest && latest !== current && latest.version === since.version) {
         this.confirmedListening(key, latest, listening, userId)
-        return latest.json
+        return latest.body
       }
       // Written since (by another instance, or a statement of its own): the rows written since
       // the kept version go into the kept list, unless some row left it (a delete), which the
       // count tells: every row now is either kept or written since.
-      const { json, index } = withRows(
-        current,
-        rowsJson(since.changed.map((r) => this.present(kind, r))),
-      )
-      if (index.ids.length === since.count) {
-        const entry: ListEntry = { version: since.version, json, index }
+      const body = current.body.withRows(rowsJson(since.changed.map((r) => this.present(kind, r))))
+      if (body.rowCount === since.count) {
+        const entry: ListEntry = { version: since.version, body }
         this.confirmedListening(key, entry, listening, userId)
         this.lists.set(key, entry)
-        return json
+        return body
       }
     }
     const listening = this.listeningMark()
@@ -362,10 +356,10 @@ export class RecordService {
     if (fresh === null) throw AppError.notFound()
     // Written out row by row, with the index that later writes and gets find rows by.
     const rows = (JSON.parse(fresh.json) as RecordRow[]).map((r) => this.present(kind, r))
-    const entry: ListEntry = { version: fresh.version, ...withRows(NO_ROWS, rowsJson(rows)) }
+    const entry: ListEntry = { version: fresh.version, body: ListBody.of(rowsJson(rows)) }
     this.confirmedListening(key, entry, listening, userId)
     this.lists.set(key, entry)
-    return entry.json
+    return entry.body
   }
 
   async get(kind: RecordKind, userId: number, id: number): Promise<RecordRow> {

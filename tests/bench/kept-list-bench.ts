@@ -1,27 +1,26 @@
 /**
  * `npm run bench kept-list`: what a write costs a kept list (server/services/list-cache.ts) on the
- * server: putting the written row into the list's bytes and index (`withRows`), and gzipping the
- * list's new version, whole (Node's gzip at its default level, as every other body is sent)
- * against in pieces that the list's next version reuses (server/http/list-gzip.ts). Two lists of
- * 1,000 rows: the load benchmark's departments (rows that differ only by their number), and
- * specialists with names, positions, phones, e-mails and descriptions. A row is renamed at five
- * places in turn, and every way that encodes a renamed list takes the five in turn. Per list: the
- * bytes each way; the CPU of one encoding whole, synchronously and with Node's asynchronous gzip
- * (its share on the server's own thread too); and in pieces, a list seen for the first time, after
- * a rename, and after a row was added at the end. Rounds alternate the ways; median and range.
+ * server: putting the written row into the list (`withRows`), and gzipping the list's new version,
+ * whole (Node's gzip at its default level, as every other body is sent) against from its pieces'
+ * deflates, which the versions share (server/http/list-gzip.ts). Three lists: the load
+ * benchmark's departments (rows that differ only by their number), 1,000 and 4,000 of them, and
+ * 1,000 specialists with names, positions, phones, e-mails and descriptions. A row is renamed at
+ * five places in turn, and every way that encodes a renamed list takes the five in turn. Per list:
+ * the bytes each way; the CPU of one encoding whole, synchronously and with Node's asynchronous
+ * gzip (its share on the server's own thread too); and from pieces: a list seen for the first
+ * time (made and encoded), a rename and an add at the end (each made into the list and encoded, as
+ * the server does after a write). Rounds alternate the ways; median and range.
  */
 import { gzip, gzipSync } from 'node:zlib'
 import { performance } from 'node:perf_hooks'
-import { gzipInPieces, type EncodedList } from '../../server/http/list-gzip.ts'
-import { withRows } from '../../server/services/list-cache.ts'
-import { keptList } from '../support/kept-list.ts'
+import { ListBody } from '../../server/services/list-cache.ts'
 import { seededRandom } from '../support/random.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
 /** Encodings per round and way, so that a figure is milliseconds, not the timer's grain. */
 const REPEAT = 40
-/** The rows renamed, one list each. */
-const RENAMED = [100, 300, 500, 700, 900]
+/** Where the renamed rows lie, as shares of the list; one list each. */
+const RENAMED = [0.1, 0.3, 0.5, 0.7, 0.9]
 
 type Row = Record<string, unknown> & { id: number }
 
@@ -31,8 +30,8 @@ const WORDS = (
   'уход лечение зубов кожи лица процедура курс запись скидка первичный повторный детский взрослый'
 ).split(' ')
 
-const departments = (): Row[] =>
-  Array.from({ length: 1000 }, (_, i) => ({
+const departments = (count: number): Row[] =>
+  Array.from({ length: count }, (_, i) => ({
     id: 40001 + i,
     workspace_id: 17,
     version: 1,
@@ -81,53 +80,52 @@ const stats = (values: number[]) => {
   return { median: sorted[Math.floor(sorted.length / 2)]!, low: sorted[0]!, high: sorted.at(-1)! }
 }
 
+const asRows = (rows: readonly Row[]) =>
+  rows.map((row) => ({ id: row.id, json: Buffer.from(JSON.stringify(row)) }))
+
 export async function runKeptListBench(): Promise<Record<string, number>> {
   const out: Record<string, number> = {}
   for (const [name, rows] of [
-    ['departments', departments()],
+    ['departments', departments(1000)],
+    ['departments_4000', departments(4000)],
     ['specialists', specialists()],
   ] as const) {
-    const first = keptList(rows)
-    // A rename at each of five places in turn (where a row lies among the cuts changes what its
+    const base = ListBody.of(asRows(rows))
+    await base.encode()
+    const renamedAt = RENAMED.map((share) => Math.floor(share * rows.length))
+    // A rename at each of five places in turn (where a row lies among the pieces changes what its
     // write re-encodes), and an add at the end.
-    const updates = RENAMED.map((at) =>
-      keptList(rows.map((r, i) => (i === at ? { ...r, name: `${String(r.name)} (новое)` } : r))),
+    const renames = renamedAt.map((at) =>
+      asRows([{ ...rows[at]!, name: `${String(rows[at]!.name)} (новое)` }]),
     )
-    const afterAdd = keptList([...rows, { ...rows[999]!, id: rows[999]!.id + 10 }])
-    const base: EncodedList = (await gzipInPieces(first.bytes, first.cuts)).encoded
-    let reencoded = 0
+    const added = asRows([{ ...rows.at(-1)!, id: rows.at(-1)!.id + 10 }])
+    const renamedLists = renames.map((rename) => base.withRows(rename).bytes())
+    let compressed = 0
+    let checked = 0
     let piecedBytes = 0
     let whole = 0
-    for (const update of updates) {
-      const { gzip, compressed } = await gzipInPieces(update.bytes, update.cuts, base)
-      reencoded += compressed / updates.length
-      piecedBytes += gzip.byteLength / updates.length
-      whole += gzipSync(update.bytes).byteLength / updates.length
+    for (const rename of renames) {
+      const report = await base.withRows(rename).encode()
+      compressed += report.compressed / renames.length
+      checked += report.checked / renames.length
+      piecedBytes += report.gzip.byteLength / renames.length
     }
-    const added = await gzipInPieces(afterAdd.bytes, afterAdd.cuts, base)
-    const entry = withRows(
-      { json: Buffer.from('[]'), index: { ids: [], ends: [] } },
-      rows.map((row) => ({ id: row.id, json: Buffer.from(JSON.stringify(row)) })),
-    )
-    const written = RENAMED.map((at) => [
-      { id: rows[at]!.id, json: Buffer.from(JSON.stringify({ ...rows[at], name: 'Новое имя' })) },
-    ])
+    for (const bytes of renamedLists) whole += gzipSync(bytes).byteLength / renamedLists.length
+    const afterAdd = await base.withRows(added).encode()
 
-    const nextWritten = inTurn(written)
-    const nextWhole = inTurn(updates)
-    const nextWholeAsync = inTurn(updates)
-    const nextPieced = inTurn(updates)
+    const nextWritten = inTurn(renames)
+    const nextWhole = inTurn(renamedLists)
+    const nextWholeAsync = inTurn(renamedLists)
+    const nextPieced = inTurn(renames)
+    const asJson = asRows(rows)
 
     const ways = {
-      write_into_list: () => withRows(entry, nextWritten()),
-      whole_sync: () => gzipSync(nextWhole().bytes),
-      whole_async: () => new Promise((resolve) => gzip(nextWholeAsync().bytes, resolve)),
-      pieces_first: () => gzipInPieces(first.bytes, first.cuts),
-      pieces_after_update: () => {
-        const update = nextPieced()
-        return gzipInPieces(update.bytes, update.cuts, base)
-      },
-      pieces_after_add: () => gzipInPieces(afterAdd.bytes, afterAdd.cuts, base),
+      write_into_list: () => base.withRows(nextWritten()),
+      whole_sync: () => gzipSync(nextWhole()),
+      whole_async: () => new Promise((resolve) => gzip(nextWholeAsync(), resolve)),
+      pieces_first: () => ListBody.of(asJson).encode(),
+      pieces_after_update: () => base.withRows(nextPieced()).encode(),
+      pieces_after_add: () => base.withRows(added).encode(),
     }
     const figures: Record<string, { cpu: number[]; loop: number[] }> = {}
     for (const way of Object.keys(ways)) figures[way] = { cpu: [], loop: [] }
@@ -143,14 +141,15 @@ export async function runKeptListBench(): Promise<Record<string, number>> {
       }
     }
     console.log(
-      `${name}: ${first.bytes.byteLength} B in ${first.cuts.length} pieces; gzip whole ` +
-        `${whole.toFixed(0)} B, in pieces ${piecedBytes.toFixed(0)} B ` +
-        `(${(((piecedBytes - whole) / whole) * 100).toFixed(1)} %); a rename re-encodes ` +
-        `${reencoded.toFixed(1)} pieces on average, an add ${added.compressed}`,
+      `${name}: ${base.byteLength} B in ${base.pieces.length} pieces; gzip whole ` +
+        `${whole.toFixed(0)} B, from pieces ${piecedBytes.toFixed(0)} B ` +
+        `(${(((piecedBytes - whole) / whole) * 100).toFixed(1)} %); a rename compresses ` +
+        `${compressed.toFixed(1)} pieces on average and checks ${checked.toFixed(1)}, ` +
+        `an add compresses ${afterAdd.compressed}`,
     )
     out[`kept_list_${name}_bytes_whole`] = Math.round(whole)
     out[`kept_list_${name}_bytes_pieces`] = Math.round(piecedBytes)
-    out[`kept_list_${name}_pieces_after_update`] = reencoded
+    out[`kept_list_${name}_pieces_after_update`] = compressed
     for (const [way, { cpu, loop }] of Object.entries(figures)) {
       const c = stats(cpu)
       const l = stats(loop)
