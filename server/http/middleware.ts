@@ -130,6 +130,13 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
     await releaseKey(db, userId, key)
     return
   }
+  // 5. Stored without waiting: the answer goes out now, one statement sooner (a client replaying
+  // its outbox sends each change after the answer to the one before). A repeat that comes first
+  // finds the key still running and waits for it, as it waits for a request still running; were
+  // the process to stop before the answer is stored, the key is taken over once stale, as if the
+  // process had stopped while the request ran (docs/API.md, "Idempotency-Key").
   const body = await c.res.clone().text()
-  await completeKey(db, userId, key, c.res.status, body)
+  c.get('services').background.track(completeKey(db, userId, key, c.res.status, body), (error) =>
+    console.error('An idempotency key could not store its answer', error),
+  )
 }

@@ -15,6 +15,12 @@ export class BackgroundTasks {
     this.running.add(done)
   }
 
+  /** Tracks `work`, already started, until it settles; its failure goes to `onError`. */
+  track(work: Promise<void>, onError: (error: unknown) => void): void {
+    const done: Promise<void> = work.catch(onError).finally(() => this.running.delete(done))
+    this.running.add(done)
+  }
+
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.all([...this.running])
   }

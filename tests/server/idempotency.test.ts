@@ -311,3 +311,60 @@ describe('a repeat of a request still running', () => {
     }
   })
 })
+
+describe('a first request’s stored answer', () => {
+  it('is stored after the answer goes out; a repeat in between waits for it', async () => {
+    const t = await testServer()
+    try {
+      const user = await t.signUp()
+      const { services } = await t.app.ready()
+      // Storing the answer is held until the test lets it go.
+      const db = services.db
+      const query = db.query
+      let store!: () => void
+      const stored = new Promise<void>((resolve) => (store = resolve))
+      Object.assign(db, {
+        query: async (text: string, params?: readonly unknown[]) => {
+          if (/^UPDATE idempotency_keys/.test(text)) await stored
+          return query(text, params)
+        },
+      })
+      try {
+        const key = randomUUID()
+        const send = () =>
+          t.call('POST', '/api/department/add', {
+            token: user.token,
+            headers: { 'Idempotency-Key': key },
+            body: { workspace_id: user.workspaceId, name: 'Сразу', description: '' },
+          })
+        const first = await Promise.race([
+          send(),
+          new Promise<string>((resolve) => setTimeout(() => resolve('no answer in 2 s'), 2000)),
+        ])
+        if (typeof first === 'string') throw new Error(first)
+        expect(first.status).toBe(200)
+        const body = await first.text()
+        let settled = false
+        const repeat = send().then((res) => ((settled = true), res))
+        await new Promise((resolve) => setTimeout(resolve, 150))
+        expect(settled).toBe(false)
+        store()
+        const again = await repeat
+        expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+        expect(await again.text()).toBe(body)
+        await services.background.idle()
+      } finally {
+        Object.assign(db, { query })
+      }
+      const list = await json<Row[]>(
+        await t.call('GET', '/api/department/list', {
+          token: user.token,
+          query: { workspace_id: user.workspaceId },
+        }),
+      )
+      expect(list.map((d) => d.name)).toEqual(['Сразу'])
+    } finally {
+      await t.close()
+    }
+  })
+})
