@@ -54,8 +54,10 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
-          // Hooks open databases (PGlite on its own thread): seconds on a loaded machine.
+          // Hooks open databases (PGlite on its own thread): seconds on a loaded machine. So do the
+          // tests that start a server of their own (settings of their own: a clock, a proxy).
           hookTimeout: 60_000,
+          testTimeout: 30_000,
         },
       },
     ],

@@ -20,6 +20,11 @@ import {
   updateUser,
 } from '../../src/features/auth/session.ts'
 
+// Revoking a signed-out token has tests of its own (revoke.ts); here it only has to be asked for.
+// signOut loads it without waiting (a dynamic import): each test waits for that load to end.
+const { flushRevocations } = vi.hoisted(() => ({ flushRevocations: vi.fn(async () => undefined) }))
+vi.mock('../../src/features/auth/revoke.ts', () => ({ flushRevocations }))
+
 const auth: AuthResponse = {
   access_token: 'abc.def',
   expires_at: '2030-01-01T00:00:00.000Z',
@@ -30,8 +35,9 @@ beforeEach(() => {
   localStorage.clear()
   setUnsyncedChangesHook(async () => 0)
 })
-afterEach(() => {
+afterEach(async () => {
   setSignOutConfirm(async () => false)
+  await vi.dynamicImportSettled()
 })
 
 describe('storage keys', () => {
@@ -155,6 +161,9 @@ describe('signOut', () => {
     expect(await signOut({ confirm })).toBe(true)
     expect(confirm).not.toHaveBeenCalled()
     for (const key of Object.values(SESSION_KEYS)) expect(localStorage.getItem(key)).toBeNull()
+    // The server is asked to forget the token too.
+    await vi.dynamicImportSettled()
+    expect(flushRevocations).toHaveBeenCalled()
   })
 
   it('asks first when changes are unsynced, and keeps everything on cancel', async () => {
