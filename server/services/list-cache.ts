@@ -145,9 +145,30 @@ export class ListBody {
     return new ListBody(pieces, size, rows)
   }
 
-  /** The list of `rows`, in id order, each id once. */
-  static of(rows: readonly RowJson[]): ListBody {
-    return ListBody.made(cutRows(rows, true))
+  /**
+   * The list of `rows`, in id order, each id once. A piece that comes out byte for byte a piece of
+   * `previous` (an earlier version of the list) is that piece, with its encoding: a list read
+   * afresh after a delete encodes only the pieces near the rows that left it.
+   */
+  static of(rows: readonly RowJson[], previous?: ListBody): ListBody {
+    const pieces = cutRows(rows, true)
+    if (previous) {
+      const byFirstRow = new Map<number, RowPiece>()
+      for (const piece of previous.pieces) {
+        if (piece.ids.length > 0) byFirstRow.set(piece.ids[0]!, piece)
+      }
+      for (const [k, piece] of pieces.entries()) {
+        const old = piece.ids.length > 0 ? byFirstRow.get(piece.ids[0]!) : undefined
+        if (
+          old &&
+          old.text.byteLength === piece.text.byteLength &&
+          Buffer.compare(old.text, piece.text) === 0
+        ) {
+          pieces[k] = old
+        }
+      }
+    }
+    return ListBody.made(pieces)
   }
 
   /**

@@ -354,9 +354,11 @@ export class RecordService {
     const listening = this.listeningMark()
     const fresh = await store.listRecordsJsonForMember(this.db, kind, workspaceId, userId)
     if (fresh === null) throw AppError.notFound()
-    // Written out row by row, with the index that later writes and gets find rows by.
+    // Written out row by row, in the pieces that later writes and gets find rows by.
     const rows = (JSON.parse(fresh.json) as RecordRow[]).map((r) => this.present(kind, r))
-    const entry: ListEntry = { version: fresh.version, body: ListBody.of(rowsJson(rows)) }
+    // Pieces that came out as the kept list's are taken with their encoding (a delete).
+    const body = ListBody.of(rowsJson(rows), this.lists.peek(key)?.body)
+    const entry: ListEntry = { version: fresh.version, body }
     this.confirmedListening(key, entry, listening, userId)
     this.lists.set(key, entry)
     return entry.body
