@@ -1,4 +1,10 @@
-import { gzipPieces, joinPieces, type GzipReport, type Piece } from '../http/list-gzip.ts'
+import {
+  gzipPieces,
+  joinPieces,
+  sameBytes,
+  type GzipReport,
+  type Piece,
+} from '../http/list-gzip.ts'
 
 /**
  * Record lists kept in memory, each with the version of the records it shows (record_versions,
@@ -94,12 +100,13 @@ function cutRows(rows: readonly RowJson[], first: boolean): RowPiece[] {
   return pieces
 }
 
+/** Row `i` of `piece`: a view of its JSON in the piece's text. */
+const rowAt = (piece: RowPiece, i: number) =>
+  piece.text.subarray(i === 0 ? 1 : piece.ends[i - 1]! + 1, piece.ends[i])
+
 /** The rows of `piece`, each a view of its bytes in the piece. */
 function rowsOf(piece: RowPiece): RowJson[] {
-  return Array.from(piece.ids, (id, i) => ({
-    id,
-    json: piece.text.subarray(i === 0 ? 1 : piece.ends[i - 1]! + 1, piece.ends[i]),
-  }))
+  return Array.from(piece.ids, (id, i) => ({ id, json: rowAt(piece, i) }))
 }
 
 /** The index of the last piece whose first row is at most `id` (0 when none is). */
@@ -159,13 +166,7 @@ export class ListBody {
       }
       for (const [k, piece] of pieces.entries()) {
         const old = piece.ids.length > 0 ? byFirstRow.get(piece.ids[0]!) : undefined
-        if (
-          old &&
-          old.text.byteLength === piece.text.byteLength &&
-          Buffer.compare(old.text, piece.text) === 0
-        ) {
-          pieces[k] = old
-        }
+        if (old && sameBytes(old.text, piece.text)) pieces[k] = old
       }
     }
     return ListBody.made(pieces)
@@ -211,11 +212,7 @@ export class ListBody {
     while (low <= high) {
       const middle = (low + high) >>> 1
       const at = piece.ids[middle]!
-      if (at === id)
-        return piece.text.subarray(
-          middle === 0 ? 1 : piece.ends[middle - 1]! + 1,
-          piece.ends[middle],
-        )
+      if (at === id) return rowAt(piece, middle)
       if (at < id) low = middle + 1
       else high = middle - 1
     }
