@@ -153,6 +153,7 @@ export async function receiveUpload(
   parser.on('file', (name, stream) => {
     // Only the first `file` part is kept; any other file is read past.
     if (name !== 'file' || hash) {
+      stream.on('error', () => fail(malformed()))
       stream.resume()
       return
     }
@@ -160,6 +161,9 @@ export async function receiveUpload(
     hashFields(hash, fields.filter(([field]) => field < 'file').sort(byName))
     hash.update('file=')
     const fileHash = hash
+    // A body that ends inside the file part: the part's stream errs (an 'error' left unheard
+    // would end the process); the request is malformed and the partial file is discarded.
+    stream.on('error', () => fail(malformed()))
     fileEnded = new Promise<void>((resolve) => {
       stream.on('end', () => {
         void writing.then(() => {

@@ -257,6 +257,46 @@ describe('uploads received as they stream', () => {
     expect(await files()).toEqual(before)
   })
 
+  it('a body that ends inside the file part is a 400, keeps no file, and the server goes on', async () => {
+    const before = await files()
+    const whole = (filename: string) =>
+      multipart('b0undary', [{ name: 'file', value: mp4OfSize(VIDEO_MAX - 4096), filename }])
+    for (const [path, cut] of [
+      ['/api/image/upload', 200 * 1024],
+      ['/api/image/upload', 100],
+      ['/api/image/upload', 2000],
+    ] as const) {
+      const body = whole('cut.mp4')
+      // A well-framed request whose multipart body simply stops mid-file: no closing boundary.
+      const reply = await send(path, body.subarray(0, cut))
+      expect(reply.status, `${path} cut at ${cut}: ${reply.body}`).toBe(400)
+      expect(errorCode(reply)).toBe('validation_error')
+    }
+    const project = await fetch(`${server.url}/api/project/add`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ workspace_id: await workspaceId(), name: 'Обрыв', type: 1 }),
+    })
+    const { id } = (await project.json()) as { id: number }
+    const jpeg = multipart('b0undary', [
+      { name: 'project_id', value: String(id) },
+      {
+        name: 'file',
+        value: Buffer.concat([pngImage(40, 40), Buffer.alloc(30_000)]),
+        filename: 'a.png',
+      },
+    ])
+    for (const chunked of [false, true]) {
+      const reply = await send('/api/project/add_bg', jpeg.subarray(0, jpeg.byteLength - 200), {
+        chunked,
+      })
+      expect(reply.status, reply.body).toBe(400)
+    }
+    // The process is alive and answers the next request; nothing was left behind.
+    expect((await checkAuth()).status).toBe(401)
+    expect(await files()).toEqual(before)
+  })
+
   it('a file of neither kind is refused with 415 from its first bytes and leaves no file', async () => {
     const before = await files()
     const junk = Buffer.alloc(VIDEO_MAX - 4096, 0x41)
