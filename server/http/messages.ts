@@ -30,6 +30,7 @@ const ERROR_MESSAGES: Record<string, string> = {
   block_type_conflict: 'Блок с этим id другого типа',
   forbidden: 'Недостаточно прав',
   last_admin: 'Нельзя удалить последнего администратора пространства',
+  slug_taken: 'Этот адрес уже занят другой страницей',
   version_conflict:
     'Запись уже изменил кто-то другой. Посмотрите её текущий вид и повторите изменение',
 }
@@ -55,6 +56,10 @@ const FIELD_MESSAGES: Record<string, (requirement: unknown) => string> = {
   [FieldCode.invalidPrice]: () => 'Неверная цена',
   [FieldCode.invalidValue]: () => 'Неверное значение',
   [FieldCode.invalidCharacters]: () => 'Текст содержит недопустимые символы',
+  [FieldCode.invalidSlug]: () =>
+    'Адрес страницы: от 3 до 60 символов, латинские буквы, цифры и дефис между ними',
+  [FieldCode.reservedSlug]: () => 'Этот адрес занят системой, выберите другой',
+  slug_taken: () => 'Этот адрес уже занят другой страницей',
   email_taken: () => 'Пользователь с таким адресом уже зарегистрирован',
   reset_invalid: () => 'Ссылка для сброса пароля недействительна или устарела',
   unknown_reference: () => 'Не найдено в этом пространстве',

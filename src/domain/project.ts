@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { PublishedState } from './publish.ts'
 import { FieldCode, Id, requiredText, RowVersion } from './validation.ts'
 
 /** The two editors (DESIGN §2). */
@@ -33,6 +34,13 @@ export const Project = v.object({
   updated_at: v.string(),
   /** The first background's image, for the projects list; absent on rows made on this device. */
   cover_url: v.optional(v.nullable(v.string())),
+  /**
+   * Its public page (docs/publishing.md): null when not published; absent on rows made on this
+   * device and from servers before publishing.
+   */
+  published: v.optional(v.nullable(PublishedState)),
+  /** The page's address, set or given at the first publish; null until then. */
+  slug: v.optional(v.nullable(v.string())),
 })
 export type Project = v.InferOutput<typeof Project>
 

@@ -23,6 +23,8 @@ export const FieldCode = {
   invalidPrice: 'invalid_price',
   invalidValue: 'invalid_value',
   invalidCharacters: 'invalid_characters',
+  invalidSlug: 'invalid_slug',
+  reservedSlug: 'reserved_slug',
 } as const
 export type FieldCode = (typeof FieldCode)[keyof typeof FieldCode]
 

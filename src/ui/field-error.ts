@@ -45,6 +45,10 @@ export function fieldErrorText(message: string, requirement?: unknown): string {
       return t`Некорректное значение`
     case FieldCode.invalidCharacters:
       return t`Уберите из текста недопустимые символы`
+    case FieldCode.invalidSlug:
+      return t`От 3 до 60 символов: латинские буквы, цифры и дефис между ними`
+    case FieldCode.reservedSlug:
+      return t`Этот адрес занят системой, выберите другой`
     default:
       return message.trim() ? message : t`Некорректное значение`
   }
