@@ -13,6 +13,8 @@ export interface PreviewBlockProps {
   specialistName: (id: number | null) => string | null
   /** A target button was followed: show the background with this id (scroll or change slide). */
   onTarget: (bgId: number) => void
+  /** On the published page a video loads nothing until it is played (docs/publishing.md). */
+  published?: boolean
 }
 
 /**
@@ -25,8 +27,10 @@ export function PreviewBlock({
   resolveFileUrl,
   specialistName,
   onTarget,
+  published,
 }: PreviewBlockProps) {
   const labels = useBlockLabels()
+  const watch = labels.watchVideo
   const box = previewBox(block, background)
   const look = appearanceOf(block, {
     bgHeight: 2 * halfHeightUnits(background),
@@ -53,7 +57,13 @@ export function PreviewBlock({
   }
   return (
     <div style={style} data-block-type={block.type}>
-      <DomBlock look={look} resolveFileUrl={resolveFileUrl} action={actionOf(block, onTarget)} />
+      <DomBlock
+        look={look}
+        resolveFileUrl={resolveFileUrl}
+        action={actionOf(block, onTarget)}
+        playLabel={watch}
+        published={published}
+      />
     </div>
   )
 }
