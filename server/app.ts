@@ -177,6 +177,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
       publicUrl: options.publicUrl,
     })
     await services.auth.start()
+    await services.formTokens.start()
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
     // Change events older than they are kept go now and every hour (docs/API.md, "Live changes").
@@ -301,7 +302,9 @@ export function createApp(options: AppOptions = {}): ApiApp {
     },
   )
   const pagesRoute = pageRoutes(app, async () => (await init).services, renderer)
-  void init.then(({ services }) => (services.pages.onChange = () => pagesRoute.forget()))
+  void init
+    .then(({ services }) => (services.pages.onChange = () => pagesRoute.forget()))
+    .catch(() => undefined)
 
   const site = options.staticDir ? staticSite(options.staticDir) : null
   app.get('*', async (c) => {

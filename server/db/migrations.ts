@@ -461,6 +461,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE CONSTRAINT TRIGGER project_pages_changes AFTER INSERT OR UPDATE OR DELETE ON project_pages
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION record_page_change();
   `,
+  // Secrets every instance shares, made once (the signing key of the published pages' form
+  // tokens, docs/requests.md).
+  `
+  CREATE TABLE server_secrets (
+    name text PRIMARY KEY,
+    value text NOT NULL
+  );
+  `,
 ]
 
 /** Applies the migrations not applied yet. Safe when several instances start at once (PostgreSQL). */
