@@ -11,6 +11,8 @@ import { eventRoutes } from './http/routes/events.ts'
 import { projectRoutes } from './http/routes/projects.ts'
 import { pageApiRoutes } from './http/routes/pages.ts'
 import { pageRoutes } from './published/page-route.ts'
+import { submitRoutes, type RequestLimits } from './published/submit-route.ts'
+import type { SubmissionSink } from './published/submission.ts'
 import { defaultRendererSource, loadRenderer, type RendererSource } from './published/renderer.ts'
 import { recordRoutes } from './http/routes/records.ts'
 import { workspaceRoutes } from './http/routes/workspaces.ts'
@@ -97,6 +99,10 @@ export interface AppOptions {
   publicUrl?: string
   /** The published pages' renderer: built (dist-page) or, under tests, from source. */
   pageRenderer?: RendererSource
+  /** Where visitors' requests go (docs/requests.md); tests give their own. */
+  requestSink?: SubmissionSink
+  /** Limits of visitors' requests per address and per page (docs/requests.md). */
+  requestLimits?: Partial<RequestLimits>
 }
 
 export type ApiApp = Hono<AppEnv> & {
@@ -305,6 +311,20 @@ export function createApp(options: AppOptions = {}): ApiApp {
   void init
     .then(({ services }) => (services.pages.onChange = () => pagesRoute.forget()))
     .catch(() => undefined)
+  submitRoutes(
+    app,
+    pagesRoute,
+    async () => (await init).services,
+    async () => {
+      if (options.requestSink) return options.requestSink
+      throw new AppError(503, ERROR_CODES.server, 'requests_unavailable')
+    },
+    {
+      limits: options.requestLimits,
+      trustedProxies: Number(options.trustProxy ?? 0),
+      now: options.now,
+    },
+  )
 
   const site = options.staticDir ? staticSite(options.staticDir) : null
   app.get('*', async (c) => {
