@@ -31,6 +31,7 @@ import {
 import { pruneKeys } from './storage/idempotency.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
 import { sweepUploads } from './uploads/sweep.ts'
+import { parseVariant } from './uploads/variants.ts'
 import { bodyLimit, drainUnreadBody } from './http/body-limit.ts'
 import { compression } from './http/compression.ts'
 import { FRAMING_BYTES } from './http/upload-body.ts'
@@ -297,7 +298,16 @@ export function createApp(options: AppOptions = {}): ApiApp {
     throw routeNotFound()
   })
 
-  app.get('/uploads/:name', async (c) => serveUpload(c, (await init).services.uploadStorage))
+  app.get('/uploads/:name', async (c) => {
+    const { services } = await init
+    // A published page's resized copy of an image is made on its first request when the
+    // background work after the publish has not made it yet (docs/publishing.md, "Images").
+    const name = c.req.param('name')
+    if (parseVariant(name) && (await services.uploadStorage.size(name)) === null) {
+      await services.variants.ensure(name).catch(() => false)
+    }
+    return serveUpload(c, services.uploadStorage)
+  })
   app.all('/uploads/*', (c) => c.text('Not found', 404))
 
   // Published pages (docs/publishing.md): public, rendered from the app's own block components.

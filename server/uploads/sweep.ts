@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.ts'
 import type { UploadStorage } from './storage.ts'
+import { parseVariant } from './variants.ts'
 
 /** Uploads younger than this are kept even when nothing refers to them yet (docs/API.md). */
 export const SWEEP_GRACE_MS = 7 * 24 * 3_600_000
@@ -42,8 +43,22 @@ export async function sweepUploads(
   const files = await storage.list()
   const referenced = await referencedNames(db)
   const removed: string[] = []
+  const kept = (name: string, writtenAt: number) =>
+    name.startsWith('seed-') || referenced.has(name) || now - writtenAt < graceMs
+  const sources = new Map(files.map((f) => [f.name, f.writtenAt]))
   for (const { name, writtenAt } of files) {
-    if (name.startsWith('seed-') || referenced.has(name) || now - writtenAt < graceMs) continue
+    // A resized copy (docs/publishing.md, "Images") goes with its image, not on its own.
+    const variant = parseVariant(name)
+    if (variant) {
+      const source = ['jpg', 'png', 'webp']
+        .map((ext) => `${variant.stem}.${ext}`)
+        .find((n) => sources.has(n))
+      if (source && kept(source, sources.get(source)!)) continue
+      await storage.remove(name)
+      removed.push(name)
+      continue
+    }
+    if (kept(name, writtenAt)) continue
     await storage.remove(name)
     removed.push(name)
   }
