@@ -3,6 +3,7 @@ import { I18nProvider } from '@lingui/react'
 import { createHash } from 'node:crypto'
 import { renderToString } from 'react-dom/server'
 import { imageSrcsets, type PageSnapshot } from '../../domain/publish.ts'
+import { EMBED_ORIGINS } from '../../domain/video-embed.ts'
 import type { LocalBlock } from '../editor/editor-data.ts'
 import { FONT_FILES } from '../editor/fonts/font-files.ts'
 import { facesUsedBy, FONT_SUBSETS, type FontFaceRef } from '../editor/model/fonts.ts'
@@ -51,6 +52,7 @@ export const PAGE_CSP = [
   "style-src 'unsafe-inline'",
   "img-src 'self' data: https:",
   "media-src 'self' https:",
+  `frame-src ${EMBED_ORIGINS.join(' ')}`,
   "font-src 'self'",
   "connect-src 'self'",
   "form-action 'self'",
