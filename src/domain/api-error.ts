@@ -15,6 +15,8 @@ export type ApiErrorBody = v.InferOutput<typeof ApiErrorBody>
 export const ERROR_CODES = {
   validation: 'validation_error',
   badJson: 'bad_json',
+  /** A request Node cannot parse as HTTP (a broken request line or chunk framing). */
+  badRequest: 'bad_request',
   unauthorized: 'unauthorized',
   forbidden: 'forbidden',
   notFound: 'not_found',
@@ -24,6 +26,8 @@ export const ERROR_CODES = {
   /** The Idempotency-Key was first used for another request (method, path, query or body). */
   idempotencyMismatch: 'idempotency_mismatch',
   tooLarge: 'too_large',
+  /** A request whose headers or body did not arrive in time (Node's own timeouts). */
+  timeout: 'timeout',
   unsupportedMedia: 'unsupported_media_type',
   rateLimited: 'rate_limited',
   server: 'server_error',
