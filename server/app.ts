@@ -25,8 +25,9 @@ import {
   type ThrottleSettings,
 } from './services/throttle.ts'
 import { pruneKeys } from './storage/idempotency.ts'
+import { pruneReservations } from './storage/uploads.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
-import { sweepUploads } from './uploads/sweep.ts'
+import { RESERVATION_TTL_MS, sweepUploads } from './uploads/sweep.ts'
 import { bodyLimit, drainUnreadBody } from './http/body-limit.ts'
 import { compression } from './http/compression.ts'
 import { FRAMING_BYTES } from './http/upload-body.ts'
@@ -183,6 +184,8 @@ export function createApp(options: AppOptions = {}): ApiApp {
     await services.auth.start()
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
+    // Quota reservations a process that died left behind: lapsed already, deleted now.
+    await pruneReservations(db, RESERVATION_TTL_MS).catch(() => undefined)
     // Change events older than they are kept go now and every hour (docs/API.md, "Live changes").
     const pruneEvents = () => services.events.prune().catch(() => undefined)
     await pruneEvents()
