@@ -101,3 +101,43 @@ describe('the summary query', () => {
     expect(conversion(5, 2)).toBe(1)
   })
 })
+
+describe('the screen', () => {
+  it('exports CSV that Excel opens in Russian: BOM, semicolons, quoted cells', async () => {
+    const { summaryCsv, lastDays, moscowToday } =
+      await import('../../src/features/analytics/figures.ts')
+    const csv = summaryCsv(
+      {
+        totals: { views: 3, visitors: 2, submissions: 1, clicks: 0, conversion: 0.5 },
+        days: [],
+        projects: [
+          {
+            project_id: 1,
+            name: 'Акция; "лето"',
+            views: 3,
+            visitors: 2,
+            submissions: 1,
+            conversion: 0.5,
+          },
+        ],
+        sources: [],
+        devices: [],
+      },
+      {
+        project: 'Страница',
+        views: 'Просмотры',
+        visitors: 'Посетители',
+        requests: 'Заявки',
+        conversion: 'Конверсия, %',
+        total: 'Всего',
+      },
+    )
+    expect(csv).toBe(
+      '\uFEFFСтраница;Просмотры;Посетители;Заявки;Конверсия, %\r\n' +
+        '"Акция; ""лето""";3;2;1;50\r\n' +
+        'Всего;3;2;1;50\r\n',
+    )
+    expect(lastDays(7, '2026-03-03')).toEqual({ from: '2026-02-25', to: '2026-03-03' })
+    expect(moscowToday(Date.parse('2026-03-10T21:00:00Z'))).toBe('2026-03-11')
+  })
+})
