@@ -48,6 +48,13 @@ const benches: Bench[] = [
     load: async () => (await import('./analytics-bench.ts')).runAnalyticsBench,
   },
   { name: 'pixels', load: async () => (await import('./pixel-bench.ts')).runPixelBench },
+  {
+    name: 'published',
+    load: async () => {
+      const { runPublishedBench } = await import('./published-bench.ts')
+      return () => runPublishedBench()
+    },
+  },
 ]
 
 const only = process.argv.slice(2)
