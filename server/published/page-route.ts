@@ -81,6 +81,8 @@ export function pageRoutes(
   app: Hono<AppEnv>,
   services: () => Promise<Services>,
   renderer: Promise<PageRenderer | null>,
+  /** A page is answered (200 or 304): the analytics count it (docs/analytics.md). */
+  onView: (c: Context<AppEnv>, projectId: number) => void = () => undefined,
 ): PageRoutes {
   const lookups = new Map<string, Lookup>()
   const rendered = new Map<string, RenderedVersion>()
@@ -192,6 +194,7 @@ export function pageRoutes(
       'Cache-Control': PAGE_CACHE_CONTROL,
       Vary: 'Accept-Encoding',
     }
+    onView(c, page.project_id)
     const asked = c.req.header('If-None-Match')
     if (asked && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
       return answer(c, null, 304, common)
