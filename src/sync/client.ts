@@ -312,6 +312,16 @@ export interface SyncStatus {
   needsSignIn: boolean
 }
 
+/**
+ * The browser has a network and the API answers (the sync status's `online`), without reading the
+ * outbox: for a screen that only needs to say whether a change will go now or wait.
+ */
+export function useOnline(): boolean {
+  const network = useSyncExternalStore(subscribeOnline, isOnline, () => true)
+  const answering = useSyncExternalStore(subscribeAnswering, isAnswering, () => true)
+  return network && answering
+}
+
 export function useSyncStatus(): SyncStatus {
   const network = useSyncExternalStore(subscribeOnline, isOnline, () => true)
   const answering = useSyncExternalStore(subscribeAnswering, isAnswering, () => true)

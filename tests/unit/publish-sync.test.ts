@@ -16,7 +16,7 @@ import {
   setProjectSlug,
   unpublishProject,
 } from '../../src/sync/mutators/index.ts'
-import { pageUrl } from '../../src/sync/mutators/publishing.ts'
+import { pageUrl } from '../../src/sync/page-url.ts'
 
 /**
  * Publishing through the outbox (docs/SYNC.md "Publishing"): the optimistic page state, the order

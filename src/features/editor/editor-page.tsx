@@ -20,6 +20,7 @@ import {
   IconStackBack,
   IconStackFront,
   IconTrash,
+  IconWorldUpload,
   IconZoomIn,
   IconZoomOut,
 } from '@tabler/icons-react'
@@ -57,7 +58,11 @@ import { useSessionUser } from '../auth/use-session-user.ts'
 import { useShortcuts } from './use-shortcuts.ts'
 import { SwitchField } from '../../ui/switch-field.tsx'
 import { syncState, useSyncStateLabel } from '../sync-status/sync-state.ts'
-import { useSyncStatus } from '../../sync/client.ts'
+import { useOnline, useSyncStatus } from '../../sync/client.ts'
+import { useWaitingPages } from '../../mirror/live.ts'
+import type { Project } from '../../domain/project.ts'
+import { PublishDialogHost } from '../publishing/publish-dialog-host.tsx'
+import { PublishStatus } from '../publishing/publish-status.tsx'
 
 /** Grid steps offered, in screen px at 100% zoom (spec §9: 20 by default). */
 const GRID_SIZES = [5, 10, 20, 40, 50] as const
@@ -211,6 +216,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
     >
       <Toolbar
         title={data.project.name}
+        publish={<PublishControl project={data.project} beforePublish={saveNow} />}
         store={store}
         canUndo={state.canUndo}
         canRedo={state.canRedo}
@@ -408,8 +414,45 @@ export function SaveStatusText({ status }: { status: SaveState }) {
   )
 }
 
+/**
+ * The page's state and «Опубликовать» (docs/editor.md "Publishing"): the dialog hands the editor's
+ * unsaved changes to the data layer before it queues the publish, so the page is what is on screen.
+ */
+function PublishControl({
+  project,
+  beforePublish,
+}: {
+  project: Project
+  beforePublish: () => Promise<void>
+}) {
+  const waiting = useWaitingPages().get(project.id)
+  const online = useOnline()
+  const [open, setOpen] = useState(false)
+  return (
+    <Group gap="sm" wrap="nowrap" miw={0} style={{ marginLeft: 'auto' }}>
+      <PublishStatus project={project} waiting={waiting} online={online} />
+      <Button
+        variant="light"
+        leftSection={<IconWorldUpload size={18} aria-hidden />}
+        onClick={() => setOpen(true)}
+        style={{ flex: 'none' }}
+      >
+        <Trans>Опубликовать</Trans>
+      </Button>
+      {open ? (
+        <PublishDialogHost
+          projectId={project.id}
+          onClose={() => setOpen(false)}
+          beforePublish={beforePublish}
+        />
+      ) : null}
+    </Group>
+  )
+}
+
 function Toolbar(props: {
   title: string
+  publish: ReactNode
   store: EditorStore
   canUndo: boolean
   canRedo: boolean
@@ -449,6 +492,7 @@ function Toolbar(props: {
         <Title order={1} fz="lg" lineClamp={1} title={props.title} style={{ minWidth: 0 }}>
           {props.title}
         </Title>
+        {props.publish}
       </Group>
       <Group gap={6} justify="space-between" wrap="wrap">
         <Group gap={4} wrap="wrap" role="toolbar" aria-label={t`Добавить блок`}>

@@ -1,10 +1,10 @@
-import { apiConfig } from '../../api/client.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import type { OutboxEntry, SendOf } from '../../data/entries.ts'
 import { keyOfId } from '../../data/keyed.ts'
 import { enqueue, newKey } from '../../data/outbox.ts'
 import type { ClientKey, Project } from '../../data/types.ts'
-import { pagePath, slugFromName, type PublishedState } from '../../domain/publish.ts'
+import { slugFromName, type PublishedState } from '../../domain/publish.ts'
+import { pageUrl } from '../page-url.ts'
 import { inAll } from './apply.ts'
 import type { SendContext } from './context.ts'
 import { currentId, write } from './local.ts'
@@ -23,24 +23,6 @@ export const PUBLISH_OPS: ReadonlySet<string> = new Set(['publish', 'unpublish',
 /** Whether an entry publishes, unpublishes or names a project's page. */
 export function isPublishEntry(entry: { table: string; op: string }): boolean {
   return entry.table === 'projects' && PUBLISH_OPS.has(entry.op)
-}
-
-/**
- * The address of the page with `slug`: on the origin of an address the server gave (`known`), else
- * on the API's (the app's own when it is served with the API).
- */
-export function pageUrl(slug: string, known?: string | null): string {
-  let origin = ''
-  try {
-    if (known) origin = new URL(known).origin
-  } catch {
-    // Not an address: the API's origin below.
-  }
-  const base =
-    origin ||
-    apiConfig().baseUrl ||
-    (typeof location === 'undefined' ? 'http://localhost' : location.origin)
-  return new URL(pagePath(slug), base).href
 }
 
 /** The project's queued page entries (publish, unpublish, set_slug), in edit order. */
