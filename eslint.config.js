@@ -93,6 +93,7 @@ export default tseslint.config(
     ignores: [
       'dist',
       'dist-test',
+      'dist-page',
       'node_modules',
       'data',
       'coverage',

@@ -9,6 +9,11 @@ import { requestLog } from './http/middleware.ts'
 import { authRoutes } from './http/routes/auth.ts'
 import { eventRoutes } from './http/routes/events.ts'
 import { projectRoutes } from './http/routes/projects.ts'
+import { pageApiRoutes } from './http/routes/pages.ts'
+import { pageRoutes } from './published/page-route.ts'
+import { submitRoutes, type RequestLimits } from './published/submit-route.ts'
+import type { SubmissionSink } from './published/submission.ts'
+import { defaultRendererSource, loadRenderer, type RendererSource } from './published/renderer.ts'
 import { recordRoutes } from './http/routes/records.ts'
 import { workspaceRoutes } from './http/routes/workspaces.ts'
 import { appCsp, securityHeaders } from './http/security.ts'
@@ -90,6 +95,14 @@ export interface AppOptions {
   eventPingMs?: number
   /** How long change events are kept for resuming streams (default 24 h; docs/API.md). */
   eventKeepMs?: number
+  /** Where published pages are seen from (PUBLIC_URL); default: the server's own address. */
+  publicUrl?: string
+  /** The published pages' renderer: built (dist-page) or, under tests, from source. */
+  pageRenderer?: RendererSource
+  /** Where visitors' requests go (docs/requests.md); tests give their own. */
+  requestSink?: SubmissionSink
+  /** Limits of visitors' requests per address and per page (docs/requests.md). */
+  requestLimits?: Partial<RequestLimits>
 }
 
 export type ApiApp = Hono<AppEnv> & {
@@ -167,8 +180,10 @@ export function createApp(options: AppOptions = {}): ApiApp {
       idempotencyWaitMs: options.idempotencyWaitMs,
       sessionCacheMs: options.sessionCacheMs,
       events: { pingMs: options.eventPingMs, keepMs: options.eventKeepMs },
+      publicUrl: options.publicUrl,
     })
     await services.auth.start()
+    await services.formTokens.start()
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
     // Change events older than they are kept go now and every hour (docs/API.md, "Live changes").
@@ -276,6 +291,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
   eventRoutes(api)
   recordRoutes(api)
   projectRoutes(api)
+  pageApiRoutes(api)
   app.route('/api', api)
   app.all('/api/*', () => {
     throw routeNotFound()
@@ -283,6 +299,32 @@ export function createApp(options: AppOptions = {}): ApiApp {
 
   app.get('/uploads/:name', async (c) => serveUpload(c, (await init).services.uploadStorage))
   app.all('/uploads/*', (c) => c.text('Not found', 404))
+
+  // Published pages (docs/publishing.md): public, rendered from the app's own block components.
+  const renderer = loadRenderer(options.pageRenderer ?? defaultRendererSource()).catch(
+    (error: unknown) => {
+      log({ level: 'error', event: 'page_renderer_failed', message: String(error) })
+      return null
+    },
+  )
+  const pagesRoute = pageRoutes(app, async () => (await init).services, renderer)
+  void init
+    .then(({ services }) => (services.pages.onChange = () => pagesRoute.forget()))
+    .catch(() => undefined)
+  submitRoutes(
+    app,
+    pagesRoute,
+    async () => (await init).services,
+    async () => {
+      if (options.requestSink) return options.requestSink
+      throw new AppError(503, ERROR_CODES.server, 'requests_unavailable')
+    },
+    {
+      limits: options.requestLimits,
+      trustedProxies: Number(options.trustProxy ?? 0),
+      now: options.now,
+    },
+  )
 
   const site = options.staticDir ? staticSite(options.staticDir) : null
   app.get('*', async (c) => {

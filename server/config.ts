@@ -22,6 +22,10 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^(\d+|true|false)$/, 'must be a number of proxies, true or false')),
     '0',
   ),
+  /** Where published pages are seen from, e.g. https://promo.example.ru (docs/publishing.md). */
+  PUBLIC_URL: v.optional(
+    v.pipe(v.string(), v.regex(/^https?:\/\/[^/]+\/?$/, 'must be http(s)://host')),
+  ),
   SEED: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
 })
 
@@ -52,5 +56,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     trustProxy:
       e.TRUST_PROXY === 'true' ? 1 : e.TRUST_PROXY === 'false' ? 0 : Number(e.TRUST_PROXY),
     seed: e.SEED === '1' || e.SEED === 'true',
+    publicUrl: e.PUBLIC_URL,
   }
 }

@@ -77,8 +77,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   server.on('clientError', answerClientError)
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const shown = host === '0.0.0.0' || host === '[::]' ? 'localhost' : host
+  const url = `http://${shown}:${address.port}`
+  // Published pages' addresses: PUBLIC_URL when given, else this server's own.
+  ready.services.pages.origin.value ??= url
   return {
-    url: `http://${shown}:${address.port}`,
+    url,
     port: address.port,
     ready,
     async close() {

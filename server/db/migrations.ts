@@ -423,6 +423,52 @@ export const MIGRATIONS: readonly string[] = [
   END
   $$;
   `,
+  // Published pages (docs/publishing.md): a project's address and, once published, the snapshot
+  // its public page is rendered from. A slug may be set before the first publish (snapshot null).
+  // The project's own updated_at, touched by every change of it, its backgrounds and blocks, tells
+  // whether it changed after the snapshot. A publish or unpublish announces the project to the
+  // workspace's streams like a change of the project's row (its version does not move).
+  `
+  CREATE TABLE project_pages (
+    project_id integer PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    slug text NOT NULL UNIQUE,
+    snapshot jsonb,
+    published_at timestamptz,
+    published_version integer NOT NULL DEFAULT 0
+  );
+  CREATE FUNCTION record_page_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    r record;
+    ws integer;
+    ver integer;
+  BEGIN
+    IF TG_OP = 'DELETE' THEN
+      r := OLD;
+    ELSE
+      r := NEW;
+    END IF;
+    SELECT workspace_id, version INTO ws, ver FROM projects WHERE id = r.project_id;
+    IF ws IS NULL THEN
+      RETURN NULL;
+    END IF;
+    PERFORM pg_advisory_xact_lock(72650003, ws);
+    INSERT INTO change_events (workspace_id, data) VALUES (ws, jsonb_build_object(
+      'table', 'project', 'id', r.project_id, 'version', ver, 'op', 'update', 'page', true)::text);
+    PERFORM pg_notify(left('changes__' || current_schema(), 63), 'w:' || ws);
+    RETURN NULL;
+  END
+  $$;
+  CREATE CONSTRAINT TRIGGER project_pages_changes AFTER INSERT OR UPDATE OR DELETE ON project_pages
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION record_page_change();
+  `,
+  // Secrets every instance shares, made once (the signing key of the published pages' form
+  // tokens, docs/requests.md).
+  `
+  CREATE TABLE server_secrets (
+    name text PRIMARY KEY,
+    value text NOT NULL
+  );
+  `,
 ]
 
 /** Applies the migrations not applied yet. Safe when several instances start at once (PostgreSQL). */

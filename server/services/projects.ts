@@ -14,6 +14,7 @@ import { AppError } from './errors.ts'
 import { copyName } from '../../src/domain/project.ts'
 import { MAX_IMAGE_SIDE, type UploadService } from './uploads.ts'
 import { expectVersion } from './versions.ts'
+import type { PublicOrigin } from './pages.ts'
 
 export const PROJECT_TYPES: readonly ProjectType[] = [
   {
@@ -34,22 +35,23 @@ export class ProjectService {
   constructor(
     private readonly db: Database,
     private readonly uploads: UploadService,
+    private readonly origin: PublicOrigin,
   ) {}
 
   async owned(userId: number, id: number): Promise<Project> {
     const project = await store.findProjectForUser(this.db, id, userId)
     if (!project) throw AppError.notFound()
-    return project
+    return this.origin.present(project)
   }
 
   async list(userId: number, workspaceId: number): Promise<Project[]> {
     if (!(await isMember(this.db, userId, workspaceId))) throw AppError.notFound()
-    return store.listProjects(this.db, workspaceId)
+    return (await store.listProjects(this.db, workspaceId)).map((p) => this.origin.present(p))
   }
 
   async add(userId: number, workspaceId: number, name: string): Promise<Project> {
     if (!(await isMember(this.db, userId, workspaceId))) throw AppError.notFound()
-    return store.insertProject(this.db, workspaceId, name, null)
+    return this.origin.present(await store.insertProject(this.db, workspaceId, name, null))
   }
 
   /**
@@ -67,10 +69,12 @@ export class ProjectService {
     expected: number | undefined,
   ): Promise<Project> {
     await this.owned(userId, id)
-    if (expected === undefined) return store.updateProject(this.db, id, changes)
+    if (expected === undefined) {
+      return this.origin.present(await store.updateProject(this.db, id, changes))
+    }
     return this.db.transaction(async (tx) => {
       await this.expect(tx, userId, id, expected)
-      return store.updateProject(tx, id, changes)
+      return this.origin.present(await store.updateProject(tx, id, changes))
     })
   }
 
@@ -84,7 +88,12 @@ export class ProjectService {
 
   private async read(q: Queryable, userId: number, id: number) {
     const project = await store.findProjectForUser(q, id, userId)
-    return project && { ...project, backgrounds: await store.listBackgrounds(q, id) }
+    return (
+      project && {
+        ...this.origin.present(project),
+        backgrounds: await store.listBackgrounds(q, id),
+      }
+    )
   }
 
   async get(userId: number, id: number): Promise<ProjectWithBackgrounds> {
@@ -103,7 +112,7 @@ export class ProjectService {
         source.type,
       )
       await store.copyProjectContent(tx, source.id, copy.id)
-      return copy
+      return this.origin.present(copy)
     })
   }
 

@@ -7,6 +7,8 @@ import { ChangeFeed } from './changes.ts'
 import { EventHub, type EventSettings } from './events.ts'
 import { sessionCacheFor } from './session-cache.ts'
 import { ProjectService } from './projects.ts'
+import { PageService, PublicOrigin } from './pages.ts'
+import { FormTokens } from './form-tokens.ts'
 import { RecordService } from './records.ts'
 import { DEFAULT_THROTTLE, Throttle, type ThrottleSettings } from './throttle.ts'
 import { UploadService, type UploadLimits } from './uploads.ts'
@@ -28,6 +30,8 @@ export interface ServiceSettings {
   sessionCacheMs?: number
   /** Live change streams: ping interval and how long events are kept. */
   events?: EventSettings
+  /** Where the public pages are seen from (PUBLIC_URL); default: the server's own address. */
+  publicUrl?: string
 }
 
 /** Every service of one app instance, wired to one database and one upload storage. */
@@ -37,6 +41,10 @@ export interface Services {
   workspaces: WorkspaceService
   records: RecordService
   projects: ProjectService
+  /** Published pages (docs/publishing.md). */
+  pages: PageService
+  /** The published pages' form tokens (docs/requests.md). */
+  formTokens: FormTokens
   blocks: BlockService
   uploads: UploadService
   uploadStorage: UploadStorage
@@ -60,6 +68,7 @@ export function createServices(
   const uploads = new UploadService(db, settings.uploadLimits)
   // One listening connection for the live change streams and the lists kept in memory.
   const changes = new ChangeFeed(db)
+  const origin = new PublicOrigin(settings.publicUrl?.replace(/\/+$/, '') ?? null)
   return {
     db,
     auth: new AuthService(db, {
@@ -69,7 +78,9 @@ export function createServices(
     }),
     workspaces: new WorkspaceService(db),
     records: new RecordService(db, changes),
-    projects: new ProjectService(db, uploads),
+    projects: new ProjectService(db, uploads, origin),
+    pages: new PageService(db, origin),
+    formTokens: new FormTokens(db, settings.now),
     blocks: new BlockService(db),
     uploads,
     uploadStorage,

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database.ts'
 import { selectJsonRows } from './json-rows.ts'
 import type { Background, Project, ProjectTypeId } from '../../src/domain/project.ts'
 import type { BlockType } from '../../src/domain/block.ts'
+import { pagePath } from '../../src/domain/publish.ts'
 
 interface ProjectRow {
   id: number
@@ -11,12 +12,20 @@ interface ProjectRow {
   type: number | null
   updated_at: Date | string
   cover_url: string | null
+  slug: string | null
+  published_at: string | null
+  changed_since: boolean | null
 }
 
 /** A project's columns, with its first background's image as the list's cover. */
 const PROJECT_COLUMNS = `p.id, p.workspace_id, p.version, p.name, p.type, p.updated_at,
   (SELECT g.image_url FROM backgrounds g WHERE g.project_id = p.id
-   ORDER BY g.position, g.id LIMIT 1) AS cover_url`
+   ORDER BY g.position, g.id LIMIT 1) AS cover_url,
+  (SELECT pg.slug FROM project_pages pg WHERE pg.project_id = p.id) AS slug,
+  (SELECT to_char(pg.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+   FROM project_pages pg WHERE pg.project_id = p.id) AS published_at,
+  (SELECT p.updated_at > pg.published_at FROM project_pages pg
+   WHERE pg.project_id = p.id) AS changed_since`
 
 function toProject(row: ProjectRow): Project {
   return {
@@ -27,6 +36,17 @@ function toProject(row: ProjectRow): Project {
     type: row.type as ProjectTypeId | null,
     updated_at: new Date(row.updated_at).toISOString(),
     cover_url: row.cover_url ?? null,
+    slug: row.slug ?? null,
+    // The address is made absolute by the service, which knows the public origin.
+    published:
+      row.slug && row.published_at
+        ? {
+            slug: row.slug,
+            url: pagePath(row.slug),
+            published_at: row.published_at,
+            changed_since: row.changed_since === true,
+          }
+        : null,
   }
 }
 

@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   idempotencyPending: 'idempotency_pending',
   /** The Idempotency-Key was first used for another request (method, path, query or body). */
   idempotencyMismatch: 'idempotency_mismatch',
+  /** Another project's page already has this address (project/set_slug). */
+  slugTaken: 'slug_taken',
   tooLarge: 'too_large',
   unsupportedMedia: 'unsupported_media_type',
   rateLimited: 'rate_limited',

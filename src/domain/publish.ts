@@ -102,8 +102,8 @@ const TRANSLIT: Record<string, string> = {
   т: 't',
   у: 'u',
   ф: 'f',
-  х: 'kh',
-  ц: 'ts',
+  х: 'h',
+  ц: 'c',
   ч: 'ch',
   ш: 'sh',
   щ: 'shch',
@@ -142,3 +142,30 @@ export function slugFromName(name: string): string {
 
 /** The path of a published page. */
 export const pagePath = (slug: string) => `/p/${slug}`
+
+/** A specialist as a published subscribe block shows them, as they were when it was published. */
+export interface PageSpecialist {
+  id: number
+  name: string
+  position: string
+  photo_url: string
+}
+
+/**
+ * What a publish keeps (docs/publishing.md): the project's name and type, its backgrounds in order
+ * and their blocks as stored at that moment, and the specialists its subscribe blocks name. The
+ * public page is rendered from this alone.
+ */
+export interface PageSnapshot {
+  project: { id: number; name: string; type: 1 | 2 | null }
+  backgrounds: {
+    id: number
+    image_url: string
+    width: number
+    height: number
+    position: number
+  }[]
+  /** Each block as project/get_items answers it (its fields, id, bg_id and type). */
+  blocks: ({ id: number; bg_id: number; type: string } & Record<string, unknown>)[]
+  specialists: PageSpecialist[]
+}

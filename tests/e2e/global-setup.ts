@@ -9,6 +9,7 @@ import { startServer } from '../../server/start.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 const DIST = join(ROOT, 'dist')
+const PAGE_RENDERER = join(ROOT, 'dist-page', 'render.js')
 /** What the build reads: a change in any of these makes dist/ stale. */
 const SOURCES = [
   'src',
@@ -16,6 +17,7 @@ const SOURCES = [
   'public',
   'index.html',
   'vite.config.ts',
+  'vite.page.config.ts',
   'package.json',
   'lingui.config.ts',
 ]
@@ -62,7 +64,12 @@ export const BUILD_DIRS: Record<Build, string> = {
 export function ensureBuilt(build: Build = 'production'): string {
   const dir = BUILD_DIRS[build]
   const built = join(dir, 'index.html')
-  const builtAt = existsSync(built) && existsSync(join(dir, 'sw.js')) ? statSync(built).mtimeMs : 0
+  // The production build includes the published pages' renderer (dist-page/, docs/publishing.md).
+  const complete =
+    existsSync(built) &&
+    existsSync(join(dir, 'sw.js')) &&
+    (build === 'test' || existsSync(PAGE_RENDERER))
+  const builtAt = complete ? statSync(built).mtimeMs : 0
   const changedAt = Math.max(...SOURCES.map((s) => newestMtime(join(ROOT, s))))
   if (builtAt > changedAt) return dir
   const name = build === 'test' ? 'dist-test/' : 'dist/'
@@ -81,6 +88,14 @@ export function ensureBuilt(build: Build = 'production'): string {
     env,
   })
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status})`)
+  if (build === 'production') {
+    const page = spawnSync(
+      process.execPath,
+      [vite, 'build', '--logLevel', 'warn', '--config', join(ROOT, 'vite.page.config.ts')],
+      { cwd: ROOT, stdio: 'inherit', env },
+    )
+    if (page.status !== 0) throw new Error(`page renderer build failed (exit ${page.status})`)
+  }
   return dir
 }
 
@@ -99,6 +114,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     staticDir,
     dataDir,
     seed: true,
+    // The built renderer, as npm start runs it (this process is not the test runner's worker).
+    pageRenderer: 'built',
     // Journeys sign in many times from one address; the limiter has its own server tests.
     loginLimit: { attempts: 1000, windowMs: 60_000 },
   })

@@ -16,6 +16,7 @@ const BG = { width: 1600, height: 900 }
 const labels = {
   subscribe: 'Записаться',
   noSpecialist: 'Специалист не выбран',
+  watchVideo: 'Смотреть видео',
   noDate: '—',
 } as BlockLabels
 

@@ -2,12 +2,14 @@ import { createHandlerBoundToURL } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 
 /**
- * Navigations that are not client routes: the API, uploaded files, and any path whose last segment
+ * Navigations that are not client routes: the API, uploaded files, published pages, and any path whose last segment
  * has an extension (a file such as /sw.js or /manifest.webmanifest opened directly).
  */
 export const NOT_CLIENT_ROUTES: readonly RegExp[] = [
   /^\/api(\/|$)/,
   /^\/uploads(\/|$)/,
+  // Published pages (docs/publishing.md) are the server's, online only.
+  /^\/p(\/|$)/,
   /\/[^/]+\.[^/]+$/,
 ]
 

@@ -117,6 +117,8 @@ export interface BlockLabels {
   noDate: string
   buy: string
   subscribe: string
+  /** The play sign's name for assistive technology. */
+  watchVideo: string
 }
 
 /** What an appearance may depend on besides the block. */

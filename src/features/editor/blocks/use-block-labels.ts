@@ -16,6 +16,7 @@ export function useBlockLabels(): BlockLabels {
       noDate: t`Дата не выбрана`,
       buy: t`Купить`,
       subscribe: t`Записаться`,
+      watchVideo: t`Смотреть видео`,
     }),
     [t],
   )

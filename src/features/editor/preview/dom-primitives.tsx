@@ -1,5 +1,3 @@
-import { useLingui } from '@lingui/react/macro'
-import '../editor-messages.ts'
 import {
   useRef,
   useState,
@@ -41,9 +39,19 @@ export interface DomBlockProps {
   look: Appearance
   resolveFileUrl: (url: string) => string
   action: DomAction | null
+  /** The play sign's name («Смотреть видео», BlockLabels). */
+  playLabel: string
+  /** The published page: a video loads nothing until it is played (docs/publishing.md). */
+  published?: boolean
 }
 
-export function DomBlock({ look, resolveFileUrl, action }: DomBlockProps): ReactNode {
+export function DomBlock({
+  look,
+  resolveFileUrl,
+  action,
+  playLabel,
+  published,
+}: DomBlockProps): ReactNode {
   const video = useRef<HTMLVideoElement>(null)
   const [playing, setPlaying] = useState(false)
   const play = () => {
@@ -61,6 +69,8 @@ export function DomBlock({ look, resolveFileUrl, action }: DomBlockProps): React
       videoRef={video}
       playing={playing}
       onPlay={play}
+      playLabel={playLabel}
+      published={published === true}
     />
   ))
 }
@@ -73,6 +83,8 @@ function DomPrimitive(props: {
   videoRef: RefObject<HTMLVideoElement | null>
   playing: boolean
   onPlay: () => void
+  playLabel: string
+  published: boolean
 }): ReactNode {
   const { p } = props
   if ('editorOnly' in p && p.editorOnly) return null
@@ -88,10 +100,11 @@ function DomPrimitive(props: {
           resolveFileUrl={props.resolveFileUrl}
           videoRef={props.videoRef}
           playing={props.playing}
+          published={props.published}
         />
       )
     case 'play':
-      return props.playing ? null : <DomPlay p={p} onPlay={props.onPlay} />
+      return props.playing ? null : <DomPlay p={p} onPlay={props.onPlay} label={props.playLabel} />
   }
 }
 /** `#rrggbb` with an alpha as CSS. */
@@ -186,11 +199,13 @@ function DomMedia({
   resolveFileUrl,
   videoRef,
   playing,
+  published,
 }: {
   p: MediaPrimitive
   resolveFileUrl: (url: string) => string
   videoRef: RefObject<HTMLVideoElement | null>
   playing: boolean
+  published: boolean
 }) {
   const src = resolveFileUrl(p.src)
   if (!src) return null
@@ -210,7 +225,8 @@ function DomMedia({
       src={src}
       controls={playing}
       playsInline
-      preload="metadata"
+      // The published page loads nothing before a tap (its script plays it, docs/publishing.md).
+      preload={published ? 'none' : 'metadata'}
       // The still the canvas shows, until the play sign is pressed.
       onLoadedMetadata={(event) => {
         if (!playing) event.currentTarget.currentTime = stillTime(event.currentTarget.duration)
@@ -221,13 +237,13 @@ function DomMedia({
   )
 }
 
-function DomPlay({ p, onPlay }: { p: PlayPrimitive; onPlay: () => void }) {
-  const { t } = useLingui()
+function DomPlay({ p, onPlay, label }: { p: PlayPrimitive; onPlay: () => void; label: string }) {
   const points = PLAY_SIGN.map(([x, y]) => `${x},${y}`).join(' ')
   return (
     <button
       type="button"
-      aria-label={t`Смотреть видео`}
+      aria-label={label}
+      data-play=""
       onClick={onPlay}
       style={{
         position: 'absolute',

@@ -13,6 +13,8 @@ export interface PreviewBlockProps {
   specialistName: (id: number | null) => string | null
   /** A target button was followed: show the background with this id (scroll or change slide). */
   onTarget: (bgId: number) => void
+  /** On the published page a video loads nothing until it is played (docs/publishing.md). */
+  published?: boolean
 }
 
 /**
@@ -25,8 +27,10 @@ export function PreviewBlock({
   resolveFileUrl,
   specialistName,
   onTarget,
+  published,
 }: PreviewBlockProps) {
   const labels = useBlockLabels()
+  const watch = labels.watchVideo
   const box = previewBox(block, background)
   const look = appearanceOf(block, {
     bgHeight: 2 * halfHeightUnits(background),
@@ -53,13 +57,30 @@ export function PreviewBlock({
   }
   return (
     <div style={style} data-block-type={block.type}>
-      <DomBlock look={look} resolveFileUrl={resolveFileUrl} action={actionOf(block, onTarget)} />
+      <DomBlock
+        look={look}
+        resolveFileUrl={resolveFileUrl}
+        action={actionOf(block, onTarget, published === true)}
+        playLabel={watch}
+        published={published}
+      />
     </div>
   )
 }
 
 /** What the block's button does for a visitor: follow a link, go to a background, or nothing yet. */
-function actionOf(block: LocalBlock, onTarget: (bgId: number) => void): DomAction | null {
+function actionOf(
+  block: LocalBlock,
+  onTarget: (bgId: number) => void,
+  published: boolean,
+): DomAction | null {
+  // On the published page a card's button opens its request form (docs/requests.md).
+  if (
+    published &&
+    (block.type === 'gift' || block.type === 'price' || block.type === 'subscribe')
+  ) {
+    return { element: 'link', href: `#form-${block.id}` }
+  }
   switch (block.type) {
     case 'button': {
       const href = buttonHref(block.btn_type, block.btn_type_value) ?? undefined

@@ -10,8 +10,8 @@ import type { LocalBlock } from '../editor-data.ts'
 import { editorFonts } from '../fonts/use-fonts.ts'
 import type { EditorKind } from '../model/layout.ts'
 import { FRAME_WIDTH } from '../model/layout.ts'
-import { backgroundAnchor, blocksInOrder } from '../model/preview-layout.ts'
-import { PreviewBlock } from './preview-block.tsx'
+import { backgroundAnchor } from '../model/preview-layout.ts'
+import { PageSection } from './page-section.tsx'
 import { useBackgroundLabel } from '../background-label.ts'
 
 export interface ProjectPreviewProps {
@@ -61,7 +61,7 @@ function useSpecialistName(specialists: readonly Specialist[]) {
   return useCallback((id: number | null) => (id === null ? null : (names.get(id) ?? null)), [names])
 }
 
-/** One background with its blocks; fonts in `cqw` scale with the width it is drawn at. */
+/** One background with its blocks (page-section.tsx, shared with the published page). */
 function BackgroundView({
   bg,
   index,
@@ -76,49 +76,15 @@ function BackgroundView({
   onTarget: (bgId: number) => void
 }) {
   const backgroundLabel = useBackgroundLabel(props.kind)
-  const blocks = useMemo(() => blocksInOrder(props.blocks, bg.id), [props.blocks, bg.id])
-  const ratio = bg.width > 0 && bg.height > 0 ? `${bg.width} / ${bg.height}` : '9 / 16'
   return (
-    <section
-      id={backgroundAnchor(bg.id)}
-      aria-label={backgroundLabel(index)}
-      style={{
-        position: 'relative',
-        width: '100%',
-        aspectRatio: ratio,
-        overflow: 'hidden',
-        containerType: 'inline-size',
-        // Its own stacking context, so the image (and blocks with a negative zindex) stay inside.
-        isolation: 'isolate',
-        background: 'var(--mantine-color-gray-2)',
-      }}
-    >
-      {props.resolveFileUrl(bg.image_url) ? (
-        <img
-          src={props.resolveFileUrl(bg.image_url)}
-          alt=""
-          draggable={false}
-          // Below every block, even those with a negative zindex.
-          style={{
-            position: 'absolute',
-            inset: 0,
-            width: '100%',
-            height: '100%',
-            zIndex: -1_000_001,
-          }}
-        />
-      ) : null}
-      {blocks.map((block, i) => (
-        <PreviewBlock
-          key={block.id ?? `new-${i}`}
-          block={block}
-          background={bg}
-          resolveFileUrl={props.resolveFileUrl}
-          specialistName={specialistName}
-          onTarget={onTarget}
-        />
-      ))}
-    </section>
+    <PageSection
+      bg={bg}
+      label={backgroundLabel(index)}
+      blocks={props.blocks}
+      resolveFileUrl={props.resolveFileUrl}
+      specialistName={specialistName}
+      onTarget={onTarget}
+    />
   )
 }
 

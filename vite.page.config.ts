@@ -1,0 +1,27 @@
+import { lingui } from '@lingui/vite-plugin'
+import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+// The published pages' renderer (docs/publishing.md): the app's block components compiled as the
+// app is (Lingui macros and catalogs, the font files' /assets addresses, which are the app
+// build's own), bundled for Node into dist-page/render.js, which the server imports.
+const linguiMacro = defineRolldownBabelPreset({
+  preset: () => ({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+  rolldown: { filter: { code: /@lingui\/(core|react)\/macro/ } },
+})
+
+export default defineConfig({
+  plugins: [react(), babel({ presets: [linguiMacro] }), lingui()],
+  publicDir: false,
+  build: {
+    ssr: 'src/features/published/render.tsx',
+    outDir: 'dist-page',
+    emptyOutDir: true,
+    // The files its CSS names are the app build's (dist/assets); nothing to emit here.
+    ssrEmitAssets: false,
+    rollupOptions: { output: { entryFileNames: 'render.js' } },
+    minify: false,
+    sourcemap: false,
+  },
+})
