@@ -154,8 +154,14 @@ function updateLiveStream() {
     stop = listenToWorkspace({
       workspaceId: want,
       onChange: (event) => {
+        // A page change leaves the project's version as it was: the mirror cannot know it by that.
+        if (event.page) {
+          for (const scope of scopesOf(event, want)) refreshIfShown(scope)
+          return
+        }
         // This device's own writes come back too: the mirror has them already.
-        void (remote?.knows(event) ?? Promise.resolve(false)).then(
+        const { table, id, version, op } = event
+        void (remote?.knows({ table, id, version, op }) ?? Promise.resolve(false)).then(
           (known) => {
             if (!known) for (const scope of scopesOf(event, want)) refreshIfShown(scope)
           },

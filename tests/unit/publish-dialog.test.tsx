@@ -71,8 +71,8 @@ describe('the publish dialog', () => {
     const { user, dialog, list } = await openDialog()
     const field = await within(dialog).findByRole('textbox', { name: 'Адрес страницы' })
     // The address the name reads as, on this origin.
-    expect(field).toHaveValue('aktsiya')
-    expect(field).toHaveAccessibleDescription(`${location.origin}/p/aktsiya`)
+    expect(field).toHaveValue('akciya')
+    expect(field).toHaveAccessibleDescription(`${location.origin}/p/akciya`)
     await user.clear(field)
     await user.type(field, 'ab')
     await user.click(within(dialog).getByRole('button', { name: 'Опубликовать' }))
@@ -111,12 +111,12 @@ describe('the publish dialog', () => {
 
   it('shows a refused address under its field and takes the page down on request', async () => {
     await publishProject(5, 'zanyato')
-    // The server refused the address (409: another page holds it): the entry is parked.
+    // The server refused the address (409 slug_taken: another page holds it): the entry is parked.
     const refused = (await db.outbox.toArray()).find((e) => e.op === 'set_slug')!
     await db.outbox.update(refused.seq!, {
       state: 'parked',
       sent: true,
-      code: 'conflict',
+      code: 'slug_taken',
       message: 'Адрес занят',
       fields: { slug: 'Этот адрес уже занят другой страницей' },
     })

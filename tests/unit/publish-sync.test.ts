@@ -147,15 +147,15 @@ describe('publishing: the mirror right after pressing', () => {
   it('shows the page published and unchanged at the address its name reads as', async () => {
     await publishProject(5)
     const row = await db.projects.get(5)
-    expect(row?.slug).toBe('aktsiya')
+    expect(row?.slug).toBe('akciya')
     expect(row?.published).toMatchObject({
-      slug: 'aktsiya',
-      url: 'https://app.example/p/aktsiya',
+      slug: 'akciya',
+      url: 'https://app.example/p/akciya',
       changed_since: false,
     })
     // The address goes first, so the page (and its QR code) is where the screen said.
     expect((await entries()).map((e) => [e.op, e.payload])).toEqual([
-      ['set_slug', { slug: 'aktsiya' }],
+      ['set_slug', { slug: 'akciya' }],
       ['publish', {}],
     ])
   })
@@ -202,14 +202,14 @@ describe('publishing: the order of the outbox', () => {
     expect(page?.text).toEqual(['Первая правка'])
     expect(calls.filter((c) => !c.startsWith('get_items'))).toEqual([
       'save text 20',
-      'set_slug 5 aktsiya',
+      'set_slug 5 akciya',
       'publish 5',
       'save text 20',
     ])
     // The answer: the server's address and time; an edit made after the press is not on the page.
     expect((await db.projects.get(5))?.published).toEqual({
-      slug: 'aktsiya',
-      url: 'https://pages.example/p/aktsiya',
+      slug: 'akciya',
+      url: 'https://pages.example/p/akciya',
       published_at: '2026-01-02T03:04:05.000Z',
       changed_since: true,
     })
@@ -270,7 +270,7 @@ describe('publishing: the order of the outbox', () => {
   it('a refused address reaches its field; the corrected one takes its place before the publish', async () => {
     refuse = (call) =>
       call === 'set_slug 5 zanyato'
-        ? new ApiError(409, 'conflict', 'Адрес занят', {
+        ? new ApiError(409, 'slug_taken', 'Адрес занят', {
             slug: 'Этот адрес уже занят другой страницей',
           })
         : null

@@ -9,6 +9,7 @@ import {
   IconWorldUpload,
 } from '@tabler/icons-react'
 import { useMemo, useState, type FormEvent } from 'react'
+import { ERROR_CODES } from '../../../domain/api-error.ts'
 import type { Project } from '../../../domain/project.ts'
 import { slugFromName } from '../../../domain/publish.ts'
 import { publishProject, setProjectSlug, unpublishProject } from '../../../mirror/commands.ts'
@@ -90,7 +91,7 @@ function PublishBody({
   // The server refused the address the project holds now; a new one being typed is not it.
   const refusal =
     draft === null && slugRefusal
-      ? slugRefusal.code === 'conflict'
+      ? slugRefusal.code === ERROR_CODES.slugTaken || slugRefusal.code === 'conflict'
         ? t`Этот адрес уже занят другой страницей`
         : fieldErrorText(slugRefusal.fields.slug ?? slugRefusal.message)
       : null
