@@ -20,7 +20,6 @@ import {
   IconStackBack,
   IconStackFront,
   IconTrash,
-  IconWorldUpload,
   IconZoomIn,
   IconZoomOut,
 } from '@tabler/icons-react'
@@ -58,11 +57,8 @@ import { useSessionUser } from '../auth/use-session-user.ts'
 import { useShortcuts } from './use-shortcuts.ts'
 import { SwitchField } from '../../ui/switch-field.tsx'
 import { syncState, useSyncStateLabel } from '../sync-status/sync-state.ts'
-import { useOnline, useSyncStatus } from '../../sync/client.ts'
-import { useWaitingPages } from '../../mirror/live.ts'
-import type { Project } from '../../domain/project.ts'
-import { PublishDialogHost } from '../publishing/publish-dialog-host.tsx'
-import { PublishStatus } from '../publishing/publish-status.tsx'
+import { useSyncStatus } from '../../sync/client.ts'
+import { PublishControl } from '../publishing/publish-control.tsx'
 
 /** Grid steps offered, in screen px at 100% zoom (spec §9: 20 by default). */
 const GRID_SIZES = [5, 10, 20, 40, 50] as const
@@ -411,42 +407,6 @@ export function SaveStatusText({ status }: { status: SaveState }) {
     <Text size="sm" c={alarming ? 'red.9' : 'dimmed'} role="status" aria-live="polite">
       {text}
     </Text>
-  )
-}
-
-/**
- * The page's state and «Опубликовать» (docs/editor.md "Publishing"): the dialog hands the editor's
- * unsaved changes to the data layer before it queues the publish, so the page is what is on screen.
- */
-function PublishControl({
-  project,
-  beforePublish,
-}: {
-  project: Project
-  beforePublish: () => Promise<void>
-}) {
-  const waiting = useWaitingPages().get(project.id)
-  const online = useOnline()
-  const [open, setOpen] = useState(false)
-  return (
-    <Group gap="sm" wrap="nowrap" miw={0} style={{ marginLeft: 'auto' }}>
-      <PublishStatus project={project} waiting={waiting} online={online} />
-      <Button
-        variant="light"
-        leftSection={<IconWorldUpload size={18} aria-hidden />}
-        onClick={() => setOpen(true)}
-        style={{ flex: 'none' }}
-      >
-        <Trans>Опубликовать</Trans>
-      </Button>
-      {open ? (
-        <PublishDialogHost
-          projectId={project.id}
-          onClose={() => setOpen(false)}
-          beforePublish={beforePublish}
-        />
-      ) : null}
-    </Group>
   )
 }
 
