@@ -169,7 +169,7 @@ export function ProjectsPage() {
                       project={item}
                       waiting={waitingPages.get(item.id)}
                       online={online}
-                      className={classes.page}
+                      className={classes.pageState}
                     />
                     <span className={classes.changed}>
                       {formatChange(item.updated_at, i18n.locale)}

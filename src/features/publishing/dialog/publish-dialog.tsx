@@ -180,7 +180,12 @@ function PublishBody({
         <Stack gap="xs">
           <TextInput
             label={t`Адрес страницы`}
-            description={pageUrl(value || '…', published?.url)}
+            // The whole address, unless the link below shows it already.
+            description={
+              published && value === published.slug
+                ? undefined
+                : pageUrl(value || '…', published?.url)
+            }
             value={value}
             autoCapitalize="none"
             autoCorrect="off"
@@ -192,7 +197,7 @@ function PublishBody({
             error={shownError}
             data-testid="publish-slug"
           />
-          {slugChanged && saved !== null ? (
+          {draft !== null && slugChanged ? (
             <Group gap="sm">
               <Button type="submit" variant="light" size="sm" loading={busy === 'slug'}>
                 <Trans>Сохранить адрес</Trans>
