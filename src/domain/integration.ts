@@ -1,5 +1,13 @@
 import * as v from 'valibot'
-import { FieldCode, httpsUrl, Id, LIMITS, requiredText, RowVersion } from './validation.ts'
+import {
+  FieldCode,
+  httpsUrl,
+  Id,
+  LIMITS,
+  requiredText,
+  RowVersion,
+  storableString,
+} from './validation.ts'
 
 export const INTEGRATION_KINDS = ['amo', 'bitrix'] as const
 export const IntegrationKind = v.picklist(INTEGRATION_KINDS)
@@ -7,7 +15,7 @@ export type IntegrationKind = v.InferOutput<typeof IntegrationKind>
 
 /** The account part of `<subdomain>.amocrm.ru`. */
 const amoSubdomain = v.pipe(
-  v.string(FieldCode.required),
+  storableString(FieldCode.required),
   v.trim(),
   v.toLowerCase(),
   v.nonEmpty(FieldCode.required),

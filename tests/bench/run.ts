@@ -44,6 +44,13 @@ const benches: Bench[] = [
     },
   },
   { name: 'pixels', load: async () => (await import('./pixel-bench.ts')).runPixelBench },
+  {
+    name: 'published',
+    load: async () => {
+      const { runPublishedBench } = await import('./published-bench.ts')
+      return () => runPublishedBench()
+    },
+  },
 ]
 
 const only = process.argv.slice(2)

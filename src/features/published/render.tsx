@@ -2,7 +2,8 @@ import { i18n } from '@lingui/core'
 import { I18nProvider } from '@lingui/react'
 import { createHash } from 'node:crypto'
 import { renderToString } from 'react-dom/server'
-import type { PageSnapshot } from '../../domain/publish.ts'
+import { imageSrcsets, type PageSnapshot } from '../../domain/publish.ts'
+import { EMBED_ORIGINS } from '../../domain/video-embed.ts'
 import type { LocalBlock } from '../editor/editor-data.ts'
 import { FONT_FILES } from '../editor/fonts/font-files.ts'
 import { facesUsedBy, FONT_SUBSETS, type FontFaceRef } from '../editor/model/fonts.ts'
@@ -51,6 +52,7 @@ export const PAGE_CSP = [
   "style-src 'unsafe-inline'",
   "img-src 'self' data: https:",
   "media-src 'self' https:",
+  `frame-src ${EMBED_ORIGINS.join(' ')}`,
   "font-src 'self'",
   "connect-src 'self'",
   "form-action 'self'",
@@ -175,9 +177,14 @@ export function renderPage(input: RenderInput): RenderedPage {
   const title = snapshot.project.name.trim() || texts.untitled
   const description = pageDescription(snapshot)
   const ogImage = first?.image_url ? new URL(first.image_url, input.origin || input.url).href : null
-  const firstImage = first?.image_url
-    ? `<link rel="preload" as="image" href="${escapeHtml(first.image_url)}" fetchpriority="high">`
-    : ''
+  // The largest paint is the first section's image: asked for first, in the size the screen needs.
+  const firstSize = first ? snapshot.images?.[first.image_url] : undefined
+  const firstSets = first && firstSize ? imageSrcsets(first.image_url, firstSize.width) : null
+  const firstImage = !first?.image_url
+    ? ''
+    : firstSets
+      ? `<link rel="preload" as="image" type="image/webp" imagesrcset="${escapeHtml(firstSets.webp)}" imagesizes="100vw" fetchpriority="high">`
+      : `<link rel="preload" as="image" href="${escapeHtml(first.image_url)}" fetchpriority="high">`
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">',
