@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { Hono } from 'hono'
+import { AnalyticsCounter } from './analytics/counter.ts'
+import { analyticsApiRoutes, beaconRoute, visitOf } from './analytics/routes.ts'
+import { appealCounts, type SubmissionCounts } from './analytics/summary.ts'
 import { ERROR_CODES } from '../src/domain/api-error.ts'
 import { openDatabase, type Database } from './db/database.ts'
 import type { AppEnv } from './http/env.ts'
@@ -106,6 +109,10 @@ export interface AppOptions {
   requestSink?: SubmissionSink
   /** Limits of visitors' requests per address and per page (docs/requests.md). */
   requestLimits?: Partial<RequestLimits>
+  /** How often gathered views and clicks are written (docs/analytics.md); default 1 s, 0: only by flush(). */
+  analyticsFlushMs?: number
+  /** Where the analytics summary's requests come from (default: the appeals table). */
+  analyticsSubmissions?: SubmissionCounts
 }
 
 export type ApiApp = Hono<AppEnv> & {
@@ -113,6 +120,8 @@ export type ApiApp = Hono<AppEnv> & {
   ready(): Promise<AppReady>
   /** Closes the database (unless it was passed in). */
   close(): Promise<void>
+  /** Views and clicks of published pages gathered and written in batches (docs/analytics.md). */
+  analytics: AnalyticsCounter
 }
 
 export interface AppReady {
@@ -170,6 +179,11 @@ export function createApp(options: AppOptions = {}): ApiApp {
       ? new MemoryUploadStorage()
       : new DiskUploadStorage(join(dataDir, 'uploads')))
 
+  const analytics = new AnalyticsCounter(async () => (await init).services.db, {
+    flushEveryMs: options.analyticsFlushMs,
+    now: options.now,
+    log,
+  })
   let sweepTimer: ReturnType<typeof setInterval> | undefined
   let pruneTimer: ReturnType<typeof setInterval> | undefined
   const init: Promise<AppReady> = (async () => {
@@ -312,6 +326,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
   recordRoutes(api)
   projectRoutes(api)
   pageApiRoutes(api)
+  analyticsApiRoutes(api, options.analyticsSubmissions ?? appealCounts)
   app.route('/api', api)
   app.all('/api/*', () => {
     throw routeNotFound()
@@ -336,7 +351,17 @@ export function createApp(options: AppOptions = {}): ApiApp {
       return null
     },
   )
-  const pagesRoute = pageRoutes(app, async () => (await init).services, renderer)
+  const trustedProxies = Number(options.trustProxy ?? 0)
+  const pagesRoute = pageRoutes(
+    app,
+    async () => (await init).services,
+    renderer,
+    (c, project) => {
+      const visit = visitOf(c, trustedProxies)
+      if (visit) analytics.view(project, visit)
+    },
+  )
+  beaconRoute(app, async () => (await init).services, analytics, trustedProxies)
   void init
     .then(({ services }) => (services.pages.onChange = () => pagesRoute.forget()))
     .catch(() => undefined)
@@ -363,12 +388,15 @@ export function createApp(options: AppOptions = {}): ApiApp {
 
   return Object.assign(app, {
     ready: () => init,
+    analytics,
     async close() {
       clearInterval(sweepTimer)
       clearInterval(pruneTimer)
       const { services } = await init.catch(() => ({ services: null }))
       // Open event streams end: they would keep the server (and the database) from stopping.
       services?.events.close()
+      // The views and clicks gathered are written before the database closes.
+      if (services) await analytics.close()
       await services?.background.idle()
       if (services && !options.db) await services.db.close()
     },

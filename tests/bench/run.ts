@@ -43,6 +43,10 @@ const benches: Bench[] = [
       return () => runCanvasBench(['reopen'])
     },
   },
+  {
+    name: 'analytics',
+    load: async () => (await import('./analytics-bench.ts')).runAnalyticsBench,
+  },
   { name: 'pixels', load: async () => (await import('./pixel-bench.ts')).runPixelBench },
   {
     name: 'published',

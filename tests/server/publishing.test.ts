@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -400,5 +401,40 @@ describe('publishing', () => {
     expect(own.width).toBe(1200)
     expect((await s.call('GET', `/uploads/${stem}--w999.webp`)).status).toBe(404)
     expect((await s.call('GET', `/uploads/nosuchimage1--w480.webp`)).status).toBe(404)
+  })
+
+  it('links fonts cut to the characters the page shows, served by any instance', async () => {
+    const { project, bg } = await newProject('Шрифты')
+    await saveText(bg.id, 'Запись открыта', { font: 'Montserrat' })
+    const { slug } = await json<{ slug: string }>(await publish(project.id))
+    const text = await (await page(slug)).text()
+    const urls = [...text.matchAll(/url\((\/p\/[^)]+\.woff2)\)/g)].map((m) => m[1]!)
+    expect(urls).toContain(`/p/${slug}/fonts/1/montserrat-cyrillic-400.woff2`)
+    // Latin: the space between the words; nothing else of Montserrat.
+    expect(urls.filter((u) => u.includes('montserrat'))).toHaveLength(2)
+    expect(text).toContain(
+      `<link rel="preload" href="/p/${slug}/fonts/1/montserrat-cyrillic-400.woff2"`,
+    )
+    const other = await secondInstance(s)
+    try {
+      const res = await other.request(`/p/${slug}/fonts/1/montserrat-cyrillic-400.woff2`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('Content-Type')).toBe('font/woff2')
+      const bytes = Buffer.from(await res.arrayBuffer())
+      expect(bytes.subarray(0, 4).toString('latin1')).toBe('wOF2')
+      const whole = readFileSync(
+        new URL(
+          '../../node_modules/@fontsource/montserrat/files/montserrat-cyrillic-400-normal.woff2',
+          import.meta.url,
+        ),
+      )
+      expect(bytes.length).toBeLessThan(whole.length / 2)
+      expect((await other.request(`/p/${slug}/fonts/2/montserrat-cyrillic-400.woff2`)).status).toBe(
+        404,
+      )
+      expect((await other.request(`/p/${slug}/fonts/1/lora-cyrillic-400.woff2`)).status).toBe(404)
+    } finally {
+      await other.close()
+    }
   })
 })

@@ -12,6 +12,14 @@ export function pageScript(): void {
   // video's (YouTube, VK Video, Rutube) loads its player in a frame only now.
   doc.addEventListener('click', (event) => {
     const target = event.target as Element
+    // A press on a block's link or button is counted (docs/analytics.md): a beacon to the
+    // page's own address, with the visit's utm_source and referrer.
+    if (target.closest('[data-block-type] a, [data-block-type] button') && navigator.sendBeacon) {
+      const body = new URLSearchParams()
+      body.set('s', new URLSearchParams(location.search).get('utm_source') ?? '')
+      body.set('r', doc.referrer)
+      navigator.sendBeacon(`${location.pathname.replace(/\/+$/, '')}/beacon`, body)
+    }
     const trigger = target.closest('[data-play]') ?? target.closest('[data-embed]')
     if (!trigger) return
     const block = trigger.parentElement
