@@ -18,6 +18,9 @@ import { appCsp, securityHeaders } from './http/security.ts'
 import { inlineScriptHashes, staticSite } from './http/static.ts'
 import { serveUpload } from './http/uploads.ts'
 import { seedDemo, type SeedResult } from './seed.ts'
+import type { AppealSettings } from './services/appeals.ts'
+import type { DeliverySettings } from './services/delivery.ts'
+import { appealRoutes } from './http/routes/appeals.ts'
 import { AppError } from './services/errors.ts'
 import { createServices, type Services } from './services/services.ts'
 import {
@@ -97,6 +100,13 @@ export interface AppOptions {
   publicUrl?: string
   /** The published pages' renderer: built (dist-page) or, under tests, from source. */
   pageRenderer?: RendererSource
+  /**
+   * The delivery of visitors' requests to the CRMs (docs/crm.md): timeouts, backoff, rates, and
+   * `testOrigin` (OUTBOUND_TEST_ORIGIN). `enabled: false` leaves this instance's queue stopped.
+   */
+  delivery?: DeliverySettings
+  /** Visitors' requests: test hooks. */
+  appeals?: AppealSettings
 }
 
 export type ApiApp = Hono<AppEnv> & {
@@ -175,6 +185,9 @@ export function createApp(options: AppOptions = {}): ApiApp {
       sessionCacheMs: options.sessionCacheMs,
       events: { pingMs: options.eventPingMs, keepMs: options.eventKeepMs },
       publicUrl: options.publicUrl,
+      delivery: options.delivery,
+      appeals: options.appeals,
+      log,
     })
     await services.auth.start()
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
@@ -184,6 +197,8 @@ export function createApp(options: AppOptions = {}): ApiApp {
     await pruneEvents()
     pruneTimer = setInterval(() => void pruneEvents(), 3_600_000)
     pruneTimer.unref()
+    // Visitors' requests go to the CRMs from every instance (docs/crm.md, "The queue").
+    services.deliveries.start()
     const sweepEvery = options.uploadSweepEveryMs ?? 6 * 3_600_000
     if (sweepEvery > 0) {
       const sweep = () =>
@@ -285,6 +300,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
   recordRoutes(api)
   projectRoutes(api)
   pageApiRoutes(api)
+  appealRoutes(api)
   app.route('/api', api)
   app.all('/api/*', () => {
     throw routeNotFound()
@@ -317,6 +333,8 @@ export function createApp(options: AppOptions = {}): ApiApp {
       const { services } = await init.catch(() => ({ services: null }))
       // Open event streams end: they would keep the server (and the database) from stopping.
       services?.events.close()
+      // Deliveries under way finish (a wait for a rate ends at once, the delivery handed back).
+      await services?.deliveries.stop()
       await services?.background.idle()
       if (services && !options.db) await services.db.close()
     },
