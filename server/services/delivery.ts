@@ -113,7 +113,10 @@ export class DeliveryQueue {
   private readonly abort = new AbortController()
   /** The database as the deliveries see it: refused once the simulated process died. */
   private readonly guardedDb: Queryable
-  /** Says 'change' after each delivery this instance took up has ended (tests wait on it). */
+  /**
+   * Says 'change' after each delivery this instance took up has ended, and 'round' after each
+   * look for due deliveries (tests wait on these, not on time).
+   */
   readonly events = new EventEmitter()
 
   constructor(
@@ -211,6 +214,7 @@ export class DeliveryQueue {
           this.log({ level: 'error', event: 'delivery_claim_failed', message: String(error) })
         }
         for (const delivery of claimed) this.launch(delivery, token, claimedAt)
+        this.events.emit('round', claimed.length)
       }
       if (this.stopping) break
       if (free > 0 && claimed.length === free) continue

@@ -30,7 +30,7 @@ export type Fault =
   | 'store-then-hang'
   | 'store-then-reset'
   | 'store-then-500'
-  | { status: number; body?: string }
+  | { status: number; body?: string; headers?: Record<string, string> }
 
 export interface FakeCall {
   service: 'amo' | 'bitrix' | 'hook'
@@ -240,7 +240,7 @@ export class FakeCrm {
       return true
     }
     if (typeof fault === 'object') {
-      res.writeHead(fault.status, { 'Content-Type': 'application/json' })
+      res.writeHead(fault.status, { 'Content-Type': 'application/json', ...fault.headers })
       res.end(fault.body ?? JSON.stringify({ error: 'fault', status: fault.status }))
       return true
     }
@@ -348,6 +348,7 @@ export class FakeCrm {
       return refused()
     }
     if (!this.amoAuthorized(account, req)) {
+      this.log[this.log.length - 1]!.outcome = '401'
       return json(
         res,
         401,
