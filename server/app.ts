@@ -11,6 +11,8 @@ import { eventRoutes } from './http/routes/events.ts'
 import { projectRoutes } from './http/routes/projects.ts'
 import { pageApiRoutes } from './http/routes/pages.ts'
 import { pageRoutes } from './published/page-route.ts'
+import { submitRoutes, type RequestLimits } from './published/submit-route.ts'
+import type { SubmissionSink } from './published/submission.ts'
 import { defaultRendererSource, loadRenderer, type RendererSource } from './published/renderer.ts'
 import { recordRoutes } from './http/routes/records.ts'
 import { workspaceRoutes } from './http/routes/workspaces.ts'
@@ -100,6 +102,10 @@ export interface AppOptions {
   publicUrl?: string
   /** The published pages' renderer: built (dist-page) or, under tests, from source. */
   pageRenderer?: RendererSource
+  /** Where visitors' requests go (docs/requests.md); tests give their own. */
+  requestSink?: SubmissionSink
+  /** Limits of visitors' requests per address and per page (docs/requests.md). */
+  requestLimits?: Partial<RequestLimits>
   /**
    * The delivery of visitors' requests to the CRMs (docs/crm.md): timeouts, backoff, rates, and
    * `testOrigin` (OUTBOUND_TEST_ORIGIN). `enabled: false` leaves this instance's queue stopped.
@@ -190,6 +196,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
       log,
     })
     await services.auth.start()
+    await services.formTokens.start()
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
     // Change events older than they are kept go now and every hour (docs/API.md, "Live changes").
@@ -317,7 +324,21 @@ export function createApp(options: AppOptions = {}): ApiApp {
     },
   )
   const pagesRoute = pageRoutes(app, async () => (await init).services, renderer)
-  void init.then(({ services }) => (services.pages.onChange = () => pagesRoute.forget()))
+  void init
+    .then(({ services }) => (services.pages.onChange = () => pagesRoute.forget()))
+    .catch(() => undefined)
+  submitRoutes(
+    app,
+    pagesRoute,
+    async () => (await init).services,
+    // The store and its CRM deliveries (server/services/appeals.ts), unless a test gives its own.
+    async () => options.requestSink ?? (await init).services.appeals,
+    {
+      limits: options.requestLimits,
+      trustedProxies: Number(options.trustProxy ?? 0),
+      now: options.now,
+    },
+  )
 
   const site = options.staticDir ? staticSite(options.staticDir) : null
   app.get('*', async (c) => {

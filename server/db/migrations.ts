@@ -461,6 +461,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE CONSTRAINT TRIGGER project_pages_changes AFTER INSERT OR UPDATE OR DELETE ON project_pages
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION record_page_change();
   `,
+  // Secrets every instance shares, made once (the signing key of the published pages' form
+  // tokens, docs/requests.md).
+  `
+  CREATE TABLE server_secrets (
+    name text PRIMARY KEY,
+    value text NOT NULL
+  );
+  `,
   // Visitors' requests and their deliveries to the CRMs (docs/crm.md). A request is written with
   // one delivery per enabled integration (and one for the gift's web hook) in one transaction;
   // the queue claims due deliveries with FOR UPDATE SKIP LOCKED and a lease. `unsure`: an attempt

@@ -1,15 +1,17 @@
+import { randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
+import { brotliCompress, constants as zlib } from 'node:zlib'
 import type { Context, Hono } from 'hono'
 import { SLUG_MAX } from '../../src/domain/publish.ts'
 import type { AppEnv } from '../http/env.ts'
 import { errorMessage } from '../http/messages.ts'
 import { acceptedEncoding } from '../http/static.ts'
 import type { Services } from '../services/services.ts'
-import type { PageRenderer } from './renderer.ts'
+import type { PublishedPage } from '../storage/pages.ts'
+import type { PageRenderer, Rendered, RenderInput } from './renderer.ts'
+import { stamp, stampedPage, type StampedPage } from './stamped-gzip.ts'
 
 const brotli = promisify(brotliCompress)
-const gzipAsync = promisify(gzip)
 
 /** A CDN may keep a page a minute, and serve it stale for ten while it asks again. */
 export const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600'
@@ -22,9 +24,9 @@ const KEPT_PAGES = 500
 interface RenderedVersion {
   etag: string
   csp: string
-  raw: Buffer
-  br: Promise<Buffer>
-  gzip: Promise<Buffer>
+  page: StampedPage
+  /** Brotli of a page without forms (nothing to stamp): made once. */
+  br: Promise<Buffer> | null
 }
 
 interface Lookup {
@@ -33,8 +35,10 @@ interface Lookup {
   page: { project_id: number; published_version: number } | null
 }
 
+const SLUG_PATH = new RegExp(`^[a-z0-9-]{1,${SLUG_MAX}}$`)
+
 /** A response without its body to a HEAD. */
-function answer(
+export function answer(
   c: Context<AppEnv>,
   body: string | Uint8Array<ArrayBuffer> | null,
   status: number,
@@ -43,19 +47,37 @@ function answer(
   return new Response(c.req.method === 'HEAD' ? null : body, { status, headers })
 }
 
-const SLUG_PATH = new RegExp(`^[a-z0-9-]{1,${SLUG_MAX}}$`)
+/** Published pages' routes and what the submit route needs of them. */
+export interface PageRoutes {
+  /** This instance changed a page: it is read afresh on its next request. */
+  forget(): void
+  /** A page of the published project's own (a form with errors, a thank-you), stamped. */
+  sendStamped(
+    c: Context<AppEnv>,
+    rendered: Rendered,
+    slug: string,
+    status: number,
+  ): Promise<Response>
+  /** The published page at a slug with its rendering input, or null. */
+  published(
+    c: Context<AppEnv>,
+    slug: string,
+  ): Promise<{ page: PublishedPage; input: RenderInput; renderer: PageRenderer } | null>
+  notFound(c: Context<AppEnv>): Promise<Response>
+}
 
 /**
  * `GET /p/{slug}` and `HEAD` (docs/publishing.md, docs/API.md "Published pages"): the page of a
- * published snapshot, rendered once per published version and kept with its brotli and gzip
- * copies; `ETag` per version (and build of the renderer), `304` on `If-None-Match`. No sign-in,
- * no cookies. Any instance serves any page: the snapshot is read from the database.
+ * published snapshot, rendered once per published version and kept compressed; each answer
+ * stamped with its forms' own token and submission id (stamped-gzip.ts). `ETag` per version (and
+ * build of the renderer), `304` on `If-None-Match`. No sign-in, no cookies. Any instance serves
+ * any page: the snapshot is read from the database.
  */
 export function pageRoutes(
   app: Hono<AppEnv>,
   services: () => Promise<Services>,
   renderer: Promise<PageRenderer | null>,
-): { forget(slug?: string): void } {
+): PageRoutes {
   const lookups = new Map<string, Lookup>()
   const rendered = new Map<string, RenderedVersion>()
   const rendering = new Map<string, Promise<RenderedVersion | null>>()
@@ -69,10 +91,15 @@ export function pageRoutes(
     return page
   }
 
+  const inputOf = async (c: Context<AppEnv>, page: PublishedPage): Promise<RenderInput> => {
+    const origin = (await services()).pages.origin.value ?? new URL(c.req.url).origin
+    return { snapshot: page.snapshot, slug: page.slug, url: `${origin}/p/${page.slug}`, origin }
+  }
+
   const render = async (
+    c: Context<AppEnv>,
     slug: string,
     etag: string,
-    origin: string,
     r: PageRenderer,
   ): Promise<RenderedVersion | null> => {
     const kept = rendered.get(slug)
@@ -81,27 +108,23 @@ export function pageRoutes(
     let pending = rendering.get(key)
     if (!pending) {
       pending = (async () => {
-        const s = await services()
-        const page = await s.pages.find(slug)
+        const page = await (await services()).pages.find(slug)
         if (!page) return null
-        const url = `${s.pages.origin.value ?? origin}/p/${slug}`
-        const { html, csp } = r.renderPage({
-          snapshot: page.snapshot,
-          url,
-          origin: s.pages.origin.value ?? origin,
-        })
-        const raw = Buffer.from(html)
+        const { html, csp } = r.renderPage(await inputOf(c, page))
+        const stamped = stampedPage(html, r.FORM_SLOTS)
         const version: RenderedVersion = {
           etag: `"${page.project_id}.${page.published_version}.${r.revision}"`,
           csp,
-          raw,
-          br: brotli(raw, {
-            params: {
-              [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-              [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length,
-            },
-          }),
-          gzip: gzipAsync(raw, { level: 9 }),
+          page: stamped,
+          br:
+            stamped.slots.length === 0
+              ? brotli(stamped.runs[0]!, {
+                  params: {
+                    [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+                    [zlib.BROTLI_PARAM_SIZE_HINT]: stamped.runs[0]!.length,
+                  },
+                })
+              : null,
         }
         rendered.delete(slug)
         rendered.set(slug, version)
@@ -114,28 +137,46 @@ export function pageRoutes(
     return pending
   }
 
-  const notFound = (c: Context<AppEnv>, r: PageRenderer | null) => {
+  /** The body of one answer: its forms stamped with a fresh token and submission id. */
+  const body = async (
+    c: Context<AppEnv>,
+    page: StampedPage,
+    slug: string,
+    r: PageRenderer,
+    br: Promise<Buffer> | null,
+  ): Promise<{ bytes: Buffer; encoding: 'br' | 'gzip' | null }> => {
+    const accepted = acceptedEncoding(c.req.header('Accept-Encoding'))
+    if (br && accepted === 'br') return { bytes: await br, encoding: 'br' }
+    const tokens = (await services()).formTokens
+    const token = page.slots.length > 0 ? tokens.issue(slug) : ''
+    const submission = randomBytes(12).toString('base64url')
+    const { raw, gzip } = stamp(page, (slot) => (slot === r.FORM_TOKEN_SLOT ? token : submission))
+    return accepted ? { bytes: gzip, encoding: 'gzip' } : { bytes: raw, encoding: null }
+  }
+
+  const notFound = async (c: Context<AppEnv>) => {
+    const r = await renderer
     const headers = {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': NOT_FOUND_CACHE_CONTROL,
       ...(r ? { 'Content-Security-Policy': r.NOT_FOUND_CSP } : {}),
     }
-    const body = r ? r.renderNotFound() : errorMessage('not_found')
-    return answer(c, body, 404, headers)
+    return answer(c, r ? r.renderNotFound() : errorMessage('not_found'), 404, headers)
   }
+
+  const unavailable = (c: Context<AppEnv>) =>
+    answer(c, errorMessage('page_unavailable'), 503, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Retry-After': '30',
+    })
 
   const handler = async (c: Context<AppEnv>) => {
     const r = await renderer
     const slug = c.req.param('slug') ?? ''
-    if (!SLUG_PATH.test(slug)) return notFound(c, r)
-    if (!r) {
-      return answer(c, errorMessage('page_unavailable'), 503, {
-        'Content-Type': 'text/plain; charset=utf-8',
-        'Retry-After': '30',
-      })
-    }
+    if (!SLUG_PATH.test(slug)) return notFound(c)
+    if (!r) return unavailable(c)
     const page = await lookup(slug)
-    if (!page) return notFound(c, r)
+    if (!page) return notFound(c)
     const etag = `"${page.project_id}.${page.published_version}.${r.revision}"`
     const common = {
       ETag: etag,
@@ -146,32 +187,63 @@ export function pageRoutes(
     if (asked && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
       return answer(c, null, 304, common)
     }
-    const version = await render(slug, etag, new URL(c.req.url).origin, r)
+    const version = await render(c, slug, etag, r)
     if (!version) {
       lookups.delete(slug)
-      return notFound(c, r)
+      return notFound(c)
     }
-    const encoding = acceptedEncoding(c.req.header('Accept-Encoding'))
-    const body = encoding ? await version[encoding === 'br' ? 'br' : 'gzip'] : version.raw
+    const { bytes, encoding } = await body(c, version.page, slug, r, version.br)
     const headers: Record<string, string> = {
       ...common,
       ETag: version.etag,
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': version.csp,
-      'Content-Length': String(body.length),
+      'Content-Length': String(bytes.length),
     }
     if (encoding) headers['Content-Encoding'] = encoding
-    return answer(c, new Uint8Array(body), 200, headers)
+    return answer(c, new Uint8Array(bytes), 200, headers)
   }
+
+  const published: PageRoutes['published'] = async (c, slug) => {
+    const r = await renderer
+    if (!r || !SLUG_PATH.test(slug)) return null
+    const page = await (await services()).pages.find(slug)
+    if (!page) return null
+    return { page, input: await inputOf(c, page), renderer: r }
+  }
+
+  const sendStamped: PageRoutes['sendStamped'] = async (c, { html, csp }, slug, status) => {
+    const r = await renderer
+    if (!r) return unavailable(c)
+    const { bytes, encoding } = await body(c, stampedPage(html, r.FORM_SLOTS), slug, r, null)
+    const headers: Record<string, string> = {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': csp,
+      'Cache-Control': 'no-store',
+      'Content-Length': String(bytes.length),
+      Vary: 'Accept-Encoding',
+    }
+    if (encoding) headers['Content-Encoding'] = encoding
+    return answer(c, new Uint8Array(bytes), status, headers)
+  }
+
   app.get('/p/:slug', handler)
   app.get('/p/:slug/', handler)
-  app.all('/p/*', async (c) => notFound(c, await renderer))
+  app.get('/p/:slug/privacy', async (c) => {
+    const found = await published(c, c.req.param('slug'))
+    if (!found) return (await renderer) ? notFound(c) : unavailable(c)
+    const { html, csp } = found.renderer.renderPrivacyPage(found.input)
+    return answer(c, html, 200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': csp,
+      'Cache-Control': PAGE_CACHE_CONTROL,
+    })
+  })
 
   return {
-    /** This instance changed a page: it is read afresh on its next request. */
-    forget(slug?: string) {
-      if (slug === undefined) lookups.clear()
-      else lookups.delete(slug)
-    },
+    forget: () => lookups.clear(),
+    sendStamped,
+    published,
+    notFound,
   }
 }

@@ -11,13 +11,36 @@ import type { PageSnapshot } from '../../src/domain/publish.ts'
  * (`npm run build` writes dist-page/render.js) and, under the test runner, which compiles it the
  * same way, from source.
  */
+/** What each rendering takes: the snapshot, its slug and addresses. */
+export interface RenderInput {
+  snapshot: PageSnapshot
+  slug: string
+  url: string
+  origin: string
+}
+export interface Rendered {
+  html: string
+  csp: string
+}
+
 export interface PageRenderer {
-  renderPage(input: { snapshot: PageSnapshot; url: string; origin: string }): {
-    html: string
-    csp: string
-  }
+  renderPage(input: RenderInput): Rendered
+  /** A request form alone with the server's errors (a form sent without JavaScript). */
+  renderFormPage(
+    input: RenderInput,
+    blockId: number,
+    errors: Record<string, string>,
+    values: { name?: string; phone?: string; comment?: string; consent?: boolean },
+  ): Rendered | null
+  renderThanksPage(input: RenderInput, blockId: number): Rendered | null
+  renderNoticePage(input: RenderInput, kind: 'limited' | 'expired'): Rendered
+  renderPrivacyPage(input: RenderInput): Rendered
   renderNotFound(): string
   NOT_FOUND_CSP: string
+  /** The forms' slots the server stamps per answer, and the two slot strings. */
+  FORM_SLOTS: RegExp
+  FORM_TOKEN_SLOT: string
+  SUBMISSION_SLOT: string
   /** Names this build of the renderer: cached pages and ETags of another build are not reused. */
   revision: string
 }
@@ -45,10 +68,5 @@ export async function loadRenderer(source: RendererSource): Promise<PageRenderer
   const revision = bytes
     ? createHash('sha256').update(bytes).digest('base64url').slice(0, 10)
     : `src${module.RENDER_REVISION}`
-  return {
-    renderPage: module.renderPage,
-    renderNotFound: module.renderNotFound,
-    NOT_FOUND_CSP: module.NOT_FOUND_CSP,
-    revision,
-  }
+  return { ...module, revision }
 }

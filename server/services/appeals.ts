@@ -6,6 +6,7 @@ import { FieldCode, isStorableText, LIMITS } from '../../src/domain/validation.t
 import { deliveryError } from '../http/messages.ts'
 import * as store from '../storage/appeals.ts'
 import type { AppealRow } from '../storage/appeals.ts'
+import type { Submission, SubmissionSink } from '../published/submission.ts'
 import type { DeliveryQueue } from './delivery.ts'
 import { AppError } from './errors.ts'
 import { issuesToProblems } from './validate.ts'
@@ -18,34 +19,7 @@ import { expectVersion } from './versions.ts'
  * so a request is never kept without its deliveries, nor a delivery without its request. The same
  * submission_id of a project twice is one request. The app reads, moves and re-sends them.
  */
-export interface Submission {
-  workspace_id: number
-  project_id: number
-  block_id: number
-  kind: 'gift' | 'price' | 'subscribe'
-  name: string
-  /** +7XXXXXXXXXX */
-  phone: string
-  email: string
-  comment: string
-  specialist_id: number | null
-  date: string
-  price: number | null
-  utm: Partial<
-    Record<'utm_source' | 'utm_medium' | 'utm_campaign' | 'utm_content' | 'utm_term', string>
-  >
-  referrer: string
-  page_url: string
-  project_name: string
-  /** Random id from the form; the same id twice is one request. */
-  submission_id: string
-  ip: string
-  user_agent: string
-  /** Kept with status 'spam', never delivered. */
-  spam: boolean
-  /** The gift block's button_hook_url ('' when none). */
-  hook_url: string
-}
+export type { Submission } from '../published/submission.ts'
 
 const id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647))
 const text = (max: number) =>
@@ -106,7 +80,7 @@ export interface AppealSettings {
   onStep?: (step: 'appeal_written', submission: Submission) => void | Promise<void>
 }
 
-export class AppealService {
+export class AppealService implements SubmissionSink {
   constructor(
     private readonly db: Database,
     private readonly queue: DeliveryQueue,

@@ -12,6 +12,7 @@ import { IntegrationService } from './integrations.ts'
 import { sessionCacheFor } from './session-cache.ts'
 import { ProjectService } from './projects.ts'
 import { PageService, PublicOrigin } from './pages.ts'
+import { FormTokens } from './form-tokens.ts'
 import { RecordService } from './records.ts'
 import { DEFAULT_THROTTLE, Throttle, type ThrottleSettings } from './throttle.ts'
 import { UploadService, type UploadLimits } from './uploads.ts'
@@ -52,6 +53,8 @@ export interface Services {
   projects: ProjectService
   /** Published pages (docs/publishing.md). */
   pages: PageService
+  /** The published pages' form tokens (docs/requests.md). */
+  formTokens: FormTokens
   blocks: BlockService
   uploads: UploadService
   uploadStorage: UploadStorage
@@ -94,6 +97,7 @@ export function createServices(
     records: new RecordService(db, changes),
     projects: new ProjectService(db, uploads, origin),
     pages: new PageService(db, origin),
+    formTokens: new FormTokens(db, settings.now),
     blocks: new BlockService(db),
     uploads,
     uploadStorage,

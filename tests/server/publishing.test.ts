@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   json,
@@ -302,5 +303,59 @@ describe('publishing', () => {
     expect(text.match(/data-mark=""/g)).toHaveLength(2)
     expect(text.match(/<section /g)).toHaveLength(2)
     expect(text).toContain('Слайд один')
+  })
+
+  it('forms: every card opens its form, and each answer carries a token and submission id of its own', async () => {
+    const { project, bg } = await newProject('Формы')
+    const gift = await json<Row>(
+      await s.call('POST', '/api/gift/add', {
+        token: u.token,
+        body: {
+          bg_id: bg.id,
+          x: 50,
+          y: 50,
+          zindex: 1,
+          rotation: 0,
+          color: '#e64980',
+          text: 'Чистка в подарок',
+          name: '',
+          button_url: '',
+          button_hook_url: '',
+        },
+      }),
+    )
+    expect(gift.id).toBeGreaterThan(0)
+    const { slug } = await json<{ slug: string }>(await publish(project.id))
+    const read = async (headers: Record<string, string> = {}) => {
+      const res = await page(slug, headers)
+      const text =
+        res.headers.get('Content-Encoding') === 'gzip'
+          ? gunzipSync(Buffer.from(await res.arrayBuffer())).toString()
+          : await res.text()
+      return { res, text }
+    }
+    const first = await read()
+    const second = await read({ 'Accept-Encoding': 'gzip' })
+    expect(second.res.headers.get('Content-Encoding')).toBe('gzip')
+    for (const { text } of [first, second]) {
+      expect(text).toContain(`href="#form-${gift.id}"`)
+      expect(text).toContain(`id="form-${gift.id}"`)
+      expect(text).toContain(`action="/p/${slug}/submit"`)
+      expect(text).toContain('name="website"')
+      expect(text).toContain('Согласен(на) на обработку персональных данных')
+      expect(text).not.toContain('__PROMO_')
+    }
+    const token = (text: string) => /name="form_token" value="([^"]+)"/.exec(text)?.[1]
+    const submission = (text: string) => /name="submission_id" value="([^"]+)"/.exec(text)?.[1]
+    expect(token(first.text)).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/)
+    expect(submission(first.text)).toMatch(new RegExp(`^[A-Za-z0-9_-]{16}-${gift.id}$`))
+    expect(submission(first.text)).not.toBe(submission(second.text))
+    // The rest of the two answers is the same page.
+    const strip = (text: string) => text.replace(/value="[^"]*"/g, '').replace(/-${gift.id}"/g, '')
+    expect(strip(first.text)).toBe(strip(second.text))
+
+    const privacy = await s.call('GET', `/p/${slug}/privacy`)
+    expect(privacy.status).toBe(200)
+    expect(await privacy.text()).toContain('152-ФЗ')
   })
 })

@@ -20,6 +20,8 @@ export function pageScript(): void {
     void video.play().catch(() => undefined)
     button.remove()
   })
+  const forms = doc.querySelector<HTMLElement>('[data-forms]')
+  if (forms) sendFormsInPlace(forms)
   const stories = doc.querySelector<HTMLElement>('[data-stories]')
   if (!stories) return
   const slides = Array.from(stories.querySelectorAll<HTMLElement>('section'))
@@ -41,6 +43,8 @@ export function pageScript(): void {
     if (push && location.hash !== hash) history.replaceState(null, '', hash)
   }
   const fromHash = () => {
+    // A request form is open over the slide it was opened from.
+    if (location.hash.startsWith('#form-')) return Math.max(current, 0)
     const n = Number.parseInt(location.hash.slice(1), 10)
     if (Number.isInteger(n) && n >= 1) return n - 1
     // A target button's anchor names a slide by its background.
@@ -50,6 +54,7 @@ export function pageScript(): void {
   show(fromHash(), false)
   window.addEventListener('hashchange', () => show(fromHash(), true))
   doc.addEventListener('keydown', (event) => {
+    if (location.hash.startsWith('#form-')) return
     if (['ArrowRight', 'ArrowDown', 'PageDown', ' '].includes(event.key)) {
       event.preventDefault()
       show(current + 1, true)
@@ -79,4 +84,102 @@ export function pageScript(): void {
     const rect = stories.getBoundingClientRect()
     show(current + (event.clientX - rect.left < rect.width / 3 ? -1 : 1), true)
   })
+  /**
+   * The request forms (docs/requests.md) sent in place: JSON to the form's own address, the
+   * visit's UTM parameters and referrer added; a new submission id each time a form is opened, the
+   * same one when a failed send is tried again (the server takes one request per id).
+   */
+  function sendFormsInPlace(root: HTMLElement): void {
+    const say = (key: string) => root.getAttribute(`data-msg-${key}`) ?? ''
+    const search = new URLSearchParams(location.search)
+    const newId = () => {
+      const bytes = new Uint8Array(16)
+      crypto.getRandomValues(bytes)
+      return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+    }
+    const opened = () => {
+      const id = location.hash.slice(1)
+      if (!id.startsWith('form-')) return
+      const sheet = doc.getElementById(id)
+      const form = sheet?.querySelector<HTMLFormElement>('[data-form]')
+      if (!form || form.hidden) return
+      const field = form.elements.namedItem('submission_id') as HTMLInputElement | null
+      if (field) field.value = `${newId()}-${id.slice(5)}`
+      form.querySelector<HTMLInputElement>('input[name=name]')?.focus()
+    }
+    window.addEventListener('hashchange', opened)
+    opened()
+    doc.addEventListener('submit', (event) => {
+      const form = (event.target as Element).closest<HTMLFormElement>('[data-form]')
+      if (!form) return
+      event.preventDefault()
+      if (form.dataset.busy) return
+      const button = form.querySelector<HTMLButtonElement>('button[type=submit]')
+      const problem = form.querySelector<HTMLElement>('[data-form-error]')
+      const data: Record<string, unknown> = Object.fromEntries(new FormData(form))
+      data.consent = (form.elements.namedItem('consent') as HTMLInputElement | null)?.checked
+      for (const key of ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term']) {
+        const value = search.get(key)
+        if (value) data[key] = value
+      }
+      data.referrer = doc.referrer
+      form.querySelectorAll<HTMLElement>('[data-error]').forEach((el) => {
+        el.hidden = true
+        el.textContent = ''
+      })
+      form.querySelectorAll('[aria-invalid]').forEach((el) => el.removeAttribute('aria-invalid'))
+      if (problem) problem.hidden = true
+      const label = button?.textContent ?? ''
+      form.dataset.busy = '1'
+      if (button) {
+        button.disabled = true
+        button.textContent = say('sending')
+      }
+      const fail = (text: string) => {
+        if (!problem) return
+        problem.textContent = text
+        problem.hidden = false
+      }
+      // The public page's own script, outside the app: it has no API client and needs no token.
+      // eslint-disable-next-line no-restricted-globals
+      fetch(form.action, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(data),
+      })
+        .then(async (res) => {
+          if (res.ok) {
+            form.hidden = true
+            const done = form.parentElement?.querySelector<HTMLElement>('[data-done]')
+            if (done) done.hidden = false
+            return
+          }
+          if (res.status === 429) return fail(say('busy'))
+          const body = (await res.json().catch(() => null)) as {
+            error?: { message?: string; fields?: Record<string, string> }
+          } | null
+          const fields = body?.error?.fields ?? {}
+          let shown = false
+          for (const [name, text] of Object.entries(fields)) {
+            const input = form.elements.namedItem(name) as HTMLElement | null
+            const slot = input ? doc.getElementById(`${input.id}-error`) : null
+            if (input && slot) {
+              input.setAttribute('aria-invalid', 'true')
+              slot.textContent = text
+              slot.hidden = false
+              shown = true
+            }
+          }
+          if (!shown) fail(body?.error?.message ?? say('failed'))
+        })
+        .catch(() => fail(say('network')))
+        .finally(() => {
+          delete form.dataset.busy
+          if (button) {
+            button.disabled = false
+            button.textContent = label
+          }
+        })
+    })
+  }
 }

@@ -5,9 +5,11 @@ import type { PageSnapshot } from '../../domain/publish.ts'
 import { useBackgroundLabel } from '../editor/background-label.ts'
 import type { LocalBlock } from '../editor/editor-data.ts'
 import { PageSection } from '../editor/preview/page-section.tsx'
+import { PageForms } from './forms.tsx'
 
 export interface PublishedPageProps {
   snapshot: PageSnapshot
+  slug: string
   /** An uploaded file's address as the page links it (the stored URL, or its origin's). */
   resolveFileUrl: (url: string) => string
 }
@@ -26,7 +28,7 @@ function imageAttributes(first: number) {
  * under another, each as wide as the screen; «Сторис» as slides that the page's script shows one
  * at a time (without it, one under another).
  */
-export function PublishedPage({ snapshot, resolveFileUrl }: PublishedPageProps) {
+export function PublishedPage({ snapshot, slug, resolveFileUrl }: PublishedPageProps) {
   const { t } = useLingui()
   const stories = snapshot.project.type === 2
   const label = useBackgroundLabel(stories ? 'stories' : 'landing')
@@ -62,23 +64,34 @@ export function PublishedPage({ snapshot, resolveFileUrl }: PublishedPageProps) 
       </main>
     )
   }
-  if (!stories) return <main className="landing">{sections}</main>
+  const forms = <PageForms snapshot={snapshot} slug={slug} />
+  if (!stories) {
+    return (
+      <>
+        <main className="landing">{sections}</main>
+        {forms}
+      </>
+    )
+  }
   return (
-    <main className="stories" data-stories="">
-      <div
-        className="progress"
-        data-progress=""
-        role="progressbar"
-        aria-label={t`Слайды`}
-        aria-valuemin={1}
-        aria-valuemax={count}
-        aria-valuenow={1}
-      >
-        {backgrounds.map((bg, i) => (
-          <span key={bg.id} data-mark="" className={i === 0 ? 'on' : undefined} />
-        ))}
-      </div>
-      {sections}
-    </main>
+    <>
+      <main className="stories" data-stories="">
+        <div
+          className="progress"
+          data-progress=""
+          role="progressbar"
+          aria-label={t`Слайды`}
+          aria-valuemin={1}
+          aria-valuemax={count}
+          aria-valuenow={1}
+        >
+          {backgrounds.map((bg, i) => (
+            <span key={bg.id} data-mark="" className={i === 0 ? 'on' : undefined} />
+          ))}
+        </div>
+        {sections}
+      </main>
+      {forms}
+    </>
   )
 }

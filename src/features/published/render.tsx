@@ -8,9 +8,10 @@ import { FONT_FILES } from '../editor/fonts/font-files.ts'
 import { facesUsedBy, FONT_SUBSETS, type FontFaceRef } from '../editor/model/fonts.ts'
 import { blocksInOrder } from '../editor/model/preview-layout.ts'
 import { PublishedPage } from './page.tsx'
+import { FORM_TOKEN_SLOT, RequestForm, SUBMISSION_SLOT, Thanks, type FormValues } from './forms.tsx'
 import { pageScript } from './page-script.ts'
 import { messages as appMessages } from '../../locales/ru/messages.po'
-import { notFoundTexts, pageTexts } from './texts.ts'
+import { messageTexts, notFoundTexts, pageTexts, privacyTexts } from './texts.ts'
 
 /**
  * The published page's HTML (docs/publishing.md), rendered on the server with react-dom/server
@@ -21,6 +22,7 @@ import { notFoundTexts, pageTexts } from './texts.ts'
 
 export interface RenderInput {
   snapshot: PageSnapshot
+  slug: string
   /** The page's absolute address: canonical and og:url. */
   url: string
   /** The server's public origin, for absolute image addresses in Open Graph. */
@@ -32,6 +34,10 @@ export interface RenderedPage {
   /** The Content-Security-Policy that lets exactly this page's script run. */
   csp: string
 }
+
+/** Where the server stamps each answer's own values (the forms' token and submission id). */
+export const FORM_SLOTS = new RegExp(`${FORM_TOKEN_SLOT}|${SUBMISSION_SLOT}`)
+export { FORM_TOKEN_SLOT, SUBMISSION_SLOT }
 
 /** Bumped when the markup changes for the same snapshot, so cached copies and ETags renew. */
 export const RENDER_REVISION = '1'
@@ -54,6 +60,29 @@ export const PAGE_CSP = [
 
 const THEME = '#1c7ed6'
 
+/** The request forms' sheets (forms.tsx): a bottom sheet on a phone, a card on a wider screen. */
+const SHEET_CSS = `.sheet{display:none;position:fixed;inset:0;z-index:3000000;align-items:flex-end;justify-content:center}
+.sheet:target,.sheet.open{display:flex}
+.sheet.open{position:static;min-height:100vh;align-items:center;background:#f1f3f5;padding:16px}
+.sheet-backdrop{position:absolute;inset:0;background:rgba(0,0,0,.55)}
+.sheet-card{position:relative;background:#fff;width:100%;max-width:440px;max-height:100%;overflow:auto;border-radius:16px 16px 0 0;padding:20px 20px 24px;font:16px/1.4 Roboto,Arial,Helvetica,sans-serif;color:#212529}
+.sheet.open .sheet-card{border-radius:16px}
+@media (min-width:600px){.sheet{align-items:center}.sheet-card{border-radius:16px}}
+.sheet-close{position:absolute;top:6px;right:8px;font-size:28px;line-height:1;text-decoration:none;color:#495057;padding:6px 10px}
+.sheet h2{margin:0 36px 4px 0;font-size:20px;line-height:1.25}
+.sheet-line{margin:0 0 4px;color:#495057}
+.sheet-photo{float:right;border-radius:50%;object-fit:cover;margin:0 28px 8px 12px}
+.sheet form{display:flex;flex-direction:column;gap:6px;margin-top:12px;clear:both}
+.sheet label{font-size:14px;color:#495057}
+.sheet input[type=text],.sheet input[type=tel],.sheet textarea{font:inherit;padding:10px 12px;border:1px solid #ced4da;border-radius:8px;width:100%;background:#fff;color:#212529}
+.sheet [aria-invalid=true]{border-color:#e03131}
+.field-error,.form-error{color:#c92a2a;font-size:14px;margin:0}
+.consent{display:flex;gap:8px;align-items:flex-start;margin-top:6px}
+.consent input{margin:2px 0 0;width:20px;height:20px;flex:none}
+.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.sheet button,.sheet-button{display:block;margin-top:10px;font:600 16px/1.2 Roboto,Arial,Helvetica,sans-serif;padding:14px;border:0;border-radius:10px;background:${THEME};color:#fff;cursor:pointer;text-align:center;text-decoration:none}
+.sheet button:disabled{opacity:.6;cursor:progress}`
+
 /** The page's own CSS: the frame around the sections; the blocks style themselves. */
 const CSS = `*,*::before,*::after{box-sizing:border-box}
 html,body{margin:0;padding:0}
@@ -72,7 +101,8 @@ body:has(.stories){background:#000}
 .progress span{flex:1;height:3px;border-radius:2px;background:rgba(255,255,255,.4)}
 .progress span.on{background:#fff}
 .empty{padding:48px 16px;text-align:center;font-size:18px}
-section a:focus-visible,section button:focus-visible{outline:3px solid ${THEME};outline-offset:2px}`
+section a:focus-visible,section button:focus-visible{outline:3px solid ${THEME};outline-offset:2px}
+${SHEET_CSS}`
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -129,7 +159,7 @@ export function renderPage(input: RenderInput): RenderedPage {
   const resolveFileUrl = (url: string) => url
   const body = renderToString(
     <I18nProvider i18n={i18n}>
-      <PublishedPage snapshot={snapshot} resolveFileUrl={resolveFileUrl} />
+      <PublishedPage snapshot={snapshot} slug={input.slug} resolveFileUrl={resolveFileUrl} />
     </I18nProvider>,
   )
   const blocks = snapshot.blocks as unknown as LocalBlock[]
@@ -193,3 +223,95 @@ export function renderNotFound(): string {
 
 export const NOT_FOUND_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'"
+
+/** A page of the published project's own (a form, a thank-you, a notice): its CSS, no script. */
+function smallPage(title: string, body: string, withScript = false): RenderedPage {
+  const html =
+    '<!doctype html>\n<html lang="ru">\n<head>\n<meta charset="utf-8">\n' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+    '<meta name="robots" content="noindex">\n' +
+    `<title>${escapeHtml(title)}</title>\n<link rel="icon" href="/favicon.svg" type="image/svg+xml">\n` +
+    `<style>${CSS}</style>\n</head>\n<body>\n${body}\n` +
+    (withScript ? `<script>${SCRIPT}</script>\n` : '') +
+    '</body>\n</html>\n'
+  return { html, csp: withScript ? PAGE_CSP : NOT_FOUND_CSP }
+}
+
+function blockOf(snapshot: PageSnapshot, blockId: number) {
+  return snapshot.blocks.find(
+    (b) => b.id === blockId && (b.type === 'gift' || b.type === 'price' || b.type === 'subscribe'),
+  )
+}
+
+/**
+ * A request form alone, open, with the server's errors next to its fields and what was typed
+ * kept: the answer to a form sent without JavaScript that did not pass (docs/requests.md).
+ */
+export function renderFormPage(
+  input: RenderInput,
+  blockId: number,
+  errors: Record<string, string>,
+  values: FormValues,
+): RenderedPage | null {
+  activateRussian()
+  const block = blockOf(input.snapshot, blockId)
+  if (!block) return null
+  const body = renderToString(
+    <I18nProvider i18n={i18n}>
+      <RequestForm
+        block={block}
+        slug={input.slug}
+        snapshot={input.snapshot}
+        errors={errors}
+        values={values}
+        standalone
+      />
+    </I18nProvider>,
+  )
+  return smallPage(input.snapshot.project.name || pageTexts().untitled, body, true)
+}
+
+/** The thank-you page after a form sent without JavaScript. */
+export function renderThanksPage(input: RenderInput, blockId: number): RenderedPage | null {
+  activateRussian()
+  const block = blockOf(input.snapshot, blockId)
+  if (!block) return null
+  const back = messageTexts().back
+  const body = renderToString(
+    <I18nProvider i18n={i18n}>
+      <div className="sheet open">
+        <div className="sheet-card">
+          <Thanks block={block} />
+          <a className="sheet-button" href={`/p/${input.slug}`}>
+            {back}
+          </a>
+        </div>
+      </div>
+    </I18nProvider>,
+  )
+  return smallPage(input.snapshot.project.name || pageTexts().untitled, body)
+}
+
+/** A short notice on the page's own frame: too many requests, or a form left open too long. */
+export function renderNoticePage(input: RenderInput, kind: 'limited' | 'expired'): RenderedPage {
+  activateRussian()
+  const texts = messageTexts()
+  const [title, text] = kind === 'limited' ? texts.limited : texts.expired
+  const body =
+    `<div class="sheet open"><div class="sheet-card"><h2>${escapeHtml(title)}</h2>` +
+    `<p>${escapeHtml(text)}</p><a class="sheet-button" href="/p/${escapeHtml(input.slug)}">` +
+    `${escapeHtml(texts.back)}</a></div></div>`
+  return smallPage(title, body)
+}
+
+/** How the page's requests are processed, linked from every form's consent (152-ФЗ). */
+export function renderPrivacyPage(input: RenderInput): RenderedPage {
+  activateRussian()
+  const texts = privacyTexts(input.snapshot.project.name || pageTexts().untitled)
+  const body =
+    `<div class="sheet open"><div class="sheet-card"><h2>${escapeHtml(texts.title)}</h2>` +
+    texts.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('') +
+    `<a class="sheet-button" href="/p/${escapeHtml(input.slug)}">${escapeHtml(messageTexts().back)}</a>` +
+    '</div></div>'
+  return smallPage(texts.title, body)
+}

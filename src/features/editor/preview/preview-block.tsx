@@ -60,7 +60,7 @@ export function PreviewBlock({
       <DomBlock
         look={look}
         resolveFileUrl={resolveFileUrl}
-        action={actionOf(block, onTarget)}
+        action={actionOf(block, onTarget, published === true)}
         playLabel={watch}
         published={published}
       />
@@ -69,7 +69,18 @@ export function PreviewBlock({
 }
 
 /** What the block's button does for a visitor: follow a link, go to a background, or nothing yet. */
-function actionOf(block: LocalBlock, onTarget: (bgId: number) => void): DomAction | null {
+function actionOf(
+  block: LocalBlock,
+  onTarget: (bgId: number) => void,
+  published: boolean,
+): DomAction | null {
+  // On the published page a card's button opens its request form (docs/requests.md).
+  if (
+    published &&
+    (block.type === 'gift' || block.type === 'price' || block.type === 'subscribe')
+  ) {
+    return { element: 'link', href: `#form-${block.id}` }
+  }
   switch (block.type) {
     case 'button': {
       const href = buttonHref(block.btn_type, block.btn_type_value) ?? undefined
