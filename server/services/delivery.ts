@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { EventEmitter } from 'node:events'
+import { EventEmitter, setMaxListeners } from 'node:events'
 import type { Database, Queryable } from '../db/database.ts'
 import { AmoChannel } from '../crm/amo.ts'
 import { BitrixChannel, bitrixRateKey } from '../crm/bitrix.ts'
@@ -135,6 +135,8 @@ export class DeliveryQueue {
     this.rates = { ...DEFAULT_RATES, ...settings.rates }
     this.maxRateWaitMs = settings.maxRateWaitMs ?? this.leaseMs / 4
     this.random = settings.random ?? Math.random
+    // Every delivery waiting for its rate listens to it.
+    setMaxListeners(0, this.abort.signal)
     const live = () => {
       if (this.dead) throw new Stopped('the process died')
     }

@@ -48,9 +48,12 @@ export async function requestsWorld(
     amoPerSecond: 70,
     bitrixDrainPerSecond: 70,
   },
+  /** The queue's settings, given the fake's origin (default fastDelivery). */
+  deliveryFor?: (fake: FakeCrm) => AppOptions['delivery'],
 ): Promise<RequestsWorld> {
   const fake = await new FakeCrm(fakeOptions).start()
-  const server = await testServer({ delivery: fastDelivery(fake), ...options })
+  const delivery = deliveryFor ? deliveryFor(fake) : fastDelivery(fake)
+  const server = await testServer({ delivery, ...options })
   const { services } = await server.app.ready()
   const user = await server.signUp()
   const res = await server.call('POST', '/api/project/add', {
