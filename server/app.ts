@@ -205,7 +205,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
     pruneTimer = setInterval(() => void pruneEvents(), 3_600_000)
     pruneTimer.unref()
     // Visitors' requests go to the CRMs from every instance (docs/crm.md, "The queue").
-    services.deliveries.start()
+    if (options.delivery?.enabled !== false) services.deliveries.start()
     const sweepEvery = options.uploadSweepEveryMs ?? 6 * 3_600_000
     if (sweepEvery > 0) {
       const sweep = () =>

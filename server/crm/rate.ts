@@ -46,3 +46,48 @@ export async function pause(
     [key, pauseMs / 1000, tolerance],
   )
 }
+
+/** Where an instance keeps its rates: the database (PostgreSQL, shared) or its memory. */
+export interface RateGate {
+  /** The milliseconds to wait before the call it reserves a moment for. */
+  reserve(key: string, rate: Rate): Promise<number>
+  /** No call under `key` for `pauseMs`. */
+  pause(key: string, rate: Rate, pauseMs: number): Promise<void>
+}
+
+/** PostgreSQL: the rates every instance shares (crm_rates). */
+export class DatabaseRates implements RateGate {
+  constructor(private readonly db: Queryable) {}
+  reserve(key: string, rate: Rate): Promise<number> {
+    return reserve(this.db, key, rate)
+  }
+  pause(key: string, rate: Rate, pauseMs: number): Promise<void> {
+    return pause(this.db, key, rate, pauseMs)
+  }
+}
+
+/**
+ * PGlite: one process is the only instance there can be, so the same algorithm in its memory keeps
+ * the rate as the table would, without a statement per call on the database's one thread.
+ */
+export class MemoryRates implements RateGate {
+  private readonly tat = new Map<string, number>()
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  reserve(key: string, rate: Rate): Promise<number> {
+    const interval = 1000 / rate.perSecond
+    const tolerance = (Math.max(1, rate.burst) - 1) * interval
+    const now = this.now()
+    const next = Math.max(this.tat.get(key) ?? now, now) + interval
+    this.tat.set(key, next)
+    return Promise.resolve(Math.max(0, next - interval - tolerance - now))
+  }
+
+  pause(key: string, rate: Rate, pauseMs: number): Promise<void> {
+    const tolerance = ((Math.max(1, rate.burst) - 1) * 1000) / rate.perSecond
+    const until = this.now() + pauseMs + tolerance
+    this.tat.set(key, Math.max(this.tat.get(key) ?? 0, until))
+    return Promise.resolve()
+  }
+}

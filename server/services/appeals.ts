@@ -76,8 +76,8 @@ const SubmissionSchema = v.object({
 })
 
 export interface AppealSettings {
-  /** Tests: called once the request is written, before its deliveries, in the transaction. */
-  onStep?: (step: 'appeal_written', submission: Submission) => void | Promise<void>
+  /** Tests: called once the request is written, before the visitor is answered. */
+  onStep?: (step: 'written', submission: Submission) => void | Promise<void>
 }
 
 export class AppealService implements SubmissionSink {
@@ -122,17 +122,24 @@ export class AppealService implements SubmissionSink {
       status: s.spam ? 'spam' : 'new',
     }
     const salt = randomBytes(4).readUInt32BE(0).toString(36).padStart(6, '0').slice(-6)
-    const result = await this.db.transaction(async (tx) => {
-      const created = await store.insertAppeal(tx, values, salt)
-      if (created === null) {
-        const first = await store.findBySubmission(tx, s.project_id, s.submission_id)
-        if (first === null) throw new Error('appeal vanished')
-        return { id: first, created: false }
-      }
-      await this.settings.onStep?.('appeal_written', submission)
-      await store.insertDeliveries(tx, created, s.workspace_id, s.spam, s.hook_url)
-      return { id: created, created: true }
-    })
+    // The request and its deliveries: one statement, so one transaction.
+    const created = await store.insertAppealWithDeliveries(
+      this.db,
+      values,
+      salt,
+      s.spam,
+      s.hook_url,
+    )
+    let result: { id: number; created: boolean }
+    if (created === null) {
+      const first = await store.findBySubmission(this.db, s.project_id, s.submission_id)
+      if (first === null) throw new Error('a repeated request was not found')
+      result = { id: first, created: false }
+    } else {
+      result = { id: created, created: true }
+    }
+    // Tests: the process may die here, before the visitor hears the answer.
+    await this.settings.onStep?.('written', submission)
     if (result.created && !s.spam) this.queue.wake()
     return result
   }

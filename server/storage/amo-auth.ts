@@ -24,12 +24,15 @@ export interface AmoTarget {
   failed_version: number | null
 }
 
+/** An AmoTarget's columns, of `amo_integrations i LEFT JOIN amo_auth a` (also in deliveries.ts). */
+export const AMO_TARGET_COLUMNS = `i.id, i.workspace_id, i.version, i.enabled, i.subdomain,
+  i.client_id, i.client_secret, i.redirect_uri, i.long_lived_token,
+  COALESCE(a.api_host, '') AS api_host, a.access_token, a.refresh_token,
+  (EXTRACT(EPOCH FROM a.expires_at) * 1000)::float8 AS expires_at, a.failed_version`
+
 export async function loadAmo(db: Queryable, id: number): Promise<AmoTarget | null> {
   const { rows } = await db.query<AmoTarget & { expires_at: string | null }>(
-    `SELECT i.id, i.workspace_id, i.version, i.enabled, i.subdomain, i.client_id, i.client_secret,
-       i.redirect_uri, i.long_lived_token, COALESCE(a.api_host, '') AS api_host, a.access_token,
-       a.refresh_token, (EXTRACT(EPOCH FROM a.expires_at) * 1000)::float8 AS expires_at,
-       a.failed_version
+    `SELECT ${AMO_TARGET_COLUMNS}
      FROM amo_integrations i LEFT JOIN amo_auth a ON a.integration_id = i.id
      WHERE i.id = $1`,
     [id],

@@ -29,24 +29,47 @@ const ISO = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
 /**
- * Writes a request unless the project already has one with this submission_id: its id, or null
- * when it is a repeat (the first one's id is then `findBySubmission`). The id is drawn first so
- * that the CRM key can carry it (`pb-<id>-<salt>`, docs/crm.md).
+ * Writes a request and its deliveries in one statement (so in one transaction): one delivery per
+ * enabled amoCRM and Bitrix24 integration of the workspace, and one to the web hook when
+ * `hookUrl` is set; queued, or skipped (code 'spam') for spam. Nothing is written when the
+ * project already has a request with this submission_id: null then (its id is
+ * `findBySubmission`'s). The id is drawn first so that the CRM key can carry it
+ * (`pb-<id>-<salt>`, docs/crm.md).
  */
-export async function insertAppeal(
-  tx: Queryable,
+export async function insertAppealWithDeliveries(
+  db: Queryable,
   values: AppealValues,
   salt: string,
+  spam: boolean,
+  hookUrl: string,
 ): Promise<number | null> {
-  const { rows } = await tx.query<{ id: number }>(
-    `INSERT INTO appeals (id, workspace_id, project_id, block_id, kind, name, phone, email,
-       comment, specialist_id, date, price, utm, referrer, page_url, project_name, submission_id,
-       ip, user_agent, status, crm_key)
-     SELECT n, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16, $17,
-       $18, $19, 'pb-' || n || '-' || $20
-     FROM (SELECT nextval(pg_get_serial_sequence('appeals', 'id'))::int AS n) s
-     ON CONFLICT (project_id, submission_id) DO NOTHING
-     RETURNING id`,
+  const { rows } = await db.query<{ id: number | null }>(
+    `WITH drawn AS (SELECT nextval(pg_get_serial_sequence('appeals', 'id'))::int AS n),
+     appeal AS (
+       INSERT INTO appeals (id, workspace_id, project_id, block_id, kind, name, phone, email,
+         comment, specialist_id, date, price, utm, referrer, page_url, project_name,
+         submission_id, ip, user_agent, status, crm_key)
+       SELECT n, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16,
+         $17, $18, $19, 'pb-' || n || '-' || $20
+       FROM drawn
+       ON CONFLICT (project_id, submission_id) DO NOTHING
+       RETURNING id
+     ), targets AS (
+       SELECT 'amo' AS kind, id, '' AS url FROM amo_integrations
+         WHERE workspace_id = $1 AND enabled
+       UNION ALL
+       SELECT 'bitrix', id, '' FROM bitrix_integrations WHERE workspace_id = $1 AND enabled
+       UNION ALL
+       SELECT 'hook', NULL, $21 WHERE $21 <> ''
+     ), deliveries AS (
+       INSERT INTO appeal_deliveries (appeal_id, integration_kind, integration_id, hook_url,
+         state, error_code)
+       SELECT appeal.id, t.kind, t.id, t.url, CASE WHEN $22 THEN 'skipped' ELSE 'queued' END,
+         CASE WHEN $22 THEN 'spam' ELSE '' END
+       FROM appeal CROSS JOIN targets t ORDER BY t.kind, t.id
+       RETURNING 1
+     )
+     SELECT (SELECT id FROM appeal) AS id, (SELECT count(*) FROM deliveries) AS deliveries`,
     [
       values.workspace_id,
       values.project_id,
@@ -68,6 +91,8 @@ export async function insertAppeal(
       values.user_agent,
       values.status,
       salt,
+      hookUrl,
+      spam,
     ],
   )
   return rows[0]?.id ?? null
@@ -83,39 +108,6 @@ export async function findBySubmission(
     [projectId, submissionId],
   )
   return rows[0]?.id ?? null
-}
-
-/**
- * One delivery per enabled amoCRM and Bitrix24 integration of the workspace, and one to the web
- * hook when `hookUrl` is set: queued, or skipped (code 'spam') for spam. One statement.
- */
-export async function insertDeliveries(
-  tx: Queryable,
-  appealId: number,
-  workspaceId: number,
-  spam: boolean,
-  hookUrl: string,
-): Promise<number> {
-  const { rows } = await tx.query<{ n: number }>(
-    `WITH targets AS (
-       SELECT 'amo' AS kind, id, '' AS url FROM amo_integrations
-         WHERE workspace_id = $2 AND enabled
-       UNION ALL
-       SELECT 'bitrix', id, '' FROM bitrix_integrations WHERE workspace_id = $2 AND enabled
-       UNION ALL
-       SELECT 'hook', NULL, $4 WHERE $4 <> ''
-     ), written AS (
-       INSERT INTO appeal_deliveries (appeal_id, integration_kind, integration_id, hook_url,
-         state, error_code)
-       SELECT $1, kind, id, url, CASE WHEN $3 THEN 'skipped' ELSE 'queued' END,
-         CASE WHEN $3 THEN 'spam' ELSE '' END
-       FROM targets ORDER BY kind, id
-       RETURNING 1
-     )
-     SELECT count(*)::int AS n FROM written`,
-    [appealId, workspaceId, spam, hookUrl],
-  )
-  return rows[0]!.n
 }
 
 /** A delivery as stored, before its error is put into words (server/services/appeals.ts). */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Queryable } from '../db/database.ts'
 import type { AppealForDelivery } from '../crm/types.ts'
 import type { BitrixTarget } from '../crm/bitrix.ts'
+import { AMO_TARGET_COLUMNS, type AmoTarget } from './amo-auth.ts'
 
 /**
  * The delivery queue's SQL (docs/crm.md, "The queue"). A delivery is claimed for a lease: the
@@ -20,11 +21,35 @@ export interface ClaimedDelivery {
   attempts: number
   /** An earlier attempt may have reached the CRM: look the request up before sending. */
   was_unsure: boolean
+  /** The request as the CRMs are sent it (null when it is gone). */
+  appeal: (AppealForDelivery & { status: string }) | null
+  /** Its integration as it is now (null for the hook, or when it is gone). */
+  amo: AmoTarget | null
+  bitrix: BitrixTarget | null
+  /** The workspace's hook secret, for the hook (null when not made yet). */
+  hook_secret: string | null
 }
 
+/** The request of delivery `d` as the CRMs are sent it, as JSON (one scalar subquery). */
+const APPEAL_CONTEXT = `(SELECT json_build_object(
+    'id', a.id, 'workspace_id', a.workspace_id, 'project_id', a.project_id,
+    'block_id', a.block_id, 'kind', a.kind, 'name', a.name, 'phone', a.phone, 'email', a.email,
+    'comment', a.comment, 'specialist_id', a.specialist_id, 'date', a.date, 'price', a.price,
+    'utm', a.utm, 'referrer', a.referrer, 'page_url', a.page_url,
+    'project_name', a.project_name, 'ip', a.ip, 'user_agent', a.user_agent,
+    'crm_key', a.crm_key, 'status', a.status,
+    'created_at', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'specialist_name', COALESCE(s.name, ''), 'specialist_position', COALESCE(s.position, ''),
+    'block_text', COALESCE(b.data->>'text', ''))
+  FROM appeals a
+  LEFT JOIN specialists s ON s.id = a.specialist_id AND s.workspace_id = a.workspace_id
+  LEFT JOIN blocks b ON b.id = a.block_id
+  WHERE a.id = d.appeal_id)`
+
 /**
- * Claims up to `limit` due deliveries nobody holds, for `leaseMs`. Several instances at once
- * never claim the same one (FOR UPDATE SKIP LOCKED, then the lease). The deliveries of an amoCRM
+ * Claims up to `limit` due deliveries nobody holds, for `leaseMs`, each with what sending it needs
+ * (its request, its integration, the hook secret): one statement. Several instances at once never
+ * claim the same one (FOR UPDATE SKIP LOCKED, then the lease). The deliveries of an amoCRM
  * integration that cannot be called (not connected, or its token refused since its last edit)
  * wait; those of a disabled or deleted integration are claimed, to be skipped.
  */
@@ -35,7 +60,13 @@ export async function claimDue(
   leaseMs: number,
   giveUpMs: number,
 ): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.query<ClaimedDelivery>(
+  const { rows } = await db.query<
+    Omit<ClaimedDelivery, 'appeal' | 'amo' | 'bitrix'> & {
+      appeal: string | null
+      amo: string | null
+      bitrix: string | null
+    }
+  >(
     `WITH due AS (
        SELECT d.id, d.unsure FROM appeal_deliveries d
        WHERE d.state = 'queued' AND d.next_attempt_at <= clock_timestamp()
@@ -55,10 +86,32 @@ export async function claimDue(
        give_up_at = COALESCE(d.give_up_at, clock_timestamp() + make_interval(secs => $4))
      FROM due WHERE d.id = due.id
      RETURNING d.id, d.appeal_id, d.integration_kind, d.integration_id, d.hook_url, d.attempts,
-       due.unsure AS was_unsure`,
+       due.unsure AS was_unsure,
+       ${APPEAL_CONTEXT}::text AS appeal,
+       CASE WHEN d.integration_kind = 'amo' THEN (SELECT row_to_json(t)::text FROM (
+         SELECT ${AMO_TARGET_COLUMNS}
+         FROM amo_integrations i LEFT JOIN amo_auth a ON a.integration_id = i.id
+         WHERE i.id = d.integration_id) t) END AS amo,
+       CASE WHEN d.integration_kind = 'bitrix' THEN (SELECT row_to_json(t)::text FROM (
+         SELECT id, workspace_id, enabled, webhook_url FROM bitrix_integrations
+         WHERE id = d.integration_id) t) END AS bitrix,
+       CASE WHEN d.integration_kind = 'hook' THEN (SELECT h.secret FROM hook_secrets h
+         JOIN appeals a ON a.workspace_id = h.workspace_id WHERE a.id = d.appeal_id) END
+         AS hook_secret`,
     [limit, token, leaseMs / 1000, giveUpMs / 1000],
   )
-  return rows
+  return rows.map((row) => {
+    const appeal = row.appeal
+      ? (JSON.parse(row.appeal) as AppealForDelivery & { status: string })
+      : null
+    const amo = row.amo ? (JSON.parse(row.amo) as AmoTarget) : null
+    return {
+      ...row,
+      appeal: appeal && { ...appeal, price: appeal.price === null ? null : Number(appeal.price) },
+      amo: amo && { ...amo, expires_at: amo.expires_at === null ? null : Number(amo.expires_at) },
+      bitrix: row.bitrix ? (JSON.parse(row.bitrix) as BitrixTarget) : null,
+    }
+  })
 }
 
 /** When the next delivery falls due (ms from now), or null when none waits. */
@@ -69,28 +122,6 @@ export async function nextDueInMs(db: Queryable): Promise<number | null> {
   )
   const ms = rows[0]?.ms
   return ms === null || ms === undefined ? null : Math.max(0, Number(ms))
-}
-
-export async function loadAppealForDelivery(
-  db: Queryable,
-  appealId: number,
-): Promise<(AppealForDelivery & { status: string }) | null> {
-  const { rows } = await db.query<AppealForDelivery & { status: string }>(
-    `SELECT a.id, a.workspace_id, a.project_id, a.block_id, a.kind, a.name, a.phone, a.email,
-       a.comment, a.specialist_id, a.date, a.price, a.utm, a.referrer, a.page_url, a.project_name,
-       a.ip, a.user_agent, a.crm_key, a.status,
-       to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
-       COALESCE(s.name, '') AS specialist_name, COALESCE(s.position, '') AS specialist_position,
-       COALESCE(b.data->>'text', '') AS block_text
-     FROM appeals a
-     LEFT JOIN specialists s ON s.id = a.specialist_id AND s.workspace_id = a.workspace_id
-     LEFT JOIN blocks b ON b.id = a.block_id
-     WHERE a.id = $1`,
-    [appealId],
-  )
-  const row = rows[0]
-  if (!row) return null
-  return { ...row, price: row.price === null ? null : Number(row.price) }
 }
 
 export async function loadBitrix(db: Queryable, id: number): Promise<BitrixTarget | null> {

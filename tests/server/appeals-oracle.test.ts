@@ -12,17 +12,17 @@ import { fastDelivery, submission } from './appeals-support.ts'
 
 /**
  * The oracle (issue 28, "Proof"): random submissions — repeats, some at once, spam, malformed
- * ones, and a submit that crashes inside its transaction, retried by its visitor — against the
- * fake amoCRM and Bitrix24 answering with faults (unanswered calls after the lead was stored, cut
- * connections, 429 and QUERY_LIMIT_EXCEEDED, 503, 500, hangs past the timeout), while the
- * delivery workers are killed as by kill -9 (one after a CRM answered and before it was written,
- * one between a claim and its call), restarted, and run two at once. At the end every accepted
- * request is exactly one lead in each enabled CRM, spam none, and a disabled integration got
- * nothing. ORACLE_SEED replays a run.
+ * ones, and answers lost to a crash after the request was written, sent again by their visitor —
+ * against the fake amoCRM and Bitrix24 answering with faults (unanswered calls after the lead was
+ * stored, cut connections, 429 and QUERY_LIMIT_EXCEEDED, 503, 500, hangs past the timeout), while
+ * the delivery workers are killed as by kill -9 (one after a CRM answered and before it was
+ * written, one between a claim and its call), restarted, and run two at once. At the end every
+ * accepted request is exactly one lead in each enabled CRM, spam none, and a disabled integration
+ * got nothing. ORACLE_SEED replays a run.
  *
  * A planted bug makes it fail (tests/support/planted/README.md): a resend without the look-up
- * (two leads for a request), or the deliveries written after the request's transaction (a
- * request with no lead).
+ * (two leads for a request), or the deliveries written apart from the request, not in its
+ * transaction (a request with no lead).
  */
 
 const SEED = Number(process.env.ORACLE_SEED ?? 2028)

@@ -41,6 +41,8 @@ export interface FakeCall {
 
 export interface AmoLead {
   id: number
+  /** When the fake stored it (Date.now()). */
+  at: number
   name: string
   price?: number
   tags: string[]
@@ -66,6 +68,7 @@ export interface AmoAccount {
 
 export interface BitrixLead {
   ID: string
+  at: number
   fields: Record<string, unknown>
   params: unknown
 }
@@ -109,8 +112,8 @@ export class FakeCrm {
   readonly amo = new Map<string, AmoAccount>()
   readonly bitrix = new Map<string, BitrixPortal>()
   readonly hooks: HookCall[] = []
-  /** Every call, with the answer it got (or the fault). */
-  readonly log: (FakeCall & { outcome: string })[] = []
+  /** Every call, with the answer it got (or the fault) and when it came (Date.now()). */
+  readonly log: (FakeCall & { outcome: string; at: number })[] = []
   /** Rate refusals answered (429, QUERY_LIMIT_EXCEEDED). */
   rateRefusals = 0
   fault: (call: FakeCall) => Fault = () => 'ok'
@@ -259,6 +262,7 @@ export class FakeCrm {
     this.log.push({
       ...call,
       outcome: typeof outcome === 'object' ? String(outcome.status) : outcome,
+      at: Date.now(),
     })
   }
 
@@ -401,6 +405,7 @@ export class FakeCrm {
         const embedded = (lead._embedded ?? {}) as Record<string, unknown>
         const stored: AmoLead = {
           id: this.nextAmoId++,
+          at: Date.now(),
           name: String(lead.name),
           price: lead.price as number | undefined,
           tags: ((embedded.tags ?? []) as { name: string }[]).map((t) => t.name),
@@ -531,7 +536,12 @@ export class FakeCrm {
           error_description: 'Не заполнено обязательное поле "Название лида"',
         })
       }
-      const lead: BitrixLead = { ID: String(this.nextBitrixId++), fields, params: body.params }
+      const lead: BitrixLead = {
+        ID: String(this.nextBitrixId++),
+        at: Date.now(),
+        fields,
+        params: body.params,
+      }
       portal.leads.push(lead)
       return this.postFault(fault, res, () => json(res, 200, { result: Number(lead.ID), time }))
     }
