@@ -120,15 +120,16 @@ it('every accepted request is exactly one lead in each enabled CRM, through faul
     })
 
   // The front takes the visitors' requests; its queue is off, the workers deliver. A tenth of
-  // its transactions crash after the request is written, before its deliveries are.
+  // its answers are lost: it dies once the request is written, before the visitor hears back.
   let crashes = 0
+  let written = 0
   const front = await instance({
     delivery: { ...delivery(), enabled: false },
     appeals: {
       onStep: () => {
-        if (random() < 0.1) {
+        if (++written === 2 || random() < 0.1) {
           crashes++
-          throw new Error('the process died inside the transaction')
+          throw new Error('the process died before answering')
         }
       },
     },
@@ -199,13 +200,17 @@ it('every accepted request is exactly one lead in each enabled CRM, through faul
     })
     expect(res.status).toBe(200)
   }
-  fake.fault = () => randomFault()
+  // The first leads meet every fault once, so that each run goes through all of them; then
+  // chance decides.
+  const scripted = FAULTS.map(([, fault]) => fault)
+  fake.fault = (c) =>
+    c.action === 'lead.add' && scripted.length > 0 ? scripted.shift()! : randomFault()
 
   // What the visitors sent, and what the server said.
   const accepted = new Map<string, { submission: Submission; id: number }>()
   const sent: Submission[] = []
   let rejected = 0
-  /** A visitor sends until the server answers (a crash inside the transaction is a 500 to them). */
+  /** A visitor sends until the server answers (a crash before the answer is a 500 to them). */
   const send = async (s: Submission): Promise<void> => {
     for (let tries = 0; ; tries++) {
       try {
@@ -345,6 +350,6 @@ it('every accepted request is exactly one lead in each enabled CRM, through faul
   }
   console.log(
     `oracle seed ${SEED}: ${accepted.size} accepted (${live} delivered, ${accepted.size - live} spam), ` +
-      `${rejected} refused, ${crashes} crashed transactions, ${fake.log.length} CRM calls`,
+      `${rejected} refused, ${crashes} answers lost to a crash, ${fake.log.length} CRM calls`,
   )
 }, 150_000)
