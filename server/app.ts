@@ -24,6 +24,9 @@ import { appCsp, securityHeaders } from './http/security.ts'
 import { inlineScriptHashes, staticSite } from './http/static.ts'
 import { serveUpload } from './http/uploads.ts'
 import { seedDemo, type SeedResult } from './seed.ts'
+import type { AppealSettings } from './services/appeals.ts'
+import type { DeliverySettings } from './services/delivery.ts'
+import { appealRoutes } from './http/routes/appeals.ts'
 import { AppError } from './services/errors.ts'
 import { createServices, type Services } from './services/services.ts'
 import {
@@ -113,6 +116,13 @@ export interface AppOptions {
   analyticsFlushMs?: number
   /** Where the analytics summary's requests come from (default: the appeals table). */
   analyticsSubmissions?: SubmissionCounts
+  /**
+   * The delivery of visitors' requests to the CRMs (docs/crm.md): timeouts, backoff, rates, and
+   * `testOrigin` (OUTBOUND_TEST_ORIGIN). `enabled: false` leaves this instance's queue stopped.
+   */
+  delivery?: DeliverySettings
+  /** Visitors' requests: test hooks. */
+  appeals?: AppealSettings
 }
 
 export type ApiApp = Hono<AppEnv> & {
@@ -209,6 +219,9 @@ export function createApp(options: AppOptions = {}): ApiApp {
       sessionCacheMs: options.sessionCacheMs,
       events: { pingMs: options.eventPingMs, keepMs: options.eventKeepMs },
       publicUrl: options.publicUrl,
+      delivery: options.delivery,
+      appeals: options.appeals,
+      log,
     })
     await services.auth.start()
     await services.formTokens.start()
@@ -221,6 +234,8 @@ export function createApp(options: AppOptions = {}): ApiApp {
     await pruneEvents()
     pruneTimer = setInterval(() => void pruneEvents(), 3_600_000)
     pruneTimer.unref()
+    // Visitors' requests go to the CRMs from every instance (docs/crm.md, "The queue").
+    if (options.delivery?.enabled !== false) services.deliveries.start()
     const sweepEvery = options.uploadSweepEveryMs ?? 6 * 3_600_000
     if (sweepEvery > 0) {
       const sweep = () =>
@@ -327,6 +342,7 @@ export function createApp(options: AppOptions = {}): ApiApp {
   projectRoutes(api)
   pageApiRoutes(api)
   analyticsApiRoutes(api, options.analyticsSubmissions ?? appealCounts)
+  appealRoutes(api)
   app.route('/api', api)
   app.all('/api/*', () => {
     throw routeNotFound()
@@ -369,10 +385,8 @@ export function createApp(options: AppOptions = {}): ApiApp {
     app,
     pagesRoute,
     async () => (await init).services,
-    async () => {
-      if (options.requestSink) return options.requestSink
-      throw new AppError(503, ERROR_CODES.server, 'requests_unavailable')
-    },
+    // The store and its CRM deliveries (server/services/appeals.ts), unless a test gives its own.
+    async () => options.requestSink ?? (await init).services.appeals,
     {
       limits: options.requestLimits,
       trustedProxies: Number(options.trustProxy ?? 0),
@@ -397,6 +411,8 @@ export function createApp(options: AppOptions = {}): ApiApp {
       services?.events.close()
       // The views and clicks gathered are written before the database closes.
       if (services) await analytics.close()
+      // Deliveries under way finish (a wait for a rate ends at once, the delivery handed back).
+      await services?.deliveries.stop()
       await services?.background.idle()
       if (services && !options.db) await services.db.close()
     },

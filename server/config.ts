@@ -27,6 +27,13 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^https?:\/\/[^/]+\/?$/, 'must be http(s)://host')),
   ),
   SEED: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
+  /**
+   * Tests only: every outbound call (amoCRM, Bitrix24, web hooks) goes to
+   * `{OUTBOUND_TEST_ORIGIN}/{host}{path}`, and private addresses are allowed (docs/crm.md).
+   */
+  OUTBOUND_TEST_ORIGIN: v.optional(
+    v.pipe(v.string(), v.regex(/^https?:\/\/[^/]+\/?$/, 'must be http(s)://host:port')),
+  ),
 })
 
 export type ServerConfig = ReturnType<typeof readConfig>
@@ -57,5 +64,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
       e.TRUST_PROXY === 'true' ? 1 : e.TRUST_PROXY === 'false' ? 0 : Number(e.TRUST_PROXY),
     seed: e.SEED === '1' || e.SEED === 'true',
     publicUrl: e.PUBLIC_URL,
+    delivery: e.OUTBOUND_TEST_ORIGIN ? { testOrigin: e.OUTBOUND_TEST_ORIGIN } : undefined,
   }
 }

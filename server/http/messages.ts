@@ -96,3 +96,92 @@ export function fieldMessage(problem: FieldProblem): string {
   const make = FIELD_MESSAGES[problem.code] ?? FIELD_MESSAGES[FieldCode.invalidValue]!
   return make(problem.requirement)
 }
+
+// ---- Visitors' requests and their delivery to the CRMs (docs/crm.md) ----
+
+/** What the server writes into a CRM: a lead's title, tags, comment lines. */
+export const CRM_TEXTS = {
+  tag: 'Промо-конструктор',
+  /** A lead's title by form: «Запись: {project}». */
+  leadTitle: { gift: 'Подарок', price: 'Заявка', subscribe: 'Запись' },
+  /** The form's name in amoCRM's metadata and in the comment. */
+  formName: { gift: 'Форма подарка', price: 'Форма цены', subscribe: 'Запись на приём' },
+  form: 'Форма',
+  block: 'блок',
+  gift: 'Подарок',
+  price: 'Цена',
+  specialist: 'Специалист',
+  date: 'Дата',
+  comment: 'Комментарий',
+  page: 'Страница',
+} as const
+
+/**
+ * A delivery's failure as the app shows it (`last_error`): the CRM's own words follow after a
+ * colon when it gave any. Codes are stored (appeal_deliveries.error_code), the text is made when
+ * answered.
+ */
+const DELIVERY_ERRORS: Record<string, string> = {
+  timeout: 'CRM не ответила за 15 секунд',
+  network: 'Не удалось связаться с CRM',
+  forbidden_address: 'Адрес во внутренней сети: отправка запрещена',
+  bad_url: 'Неверный адрес',
+  too_large: 'CRM прислала слишком большой ответ',
+  server_error: 'Ошибка на стороне CRM',
+  rate_limited: 'CRM просит отправлять реже',
+  bad_answer: 'CRM прислала непонятный ответ',
+  spam: 'Не отправлено: спам',
+  integration_disabled: 'Интеграция выключена',
+  integration_deleted: 'Интеграция удалена',
+  gave_up: 'Не удалось доставить за сутки',
+  amo_not_connected: 'amoCRM не подключена: нажмите «Подключить amoCRM»',
+  amo_reconnect: 'Требуется повторное подключение amoCRM',
+  amo_unauthorized: 'amoCRM не принимает ключ доступа',
+  amo_refreshing: 'Обновляется ключ доступа amoCRM',
+  amo_rejected: 'amoCRM отклонила заявку',
+  amo_http_402: 'Аккаунт amoCRM не оплачен',
+  amo_http_403: 'amoCRM запретила доступ к аккаунту',
+  amo_http_404: 'Аккаунт amoCRM не найден: проверьте поддомен',
+  bitrix_credentials: 'Битрикс24 не принимает вебхук: проверьте его адрес',
+  bitrix_access_denied: 'У вебхука Битрикс24 нет прав на CRM',
+  bitrix_not_found: 'Битрикс24 не нашёл метод: проверьте адрес вебхука',
+  bitrix_rejected: 'Битрикс24 отклонил заявку',
+  bitrix_payment_required: 'Тариф Битрикс24 не позволяет работать с REST API',
+  hook_rejected: 'Адрес для вебхука отклонил запрос',
+}
+
+/** `last_error` of a delivery: '' when it has none. */
+export function deliveryError(code: string, detail: string): string {
+  if (!code) return ''
+  const known = DELIVERY_ERRORS[code]
+  const http = /^(?:amo|bitrix|hook)_http_(\d{3})$/.exec(code)
+  const text = known ?? (http ? `CRM ответила ошибкой ${http[1]}` : 'Ошибка отправки')
+  return detail ? `${text}: ${detail}` : text
+}
+
+/** An integration's state on its page (docs/API.md, "Requests"). */
+export const INTEGRATION_STATE_TEXTS = {
+  connected: 'Подключено',
+  not_connected: 'Требуется подключение',
+  reconnect: 'Требуется повторное подключение',
+  disabled: 'Выключена',
+  error: 'Ошибка',
+} as const
+
+/** «Проверить»: what the harmless call said. */
+export const CHECK_TEXTS = {
+  amoOk: (account: string) => `amoCRM отвечает: аккаунт «${account}» доступен`,
+  bitrixOk: (user: string) => `Битрикс24 отвечает: вебхук работает от имени «${user}»`,
+  disabled: 'Интеграция выключена: включите её, чтобы проверить',
+} as const
+
+/** The page the OAuth callback answers in the person's browser. */
+export const AMO_OAUTH_TEXTS = {
+  title: 'Подключение amoCRM',
+  connected: 'amoCRM подключена. Это окно можно закрыть.',
+  badState:
+    'Ссылка подключения устарела или уже использована. Нажмите «Подключить amoCRM» ещё раз.',
+  refused: 'amoCRM не выдала доступ',
+  otherAccount: 'Вы подключили другой аккаунт amoCRM, чем указан в интеграции',
+  denied: 'Доступ не предоставлен: подключение отменено',
+} as const

@@ -14,6 +14,7 @@ import {
   BitrixInput,
   BitrixUpdate,
   isMasked,
+  maskOptionalSecret,
   maskSecret,
   maskWebhookUrl,
 } from '../../src/domain/integration.ts'
@@ -57,7 +58,7 @@ export const RECORD_RULES: Record<RecordKind, KindRules> = {
   amo: {
     input: addInput(AmoInput, ['redirect_uri'], true),
     update: AmoUpdate,
-    secrets: { client_secret: maskSecret },
+    secrets: { client_secret: maskSecret, long_lived_token: maskOptionalSecret },
     toggles: true,
     references: {},
   },

@@ -1,10 +1,14 @@
 import type { Database } from '../db/database.ts'
 import type { UploadStorage } from '../uploads/storage.ts'
+import type { Logger } from '../http/log.ts'
+import { AppealService, type AppealSettings } from './appeals.ts'
 import { AuthService } from './auth.ts'
 import { BackgroundTasks } from './background.ts'
 import { BlockService } from './blocks.ts'
 import { ChangeFeed } from './changes.ts'
+import { DeliveryQueue, type DeliverySettings } from './delivery.ts'
 import { EventHub, type EventSettings } from './events.ts'
+import { IntegrationService } from './integrations.ts'
 import { sessionCacheFor } from './session-cache.ts'
 import { ProjectService } from './projects.ts'
 import { PageService, PublicOrigin } from './pages.ts'
@@ -33,6 +37,12 @@ export interface ServiceSettings {
   events?: EventSettings
   /** Where the public pages are seen from (PUBLIC_URL); default: the server's own address. */
   publicUrl?: string
+  /** The delivery queue of visitors' requests (docs/crm.md). */
+  delivery?: DeliverySettings
+  /** Visitors' requests: test hooks. */
+  appeals?: AppealSettings
+  /** Where the delivery queue reports (no personal data). */
+  log?: Logger
 }
 
 /** Every service of one app instance, wired to one database and one upload storage. */
@@ -61,6 +71,12 @@ export interface Services {
   events: EventHub
   /** The instance's one subscription to the announcements of changes. */
   changes: ChangeFeed
+  /** Visitors' requests (docs/API.md, "Requests"). */
+  appeals: AppealService
+  /** The queue that delivers them to the CRMs (docs/crm.md); started by the app. */
+  deliveries: DeliveryQueue
+  /** The integrations' state, «Проверить», amoCRM's OAuth. */
+  integrations: IntegrationService
 }
 
 export function createServices(
@@ -74,6 +90,7 @@ export function createServices(
   const background = new BackgroundTasks()
   const variants = new ImageVariants(uploadStorage)
   const origin = new PublicOrigin(settings.publicUrl?.replace(/\/+$/, '') ?? null)
+  const deliveries = new DeliveryQueue(db, settings.delivery, settings.log)
   return {
     db,
     auth: new AuthService(db, {
@@ -95,5 +112,8 @@ export function createServices(
     background,
     events: new EventHub(db, changes, settings.events),
     changes,
+    appeals: new AppealService(db, deliveries, settings.appeals),
+    deliveries,
+    integrations: new IntegrationService(db, deliveries, origin),
   }
 }

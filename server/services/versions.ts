@@ -12,6 +12,7 @@ export type VersionedTable =
   | 'projects'
   | 'backgrounds'
   | 'blocks'
+  | 'appeals'
 
 /**
  * The check of a conditional write (docs/API.md, "Conditional writes"), inside the transaction

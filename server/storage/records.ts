@@ -8,7 +8,15 @@ import type { Queryable } from '../db/database.ts'
 export const RECORD_TABLES = {
   amo: {
     table: 'amo_integrations',
-    columns: ['name', 'subdomain', 'client_id', 'client_secret', 'redirect_uri', 'enabled'],
+    columns: [
+      'name',
+      'subdomain',
+      'client_id',
+      'client_secret',
+      'redirect_uri',
+      'long_lived_token',
+      'enabled',
+    ],
   },
   bitrix: {
     table: 'bitrix_integrations',

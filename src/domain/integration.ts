@@ -4,6 +4,7 @@ import {
   httpsUrl,
   Id,
   LIMITS,
+  optionalText,
   requiredText,
   RowVersion,
   storableString,
@@ -43,6 +44,11 @@ export const AmoFields = {
   client_id: requiredText(LIMITS.name),
   client_secret: requiredText(LIMITS.shortText),
   redirect_uri: httpsUrl,
+  /**
+   * A private integration's long-lived token (docs/crm.md): write-only, answered masked like
+   * `client_secret`, '' when none. With it, requests go without OAuth.
+   */
+  long_lived_token: v.optional(v.pipe(optionalText(LIMITS.longText), v.trim())),
 }
 
 export const BitrixFields = {
@@ -60,6 +66,8 @@ export const AmoIntegration = v.object({
   client_id: v.string(),
   client_secret: v.string(),
   redirect_uri: v.string(),
+  /** Masked (maskOptionalSecret); '' when none. Optional: rows stored before it stay valid. */
+  long_lived_token: v.optional(v.string()),
   enabled: v.boolean(),
 })
 export type AmoIntegration = v.InferOutput<typeof AmoIntegration>
@@ -116,6 +124,11 @@ export function maskWebhookUrl(url: string): string {
   parsed.searchParams.forEach((_value, key) => keys.push(key))
   const query = keys.map((key) => `${key}=${MASK}`).join('&')
   return `${parsed.origin}${path}${query ? `?${query}` : ''}`
+}
+
+/** A secret that may be empty: '' stays '' (none set), anything else as maskSecret. */
+export function maskOptionalSecret(secret: string): string {
+  return secret === '' ? '' : maskSecret(secret)
 }
 
 export function isMasked(value: string): boolean {
