@@ -15,6 +15,7 @@ export default defineConfig({
         '<rootDir>/src/features/editor/**',
         '<rootDir>/src/features/directory/**',
         '<rootDir>/src/features/integrations/**',
+        '<rootDir>/src/features/publishing/dialog/**',
       ],
     },
     // The editor's words load with the editor route, not with the first page (bundle budget).
@@ -32,6 +33,12 @@ export default defineConfig({
     {
       path: '<rootDir>/src/locales/{locale}/integrations',
       include: ['<rootDir>/src/features/integrations'],
+      exclude: ['**/node_modules/**', '**/*.test.*'],
+    },
+    // The publish dialog's words load with the dialog.
+    {
+      path: '<rootDir>/src/locales/{locale}/publishing',
+      include: ['<rootDir>/src/features/publishing/dialog'],
       exclude: ['**/node_modules/**', '**/*.test.*'],
     },
   ],

@@ -1,9 +1,13 @@
+import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { Hono } from 'hono'
+import { AnalyticsCounter } from './analytics/counter.ts'
+import { analyticsApiRoutes, beaconRoute, visitOf } from './analytics/routes.ts'
+import { appealCounts, type SubmissionCounts } from './analytics/summary.ts'
 import { ERROR_CODES } from '../src/domain/api-error.ts'
 import { openDatabase, type Database } from './db/database.ts'
 import type { AppEnv } from './http/env.ts'
-import { errorResponse, routeNotFound, tooLarge } from './http/errors.ts'
+import { badRequest, errorResponse, routeNotFound, tooLarge } from './http/errors.ts'
 import { jsonLogger, silentLogger, type Logger } from './http/log.ts'
 import { requestLog } from './http/middleware.ts'
 import { authRoutes } from './http/routes/auth.ts'
@@ -32,8 +36,10 @@ import {
   type ThrottleSettings,
 } from './services/throttle.ts'
 import { pruneKeys } from './storage/idempotency.ts'
+import { pruneReservations } from './storage/uploads.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
-import { sweepUploads } from './uploads/sweep.ts'
+import { RESERVATION_TTL_MS, sweepUploads } from './uploads/sweep.ts'
+import { parseVariant } from './uploads/variants.ts'
 import { bodyLimit, drainUnreadBody } from './http/body-limit.ts'
 import { compression } from './http/compression.ts'
 import { FRAMING_BYTES } from './http/upload-body.ts'
@@ -106,6 +112,10 @@ export interface AppOptions {
   requestSink?: SubmissionSink
   /** Limits of visitors' requests per address and per page (docs/requests.md). */
   requestLimits?: Partial<RequestLimits>
+  /** How often gathered views and clicks are written (docs/analytics.md); default 1 s, 0: only by flush(). */
+  analyticsFlushMs?: number
+  /** Where the analytics summary's requests come from (default: the appeals table). */
+  analyticsSubmissions?: SubmissionCounts
   /**
    * The delivery of visitors' requests to the CRMs (docs/crm.md): timeouts, backoff, rates, and
    * `testOrigin` (OUTBOUND_TEST_ORIGIN). `enabled: false` leaves this instance's queue stopped.
@@ -120,6 +130,8 @@ export type ApiApp = Hono<AppEnv> & {
   ready(): Promise<AppReady>
   /** Closes the database (unless it was passed in). */
   close(): Promise<void>
+  /** Views and clicks of published pages gathered and written in batches (docs/analytics.md). */
+  analytics: AnalyticsCounter
 }
 
 export interface AppReady {
@@ -147,9 +159,20 @@ function throttleSettings(options: AppOptions): Partial<ThrottleSettings> | unde
   }
 }
 
-function resolveLogger(log: AppOptions['log']): Logger {
+/** The logger `log` asks for: a function as given, true for JSON lines on stdout, else silence. */
+export function resolveLogger(log: AppOptions['log']): Logger {
   if (typeof log === 'function') return log
   return log ? jsonLogger : silentLogger
+}
+
+/**
+ * Whether `error` is the request's own body failing: Node's request stream destroyed, by a body it
+ * cannot parse (broken chunk framing) or by the connection closing before the body was whole.
+ */
+function bodyBrokeOff(error: Error, incoming: IncomingMessage | undefined): boolean {
+  const broken = incoming?.errored
+  if (!broken) return false
+  return error === broken || (error as NodeJS.ErrnoException).code === 'ECONNRESET'
 }
 
 /** The Hono app of the reference API (and, with staticDir, the PWA). Tests call `app.request`. */
@@ -166,6 +189,11 @@ export function createApp(options: AppOptions = {}): ApiApp {
       ? new MemoryUploadStorage()
       : new DiskUploadStorage(join(dataDir, 'uploads')))
 
+  const analytics = new AnalyticsCounter(async () => (await init).services.db, {
+    flushEveryMs: options.analyticsFlushMs,
+    now: options.now,
+    log,
+  })
   let sweepTimer: ReturnType<typeof setInterval> | undefined
   let pruneTimer: ReturnType<typeof setInterval> | undefined
   const init: Promise<AppReady> = (async () => {
@@ -199,6 +227,8 @@ export function createApp(options: AppOptions = {}): ApiApp {
     await services.formTokens.start()
     const seeded = options.seed ? await seedDemo(db, uploadStorage) : null
     await pruneKeys(db, 30).catch(() => undefined)
+    // Quota reservations a process that died left behind: lapsed already, deleted now.
+    await pruneReservations(db, RESERVATION_TTL_MS).catch(() => undefined)
     // Change events older than they are kept go now and every hour (docs/API.md, "Live changes").
     const pruneEvents = () => services.events.prune().catch(() => undefined)
     await pruneEvents()
@@ -241,6 +271,10 @@ export function createApp(options: AppOptions = {}): ApiApp {
 
   app.onError((error, c) => {
     if (error instanceof AppError) return errorResponse(error)
+    // The request's body broke off: Node refused its framing (and has answered 400 itself,
+    // server/start.ts) or the client went away. The client's failure, not the server's: logged
+    // as the 400 it is (docs/API.md, "Errors"), and nobody reads this answer.
+    if (bodyBrokeOff(error, c.env?.incoming)) return errorResponse(badRequest())
     if (error instanceof Throttled) {
       return errorResponse(new AppError(429, ERROR_CODES.rateLimited, error.messageKey), {
         'Retry-After': String(error.retryAfterSeconds),
@@ -307,13 +341,23 @@ export function createApp(options: AppOptions = {}): ApiApp {
   recordRoutes(api)
   projectRoutes(api)
   pageApiRoutes(api)
+  analyticsApiRoutes(api, options.analyticsSubmissions ?? appealCounts)
   appealRoutes(api)
   app.route('/api', api)
   app.all('/api/*', () => {
     throw routeNotFound()
   })
 
-  app.get('/uploads/:name', async (c) => serveUpload(c, (await init).services.uploadStorage))
+  app.get('/uploads/:name', async (c) => {
+    const { services } = await init
+    // A published page's resized copy of an image is made on its first request when the
+    // background work after the publish has not made it yet (docs/publishing.md, "Images").
+    const name = c.req.param('name')
+    if (parseVariant(name) && (await services.uploadStorage.size(name)) === null) {
+      await services.variants.ensure(name).catch(() => false)
+    }
+    return serveUpload(c, services.uploadStorage)
+  })
   app.all('/uploads/*', (c) => c.text('Not found', 404))
 
   // Published pages (docs/publishing.md): public, rendered from the app's own block components.
@@ -323,7 +367,17 @@ export function createApp(options: AppOptions = {}): ApiApp {
       return null
     },
   )
-  const pagesRoute = pageRoutes(app, async () => (await init).services, renderer)
+  const trustedProxies = Number(options.trustProxy ?? 0)
+  const pagesRoute = pageRoutes(
+    app,
+    async () => (await init).services,
+    renderer,
+    (c, project) => {
+      const visit = visitOf(c, trustedProxies)
+      if (visit) analytics.view(project, visit)
+    },
+  )
+  beaconRoute(app, async () => (await init).services, analytics, trustedProxies)
   void init
     .then(({ services }) => (services.pages.onChange = () => pagesRoute.forget()))
     .catch(() => undefined)
@@ -348,12 +402,15 @@ export function createApp(options: AppOptions = {}): ApiApp {
 
   return Object.assign(app, {
     ready: () => init,
+    analytics,
     async close() {
       clearInterval(sweepTimer)
       clearInterval(pruneTimer)
       const { services } = await init.catch(() => ({ services: null }))
       // Open event streams end: they would keep the server (and the database) from stopping.
       services?.events.close()
+      // The views and clicks gathered are written before the database closes.
+      if (services) await analytics.close()
       // Deliveries under way finish (a wait for a rate ends at once, the delivery handed back).
       await services?.deliveries.stop()
       await services?.background.idle()

@@ -2,8 +2,11 @@ import { STATUS_CODES } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { serve } from '@hono/node-server'
-import { createApp, type AppOptions, type AppReady } from './app.ts'
+import { ERROR_CODES } from '../src/domain/api-error.ts'
+import { createApp, resolveLogger, type AppOptions, type AppReady } from './app.ts'
 import { sendAnswer } from './http/answer.ts'
+import type { Logger } from './http/log.ts'
+import { errorMessage } from './http/messages.ts'
 
 export interface StartOptions extends Omit<AppOptions, 'dataDir'> {
   /** 0 picks a free port. Default 8080. */
@@ -21,22 +24,24 @@ export interface RunningServer {
 }
 
 /**
- * A request Node cannot even parse — headers over 16 KB, a broken request line or chunk — gets the
- * API's error body too (docs/API.md, "Errors"), then the connection is closed: Node's own answer
- * has no body.
+ * A request Node cannot even parse — headers over 16 KB, a broken request line or chunk, both a
+ * Content-Length and a Transfer-Encoding — gets the API's error body too (docs/API.md, "Errors"),
+ * then the connection is closed: Node's own answer has no body. It is logged with the status it
+ * was answered: the client's fault, never the server's.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, log: Logger): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy()
     return
   }
-  const [status, code, message] =
+  const [status, code, messageKey] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'too_large', 'Слишком большой запрос']
+      ? [431, ERROR_CODES.tooLarge, 'too_large']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'timeout', 'Запрос не пришёл целиком вовремя']
-        : [400, 'bad_request', 'Неверный запрос']
-  const body = JSON.stringify({ error: { code, message } })
+        ? [408, ERROR_CODES.timeout, 'request_timeout']
+        : [400, ERROR_CODES.badRequest, 'bad_request']
+  log({ level: 'info', event: 'client_error', status, reason: error.code ?? error.message })
+  const body = JSON.stringify({ error: { code, message: errorMessage(messageKey) } })
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
@@ -74,7 +79,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     )
     server.once('error', reject)
   })
-  server.on('clientError', answerClientError)
+  const log = resolveLogger(options.log)
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, log),
+  )
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const shown = host === '0.0.0.0' || host === '[::]' ? 'localhost' : host
   const url = `http://${shown}:${address.port}`

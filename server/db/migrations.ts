@@ -469,6 +469,35 @@ export const MIGRATIONS: readonly string[] = [
     value text NOT NULL
   );
   `,
+  // Analytics of published pages (docs/analytics.md): per Moscow day, per page, source and device
+  // class, the views, first-time visitors of the day and button clicks, added to by every instance
+  // (additive upserts). A day's salt and the salted hashes of its visitors (address and
+  // User-Agent) live only while the day lasts: they are deleted after it, so nobody can be
+  // followed across days.
+  `
+  CREATE TABLE analytics_days (
+    workspace_id integer NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    project_id integer NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    day date NOT NULL,
+    source text NOT NULL,
+    device text NOT NULL CHECK (device IN ('phone', 'tablet', 'computer')),
+    views integer NOT NULL DEFAULT 0,
+    visitors integer NOT NULL DEFAULT 0,
+    clicks integer NOT NULL DEFAULT 0,
+    PRIMARY KEY (project_id, day, source, device)
+  );
+  CREATE INDEX analytics_days_ws_idx ON analytics_days(workspace_id, day);
+  CREATE TABLE analytics_salts (
+    day date PRIMARY KEY,
+    salt text NOT NULL
+  );
+  CREATE TABLE analytics_visitors (
+    day date NOT NULL,
+    project_id integer NOT NULL,
+    hash text NOT NULL,
+    PRIMARY KEY (day, project_id, hash)
+  );
+  `,
   // Visitors' requests and their deliveries to the CRMs (docs/crm.md). A request is written with
   // one delivery per enabled integration (and one for the gift's web hook) in one transaction;
   // the queue claims due deliveries with FOR UPDATE SKIP LOCKED and a lease. `unsure`: an attempt

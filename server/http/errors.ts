@@ -30,6 +30,9 @@ export const tooLarge = (messageKey = 'too_large') =>
 
 export const badJson = () => new AppError(400, ERROR_CODES.badJson, 'bad_json')
 
+/** A request that is not HTTP Node can read: a broken request line, chunk or framing. */
+export const badRequest = () => new AppError(400, ERROR_CODES.badRequest, 'bad_request')
+
 export const routeNotFound = () => new AppError(404, ERROR_CODES.notFound, 'route_not_found')
 
 /** Reads a JSON body: empty means `{}`, malformed is a 400. */

@@ -10,6 +10,8 @@ const ERROR_MESSAGES: Record<string, string> = {
   route_not_found: 'Такого метода API нет',
   validation: 'Проверьте введённые данные',
   bad_json: 'Тело запроса — не корректный JSON',
+  bad_request: 'Неверный запрос',
+  request_timeout: 'Запрос не пришёл целиком вовремя',
   unauthorized: 'Войдите в систему: сессия отсутствует или истекла',
   bad_credentials: 'Неверный адрес почты или пароль',
   rate_limited: 'Слишком много попыток. Подождите немного и попробуйте снова',

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { EMBED_ORIGINS } from '../../src/domain/video-embed.ts'
 import { getHeader, setHeader } from './answer.ts'
 import type { AppEnv } from './env.ts'
 
@@ -16,6 +17,8 @@ export function appCsp(inlineScriptHashes: readonly string[]): string {
     "font-src 'self' data:",
     "media-src 'self' blob: https:",
     "worker-src 'self' blob:",
+    // The preview's players of outside videos (src/domain/video-embed.ts), loaded on a tap.
+    `frame-src ${EMBED_ORIGINS.join(' ')}`,
     "connect-src 'self'",
     "manifest-src 'self'",
     "object-src 'none'",

@@ -18,13 +18,32 @@ export const FRAMING_BYTES = 64 * 1024
 /** Bytes of a stored upload read at once when its fingerprint is computed again. */
 const READ_BACK_BYTES = 1024 * 1024
 
-/** What one upload call takes, and how much the user may still store. */
+/** Bytes a reservation grows by at least, when the body's length is not known beforehand. */
+export const QUOTA_STEP_BYTES = 1024 * 1024
+
+/**
+ * Room held in the user's quota for one upload while it arrives, shared by every instance over
+ * the database (server/services/uploads.ts): parallel uploads cannot together pass the quota.
+ */
+export interface QuotaHold {
+  /** Whether `bytes` are held, and recently enough that no renewal is due. */
+  covers(bytes: number): boolean
+  /**
+   * Holds at least `needed` bytes (as much of `wanted` as the quota leaves), or renews what is
+   * held; false when the quota leaves fewer than `needed`.
+   */
+  reserve(needed: number, wanted: number): Promise<boolean>
+  /** Gives back what is held; nothing once the upload has been kept. */
+  release(): Promise<void>
+}
+
+/** What one upload call takes, and the room it holds in the user's quota. */
 export interface UploadRules {
   imageMaxBytes: number
   /** Videos are taken only when this is given (image/upload, not a background). */
   videoMaxBytes?: number
-  /** What the user may still store in all (Infinity: no limit). */
-  quotaLeft: number
+  /** Null: not held to the quota (no quota, or a repeat of a known Idempotency-Key). */
+  quota: QuotaHold | null
   /** The 415's message: what this call takes. */
   unsupported: 'unsupported_media' | 'unsupported_upload'
 }
@@ -38,6 +57,8 @@ export interface ReceivedUpload {
   video: VideoInfo | null
   /** The other fields (the last value of each name). */
   fields: Record<string, string>
+  /** The room it holds in the quota (UploadRules), settled when the file is kept. */
+  quota: QuotaHold | null
   /**
    * What the request asks, as the Idempotency-Key middleware compares it: SHA-256 of the
    * request line, then the fields by name with the file's bytes in place of `file`.
@@ -72,7 +93,8 @@ function hashFields(hash: Hash, fields: [string, string][]) {
  * Receives a multipart upload as it arrives (docs/API.md, "Projects, backgrounds, uploads"): the
  * `file` part goes to a new file of the storage chunk by chunk, never whole into memory. Its kind
  * is judged from its first bytes, and the limit of that kind and the user's quota are enforced
- * while it streams; the request's fingerprint is hashed from the same bytes. A refused or broken
+ * while it streams (the quota by a hold in the database that grows as bytes arrive, QuotaHold);
+ * the request's fingerprint is hashed from the same bytes. A refused or broken
  * upload leaves no file: UploadRefused says whether the rest of the body was read (up to
  * DRAIN_MAX_BYTES), and when it was not the answer closes the connection.
  */
@@ -141,7 +163,23 @@ export async function receiveUpload(
   }
   const checkSize = () => {
     if (limit !== null && size > limit) fail(tooLarge('upload_too_large'))
-    else if (size > rules.quotaLeft) fail(new AppError(413, ERROR_CODES.tooLarge, 'upload_quota'))
+  }
+  const quota = rules.quota
+  /**
+   * Grows the room held in the quota to cover `needed` bytes: to the declared length at once when
+   * there is one, else in doubling steps of at least QUOTA_STEP_BYTES (a database round trip per
+   * step, never per chunk), never past the limit of the file's kind.
+   */
+  const hold = async (needed: number) => {
+    if (!quota || failure) return
+    const ahead =
+      declared !== null
+        ? Math.max(needed, declared)
+        : Math.max(needed + QUOTA_STEP_BYTES, 2 * needed)
+    const wanted = Math.min(ahead, Math.max(needed, limit ?? maxLimit))
+    if (!(await quota.reserve(needed, wanted))) {
+      fail(new AppError(413, ERROR_CODES.tooLarge, 'upload_quota'))
+    }
   }
 
   parser.on('field', (name, value, nameTruncated, valueTruncated) => {
@@ -183,10 +221,13 @@ export async function receiveUpload(
       }
       checkSize()
       if (failure) return
-      // The parser waits while the chunk is written: at most a few chunks are held per upload.
+      // The parser waits while the chunk is written (and the quota's hold grown, when it must
+      // be): at most a few chunks are held per upload.
       stream.pause()
+      const needed = size
       writing = writing
-        .then(() => file.write(chunk))
+        .then(() => (quota && !quota.covers(needed) ? hold(needed) : undefined))
+        .then(() => (failure ? undefined : file.write(chunk)))
         .then(
           () => void stream.resume(),
           (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),
@@ -267,6 +308,7 @@ export async function receiveUpload(
       image,
       video,
       fields: Object.fromEntries(fields),
+      quota,
       fingerprint: fingerprint.digest('hex'),
     }
   } catch (error) {
@@ -277,7 +319,9 @@ export async function receiveUpload(
 
 /**
  * Receives a route's upload before its handler (and before the Idempotency-Key middleware, which
- * compares the fingerprint), and discards the file unless the handler kept it.
+ * compares the fingerprint), and discards the file unless the handler kept it. The room it held
+ * in the quota is given back before the answer goes out, whatever the answer: a refused, aborted
+ * or discarded upload holds nothing afterwards, and a kept one counts as its stored file.
  */
 export function uploadBody(
   rulesFor: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => Promise<UploadRules>,
@@ -286,20 +330,25 @@ export function uploadBody(
     const rules = await rulesFor(c)
     const url = new URL(c.req.url)
     const requestLine = `${c.req.method} ${c.req.path}?${url.search}\n`
-    let upload: ReceivedUpload
     try {
-      upload = await receiveUpload(c.req.raw, c.get('services').uploadStorage, rules, requestLine)
-    } catch (error) {
-      if (!(error instanceof UploadRefused)) throw error
-      const response = errorResponse(error.error)
-      if (!error.drained) response.headers.set('Connection', 'close')
-      return response
-    }
-    c.set('upload', upload)
-    try {
-      await next()
+      let upload: ReceivedUpload
+      try {
+        upload = await receiveUpload(c.req.raw, c.get('services').uploadStorage, rules, requestLine)
+      } catch (error) {
+        if (!(error instanceof UploadRefused)) throw error
+        const response = errorResponse(error.error)
+        if (!error.drained) response.headers.set('Connection', 'close')
+        return response
+      }
+      c.set('upload', upload)
+      try {
+        await next()
+      } finally {
+        await upload.file.discard()
+      }
     } finally {
-      await upload.file.discard()
+      // A hold that cannot be given back now lapses by itself (server/services/uploads.ts).
+      await rules.quota?.release().catch(() => undefined)
     }
   }
 }

@@ -10,6 +10,7 @@ import type { Services } from '../services/services.ts'
 import type { PublishedPage } from '../storage/pages.ts'
 import type { PageRenderer, Rendered, RenderInput } from './renderer.ts'
 import { stamp, stampedPage, type StampedPage } from './stamped-gzip.ts'
+import { PageFonts, type FontCut } from './page-fonts.ts'
 
 const brotli = promisify(brotliCompress)
 
@@ -24,6 +25,9 @@ const KEPT_PAGES = 500
 interface RenderedVersion {
   etag: string
   csp: string
+  version: number
+  /** The page's own font files by name (page-fonts.ts). */
+  fonts: Map<string, FontCut>
   page: StampedPage
   /** Brotli of a page without forms (nothing to stamp): made once. */
   br: Promise<Buffer> | null
@@ -77,6 +81,8 @@ export function pageRoutes(
   app: Hono<AppEnv>,
   services: () => Promise<Services>,
   renderer: Promise<PageRenderer | null>,
+  /** A page is answered (200 or 304): the analytics count it (docs/analytics.md). */
+  onView: (c: Context<AppEnv>, projectId: number) => void = () => undefined,
 ): PageRoutes {
   const lookups = new Map<string, Lookup>()
   const rendered = new Map<string, RenderedVersion>()
@@ -110,11 +116,16 @@ export function pageRoutes(
       pending = (async () => {
         const page = await (await services()).pages.find(slug)
         if (!page) return null
-        const { html, csp } = r.renderPage(await inputOf(c, page))
+        const { html, csp, fonts } = r.renderPage({
+          ...(await inputOf(c, page)),
+          fontBase: `/p/${slug}/fonts/${page.published_version}/`,
+        })
         const stamped = stampedPage(html, r.FORM_SLOTS)
         const version: RenderedVersion = {
           etag: `"${page.project_id}.${page.published_version}.${r.revision}"`,
           csp,
+          version: page.published_version,
+          fonts: new Map((fonts ?? []).map(({ file, ...cut }) => [file, cut])),
           page: stamped,
           br:
             stamped.slots.length === 0
@@ -183,6 +194,7 @@ export function pageRoutes(
       'Cache-Control': PAGE_CACHE_CONTROL,
       Vary: 'Accept-Encoding',
     }
+    onView(c, page.project_id)
     const asked = c.req.header('If-None-Match')
     if (asked && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
       return answer(c, null, 304, common)
@@ -229,6 +241,28 @@ export function pageRoutes(
 
   app.get('/p/:slug', handler)
   app.get('/p/:slug/', handler)
+  // The page's own fonts, cut to its characters: any instance makes them from the snapshot.
+  const fonts = new PageFonts()
+  app.get('/p/:slug/fonts/:version/:file', async (c) => {
+    const r = await renderer
+    const slug = c.req.param('slug')
+    if (!r || !SLUG_PATH.test(slug)) return notFound(c)
+    const page = await lookup(slug)
+    const asked = Number(c.req.param('version'))
+    if (!page || page.published_version !== asked) return notFound(c)
+    const etag = `"${page.project_id}.${page.published_version}.${r.revision}"`
+    const version = await render(c, slug, etag, r)
+    const cut = version?.version === asked ? version.fonts.get(c.req.param('file')) : undefined
+    if (!cut) return notFound(c)
+    const bytes = await fonts.cut(cut)
+    return answer(c, new Uint8Array(bytes), 200, {
+      'Content-Type': 'font/woff2',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Content-Length': String(bytes.length),
+      'Access-Control-Allow-Origin': '*',
+    })
+  })
+
   app.get('/p/:slug/privacy', async (c) => {
     const found = await published(c, c.req.param('slug'))
     if (!found) return (await renderer) ? notFound(c) : unavailable(c)

@@ -17,10 +17,14 @@ export interface RenderInput {
   slug: string
   url: string
   origin: string
+  /** Where the page's own cut fonts are served (page-fonts.ts). */
+  fontBase?: string
 }
 export interface Rendered {
   html: string
   csp: string
+  /** The page's own font files (with a fontBase): their names, sources and characters. */
+  fonts?: { file: string; source: string; text: string }[]
 }
 
 export interface PageRenderer {

@@ -12,6 +12,8 @@ import * as pages from '../storage/pages.ts'
 import { findProjectForUser } from '../storage/projects.ts'
 import { AppError } from './errors.ts'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
+import type { ImageVariants } from '../uploads/variants.ts'
+import type { BackgroundTasks } from './background.ts'
 
 /**
  * Where the public pages are seen from (docs/publishing.md): PUBLIC_URL when set, else the
@@ -46,7 +48,31 @@ export class PageService {
   constructor(
     private readonly db: Database,
     readonly origin: PublicOrigin,
+    private readonly variants: ImageVariants,
+    private readonly background: BackgroundTasks,
   ) {}
+
+  /** Pixel sizes of uploads, read once (an upload's bytes never change). */
+  private readonly sizes = new Map<string, { width: number; height: number } | null>()
+
+  /** The pixel sizes of the project's uploaded images as they are now (docs/publishing.md). */
+  private async measureImages(projectId: number) {
+    const { rows } = await this.db.query<{ url: string }>(
+      `SELECT g.image_url AS url FROM backgrounds g WHERE g.project_id = $1
+       UNION SELECT b.data->>'image_url' FROM blocks b JOIN backgrounds g ON g.id = b.bg_id
+       WHERE g.project_id = $1 AND b.type = 'image'`,
+      [projectId],
+    )
+    const out: Record<string, { width: number; height: number }> = {}
+    for (const { url } of rows) {
+      const name = url ? /^\/uploads\/([^/?#]+)$/.exec(url)?.[1] : undefined
+      if (!name) continue
+      if (!this.sizes.has(name)) this.sizes.set(name, await this.variants.measure(name))
+      const size = this.sizes.get(name)
+      if (size) out[url] = size
+    }
+    return out
+  }
 
   /** Told when this instance changed a page, so that its public route reads it afresh. */
   onChange: () => void = () => {}
@@ -79,6 +105,8 @@ export class PageService {
   async publish(userId: number, projectId: number): Promise<PublishResult> {
     const project = await this.member(userId, projectId)
     const slug = await this.ensureSlug(project)
+    const measured = await this.measureImages(projectId)
+    let images: { name: string; width: number }[] = []
     const row = await this.db.transaction(async (tx) => {
       // The project as it is now, held until the snapshot is stored: a block save waits for it.
       const { rows } = await tx.query<{ name: string; type: number | null; workspace_id: number }>(
@@ -88,8 +116,24 @@ export class PageService {
       const now = rows[0]
       if (!now) throw AppError.notFound()
       const snapshot = await pages.takeSnapshot(tx, { id: projectId, ...now })
+      const shown = new Set([
+        ...snapshot.backgrounds.map((bg) => bg.image_url),
+        ...snapshot.blocks.map((b) => (b.type === 'image' ? String(b.image_url) : '')),
+      ])
+      snapshot.images = Object.fromEntries(
+        Object.entries(measured).filter(([url]) => shown.has(url)),
+      )
+      images = Object.entries(snapshot.images).map(([url, size]) => ({
+        name: url.slice('/uploads/'.length),
+        width: size.width,
+      }))
       return pages.storeSnapshot(tx, projectId, snapshot)
     })
+    // The resized copies the page offers, made now rather than on its first visitors' requests.
+    this.background.run(
+      () => this.variants.warm(images),
+      () => undefined,
+    )
     this.onChange()
     return {
       project_id: projectId,

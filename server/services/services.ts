@@ -13,6 +13,7 @@ import { sessionCacheFor } from './session-cache.ts'
 import { ProjectService } from './projects.ts'
 import { PageService, PublicOrigin } from './pages.ts'
 import { FormTokens } from './form-tokens.ts'
+import { ImageVariants } from '../uploads/variants.ts'
 import { RecordService } from './records.ts'
 import { DEFAULT_THROTTLE, Throttle, type ThrottleSettings } from './throttle.ts'
 import { UploadService, type UploadLimits } from './uploads.ts'
@@ -53,6 +54,8 @@ export interface Services {
   projects: ProjectService
   /** Published pages (docs/publishing.md). */
   pages: PageService
+  /** Resized copies of uploaded images for published pages. */
+  variants: ImageVariants
   /** The published pages' form tokens (docs/requests.md). */
   formTokens: FormTokens
   blocks: BlockService
@@ -84,6 +87,8 @@ export function createServices(
   const uploads = new UploadService(db, settings.uploadLimits)
   // One listening connection for the live change streams and the lists kept in memory.
   const changes = new ChangeFeed(db)
+  const background = new BackgroundTasks()
+  const variants = new ImageVariants(uploadStorage)
   const origin = new PublicOrigin(settings.publicUrl?.replace(/\/+$/, '') ?? null)
   const deliveries = new DeliveryQueue(db, settings.delivery, settings.log)
   return {
@@ -96,14 +101,15 @@ export function createServices(
     workspaces: new WorkspaceService(db),
     records: new RecordService(db, changes),
     projects: new ProjectService(db, uploads, origin),
-    pages: new PageService(db, origin),
+    pages: new PageService(db, origin, variants, background),
+    variants,
     formTokens: new FormTokens(db, settings.now),
     blocks: new BlockService(db),
     uploads,
     uploadStorage,
     throttle: new Throttle({ ...DEFAULT_THROTTLE, ...settings.throttle }, settings.now ?? Date.now),
     idempotencyWaitMs: settings.idempotencyWaitMs ?? 15_000,
-    background: new BackgroundTasks(),
+    background,
     events: new EventHub(db, changes, settings.events),
     changes,
     appeals: new AppealService(db, deliveries, settings.appeals),

@@ -1,11 +1,20 @@
 import type { Queryable } from '../db/database.ts'
+import { pruneReservations } from '../storage/uploads.ts'
 import type { UploadStorage } from './storage.ts'
+import { parseVariant } from './variants.ts'
 
 /** Uploads younger than this are kept even when nothing refers to them yet (docs/API.md). */
 export const SWEEP_GRACE_MS = 7 * 24 * 3_600_000
 
 /** A partial upload not written to for this long was left by a process that died mid-upload. */
 export const PARTIAL_MAX_AGE_MS = 24 * 3_600_000
+
+/**
+ * The room an upload holds in its user's quota while it arrives counts while renewed within this
+ * (server/services/uploads.ts, QuotaReservation; renewed every minute while bytes arrive): one
+ * left by a process that died lapses, and is deleted at start and by the sweep.
+ */
+export const RESERVATION_TTL_MS = 5 * 60_000
 
 /**
  * Every `/uploads/<name>` a row refers to: backgrounds, image and video blocks, specialists'
@@ -30,7 +39,8 @@ async function referencedNames(db: Queryable): Promise<Set<string>> {
  * Deletes the uploads no row refers to that are older than `graceMs`: an upload is sent before
  * the block or photo that names it, which may reach the server much later from an offline device.
  * The demo seed's own files (`seed-…`) stay, and so do partial uploads younger than a day (older
- * ones were left by a process that died mid-upload and go too). Returns the uploads' names deleted.
+ * ones were left by a process that died mid-upload and go too, as do quota reservations that
+ * lapsed). Returns the uploads' names deleted.
  */
 export async function sweepUploads(
   db: Queryable,
@@ -42,8 +52,22 @@ export async function sweepUploads(
   const files = await storage.list()
   const referenced = await referencedNames(db)
   const removed: string[] = []
+  const kept = (name: string, writtenAt: number) =>
+    name.startsWith('seed-') || referenced.has(name) || now - writtenAt < graceMs
+  const sources = new Map(files.map((f) => [f.name, f.writtenAt]))
   for (const { name, writtenAt } of files) {
-    if (name.startsWith('seed-') || referenced.has(name) || now - writtenAt < graceMs) continue
+    // A resized copy (docs/publishing.md, "Images") goes with its image, not on its own.
+    const variant = parseVariant(name)
+    if (variant) {
+      const source = ['jpg', 'png', 'webp']
+        .map((ext) => `${variant.stem}.${ext}`)
+        .find((n) => sources.has(n))
+      if (source && kept(source, sources.get(source)!)) continue
+      await storage.remove(name)
+      removed.push(name)
+      continue
+    }
+    if (kept(name, writtenAt)) continue
     await storage.remove(name)
     removed.push(name)
   }
@@ -51,5 +75,6 @@ export async function sweepUploads(
     await db.query('DELETE FROM uploads WHERE name = ANY($1)', [removed])
   }
   await storage.removePartials?.(now - PARTIAL_MAX_AGE_MS)
+  await pruneReservations(db, RESERVATION_TTL_MS)
   return removed
 }

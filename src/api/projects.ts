@@ -8,6 +8,7 @@ import {
   UploadResponse,
   type ProjectTypeId,
 } from '../domain/project.ts'
+import { PublishResult, SetSlugResult, UnpublishResult } from '../domain/publish.ts'
 import { request } from './client.ts'
 import { postForm, type UploadProgress } from './upload.ts'
 
@@ -121,4 +122,36 @@ export function uploadImage(file: Blob, idempotencyKey: string, onProgress?: Upl
     {},
     { schema: UploadResponse, idempotencyKey, onProgress },
   )
+}
+
+/**
+ * The project's backgrounds and blocks as the server holds them now become its public page
+ * (docs/publishing.md); publishing again replaces the snapshot.
+ */
+export function publishProject(projectId: number, idempotencyKey: string) {
+  return request('/api/project/publish', {
+    method: 'POST',
+    body: { project_id: projectId },
+    schema: PublishResult,
+    idempotencyKey,
+  })
+}
+
+export function unpublishProject(projectId: number, idempotencyKey: string) {
+  return request('/api/project/unpublish', {
+    method: 'POST',
+    body: { project_id: projectId },
+    schema: UnpublishResult,
+    idempotencyKey,
+  })
+}
+
+/** The page's address; 422 (`fields.slug`) for a malformed one, 409 for one another page holds. */
+export function setProjectSlug(projectId: number, slug: string, idempotencyKey: string) {
+  return request('/api/project/set_slug', {
+    method: 'POST',
+    body: { project_id: projectId, slug },
+    schema: SetSlugResult,
+    idempotencyKey,
+  })
 }

@@ -10,6 +10,8 @@ import type { ClientKey, RecordKind, RecordOf, ToggleKind } from './types.ts'
  * - create/update/delete: workspaces, records, projects (a project update = rename and/or set_type)
  * - toggle: disable/able of amo, bitrix, specialist
  * - copy: projects (recordId = the copy's local id, payload.source_id = the original)
+ * - publish/unpublish/set_slug: projects (docs/SYNC.md "Publishing"): the public page's snapshot,
+ *   its removal, its address
  * - create/delete on backgrounds: add_bg (multipart with the file from `files`) and delete_bg
  * - save/delete on blocks: the block-save chain; complete on backgrounds: get_items reconcile
  * - upload on files: image/upload, then every `local-file:<n>` url is rewritten
@@ -98,6 +100,13 @@ export type ProjectOp =
   | Op<'projects', 'update', { name?: string; type?: ProjectTypeId | null }>
   | Op<'projects', 'copy', { source_id: number }>
   | Op<'projects', 'delete', NoPayload>
+  /**
+   * The project's content as the server holds it when this runs becomes its public page: it is
+   * sent after every change of the project queued before it (docs/SYNC.md "Publishing").
+   */
+  | Op<'projects', 'publish', NoPayload>
+  | Op<'projects', 'unpublish', NoPayload>
+  | Op<'projects', 'set_slug', { slug: string }>
 
 export type BackgroundOp =
   | Op<'backgrounds', 'create', { project_id: number; file: number; width: number; height: number }>

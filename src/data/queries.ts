@@ -179,6 +179,22 @@ export const QUERIES = {
     return (await getDb().outbox.orderBy('seq').last())?.seq ?? 0
   },
 
+  /**
+   * Projects whose page has a publish or an unpublish waiting to be sent (not refused), with the
+   * last one asked for: the screens say it will happen once the network allows.
+   */
+  async waitingPages(): Promise<Map<number, 'publish' | 'unpublish'>> {
+    const db = getDb()
+    const entries = await db.outbox.where('table').equals('projects').sortBy('seq')
+    const out = new Map<number, 'publish' | 'unpublish'>()
+    for (const entry of entries) {
+      if (entry.state !== 'pending') continue
+      if (entry.op !== 'publish' && entry.op !== 'unpublish') continue
+      out.set(await idOfKey(db, 'projects', entry.ck), entry.op)
+    }
+    return out
+  },
+
   async parkedEntries(): Promise<ParkedEntry[]> {
     const db = getDb()
     const rows = await db.outbox.where('state').equals('parked').sortBy('seq')

@@ -15,6 +15,8 @@ export type ApiErrorBody = v.InferOutput<typeof ApiErrorBody>
 export const ERROR_CODES = {
   validation: 'validation_error',
   badJson: 'bad_json',
+  /** A request Node cannot parse as HTTP (a broken request line or chunk framing). */
+  badRequest: 'bad_request',
   unauthorized: 'unauthorized',
   forbidden: 'forbidden',
   notFound: 'not_found',
@@ -26,6 +28,8 @@ export const ERROR_CODES = {
   /** Another project's page already has this address (project/set_slug). */
   slugTaken: 'slug_taken',
   tooLarge: 'too_large',
+  /** A request whose headers or body did not arrive in time (Node's own timeouts). */
+  timeout: 'timeout',
   unsupportedMedia: 'unsupported_media_type',
   rateLimited: 'rate_limited',
   server: 'server_error',

@@ -8,6 +8,7 @@ import {
   optionalText,
   optionalWebUrl,
   RowVersion,
+  storableString,
 } from './validation.ts'
 
 /**
@@ -43,7 +44,7 @@ const ALIGNS = ['left', 'center', 'right'] as const
 export const Align = v.picklist(ALIGNS, FieldCode.invalidChoice)
 export type Align = v.InferOutput<typeof Align>
 export const BUTTON_TYPES = ['link', 'target'] as const
-const font = v.pipe(v.string(FieldCode.invalidValue), v.maxLength(100, FieldCode.tooLong))
+const font = v.pipe(storableString(FieldCode.invalidValue), v.maxLength(100, FieldCode.tooLong))
 const name = optionalText(LIMITS.name)
 
 const base = {
@@ -143,7 +144,7 @@ export const SubscribeBlock = v.object({
   specialist_id: v.nullable(Id),
   /** ISO date (YYYY-MM-DD) or empty. */
   date: v.pipe(
-    v.string(),
+    storableString(FieldCode.invalidDate),
     v.check((s) => s === '' || /^\d{4}-\d{2}-\d{2}/.test(s), FieldCode.invalidDate),
   ),
   action: optionalText(LIMITS.name),

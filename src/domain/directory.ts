@@ -8,13 +8,14 @@ import {
   optionalText,
   optionalWebUrl,
   requiredText,
+  storableString,
 } from './validation.ts'
 
 export const DIRECTORY_KINDS = ['department', 'location', 'specialist'] as const
 export type DirectoryKind = (typeof DIRECTORY_KINDS)[number]
 
 const phone = v.pipe(
-  v.string(FieldCode.invalidPhone),
+  storableString(FieldCode.invalidPhone),
   v.trim(),
   v.maxLength(40, FieldCode.tooLong),
   v.check((s) => s === '' || /^\+?[\d\s()-]{5,}$/.test(s), FieldCode.invalidPhone),

@@ -9,6 +9,33 @@ export type DateInput = Date | string | number
 
 const NBSP = '\u00a0'
 
+/**
+ * Intl formatters, made once per locale and options: making one costs far more than formatting
+ * with it (a page of 200 blocks spent most of its rendering making them).
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>()
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+
+function numberFormat(
+  locale: string,
+  options: Intl.NumberFormatOptions,
+  key = `${locale} ${JSON.stringify(options)}`,
+): Intl.NumberFormat {
+  let format = numberFormats.get(key)
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)))
+  return format
+}
+
+function dateFormat(
+  locale: string,
+  options: Intl.DateTimeFormatOptions,
+  key = `${locale} ${JSON.stringify(options)}`,
+): Intl.DateTimeFormat {
+  let format = dateFormats.get(key)
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, options)))
+  return format
+}
+
 function toDate(value: DateInput): Date | null {
   const date = value instanceof Date ? value : new Date(value)
   return Number.isNaN(date.getTime()) ? null : date
@@ -24,10 +51,11 @@ export function formatPrice(amount: number): string {
   if (!Number.isFinite(amount)) return ''
   const whole = Math.round(amount * 100) % 100 === 0
   const digits = whole ? 0 : 2
-  const number = new Intl.NumberFormat('ru-RU', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(amount)
+  const number = numberFormat(
+    'ru-RU',
+    { minimumFractionDigits: digits, maximumFractionDigits: digits },
+    `price ${digits}`,
+  ).format(amount)
   return `${number}${NBSP}${ROUBLE}`
 }
 
@@ -52,14 +80,14 @@ export function truncate(text: string, length: number): string {
 export function formatK(value: number, locale: string = 'ru'): string {
   if (!Number.isFinite(value)) return ''
   if (Math.abs(value) > 999) {
-    const thousands = new Intl.NumberFormat(locale, {
+    const thousands = numberFormat(locale, {
       minimumFractionDigits: 1,
       maximumFractionDigits: 1,
       useGrouping: false,
     }).format(value / 1000)
     return `${thousands}k`
   }
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value)
+  return numberFormat(locale, { maximumFractionDigits: 2 }).format(value)
 }
 
 /** 12-hour clock "hh:mm AM/PM" in local time (09:05 PM). Invalid input → ''. */
@@ -82,11 +110,12 @@ export function formatDayMonth(
 ): string {
   const date = toDate(value)
   if (!date) return ''
-  const parts = new Intl.DateTimeFormat(options.locale ?? 'ru', {
-    day: 'numeric',
-    month: 'long',
-    ...(options.withYear ? { year: 'numeric' } : {}),
-  }).formatToParts(date)
+  const locale = options.locale ?? 'ru'
+  const parts = dateFormat(
+    locale,
+    { day: 'numeric', month: 'long', ...(options.withYear ? { year: 'numeric' } : {}) },
+    `day-month ${locale} ${options.withYear === true}`,
+  ).formatToParts(date)
   // Keep the literals between day, month and year; drop any after the last of them (" г.").
   let last = -1
   parts.forEach((part, index) => {

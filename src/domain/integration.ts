@@ -7,6 +7,7 @@ import {
   optionalText,
   requiredText,
   RowVersion,
+  storableString,
 } from './validation.ts'
 
 export const INTEGRATION_KINDS = ['amo', 'bitrix'] as const
@@ -15,7 +16,7 @@ export type IntegrationKind = v.InferOutput<typeof IntegrationKind>
 
 /** The account part of `<subdomain>.amocrm.ru`. */
 const amoSubdomain = v.pipe(
-  v.string(FieldCode.required),
+  storableString(FieldCode.required),
   v.trim(),
   v.toLowerCase(),
   v.nonEmpty(FieldCode.required),

@@ -168,4 +168,30 @@ export interface PageSnapshot {
   /** Each block as project/get_items answers it (its fields, id, bg_id and type). */
   blocks: ({ id: number; bg_id: number; type: string } & Record<string, unknown>)[]
   specialists: PageSpecialist[]
+  /** The pixel size of each uploaded image the page shows, by address (for `srcset`). */
+  images?: Record<string, { width: number; height: number }>
+}
+
+/** The widths a published page offers of an uploaded image (docs/publishing.md, "Images"). */
+export const VARIANT_WIDTHS = [480, 960, 1440, 2048] as const
+
+const VARIANT_SOURCE = /^\/uploads\/((?:seed-)?[a-z0-9]+(?:-[a-z0-9]+)*)\.(jpg|png|webp)$/
+
+/**
+ * The `srcset`s of an uploaded JPEG, PNG or WebP image `width` pixels wide: WebP, and its own
+ * format, at each offered width below its own (`/uploads/<stem>--w<width>.<ext>`), the largest
+ * being the image at its own size; null for anything else (GIF, SVG, outside addresses).
+ */
+export function imageSrcsets(url: string, width: number): { webp: string; own: string } | null {
+  const match = VARIANT_SOURCE.exec(url)
+  if (!match || !(width > 0)) return null
+  const [, stem, extension] = match
+  const smaller = VARIANT_WIDTHS.filter((w) => w < width)
+  const at = (w: number, ext: string) => `/uploads/${stem}--w${w}.${ext} ${w}w`
+  const largest = VARIANT_WIDTHS[VARIANT_WIDTHS.length - 1]!
+  const webp = [...smaller.map((w) => at(w, 'webp'))]
+  // The largest WebP is the image at its own size (or 2048 wide, when it is wider).
+  if (width <= largest) webp.push(`/uploads/${stem}--w${largest}.webp ${width}w`)
+  const own = [...smaller.map((w) => at(w, extension!)), `${url} ${width}w`]
+  return { webp: webp.join(', '), own: own.join(', ') }
 }

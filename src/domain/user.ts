@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { email, FieldCode, Id, LIMITS, requiredText } from './validation.ts'
+import { email, FieldCode, Id, LIMITS, requiredText, storableString } from './validation.ts'
 
 export const ROLES = ['admin', 'editor'] as const
 export const Role = v.picklist(ROLES, FieldCode.invalidChoice)
@@ -14,7 +14,7 @@ export const User = v.object({
 export type User = v.InferOutput<typeof User>
 
 const password = v.pipe(
-  v.string(FieldCode.required),
+  storableString(FieldCode.required),
   v.minLength(LIMITS.password.min, FieldCode.tooShort),
   v.maxLength(LIMITS.password.max, FieldCode.tooLong),
 )
@@ -25,7 +25,7 @@ export type RegisterInput = v.InferOutput<typeof RegisterInput>
 export const LoginInput = v.object({
   email,
   password: v.pipe(
-    v.string(FieldCode.required),
+    storableString(FieldCode.required),
     v.nonEmpty(FieldCode.required),
     v.maxLength(LIMITS.password.max, FieldCode.tooLong),
   ),

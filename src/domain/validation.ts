@@ -85,21 +85,25 @@ export function isStorableText(text: string): boolean {
   return !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)
 }
 
+/**
+ * The one rule every text field of every input starts with: a string (`message` when it is not
+ * one) that a database column can store (isStorableText), `invalid_characters` otherwise — first,
+ * before any rule of the field's own, so a NUL or half a surrogate pair always reads the same
+ * (docs/API.md, "Errors"). Build a text field on this, never on a bare `v.string()`.
+ */
+export const storableString = (message: FieldCode = FieldCode.invalidValue) =>
+  v.pipe(v.string(message), v.check(isStorableText, FieldCode.invalidCharacters))
+
 export const requiredText = (max: number = LIMITS.name) =>
   v.pipe(
-    v.string(FieldCode.required),
-    v.check(isStorableText, FieldCode.invalidCharacters),
+    storableString(FieldCode.required),
     v.trim(),
     v.nonEmpty(FieldCode.required),
     v.maxLength(max, FieldCode.tooLong),
   )
 
 export const optionalText = (max: number = LIMITS.shortText) =>
-  v.pipe(
-    v.string(FieldCode.invalidValue),
-    v.check(isStorableText, FieldCode.invalidCharacters),
-    v.maxLength(max, FieldCode.tooLong),
-  )
+  v.pipe(storableString(FieldCode.invalidValue), v.maxLength(max, FieldCode.tooLong))
 
 export const finiteNumber = (min: number = -LIMITS.coordinate, max: number = LIMITS.coordinate) =>
   v.pipe(
@@ -110,7 +114,7 @@ export const finiteNumber = (min: number = -LIMITS.coordinate, max: number = LIM
   )
 
 export const email = v.pipe(
-  v.string(FieldCode.required),
+  storableString(FieldCode.required),
   v.trim(),
   v.nonEmpty(FieldCode.required),
   v.maxLength(LIMITS.name, FieldCode.tooLong),
@@ -128,7 +132,7 @@ const isUrl = (value: string, protocols: readonly string[]) => {
 
 /** http(s) URL; empty string allowed (the field is optional). */
 export const optionalWebUrl = v.pipe(
-  v.string(FieldCode.invalidUrl),
+  storableString(FieldCode.invalidUrl),
   v.trim(),
   v.maxLength(LIMITS.url, FieldCode.tooLong),
   v.check((s) => s === '' || isUrl(s, ['http:', 'https:']), FieldCode.invalidUrl),
@@ -136,7 +140,7 @@ export const optionalWebUrl = v.pipe(
 
 /** https URL, required. */
 export const httpsUrl = v.pipe(
-  v.string(FieldCode.required),
+  storableString(FieldCode.required),
   v.trim(),
   v.nonEmpty(FieldCode.required),
   v.maxLength(LIMITS.url, FieldCode.tooLong),
@@ -146,7 +150,7 @@ export const httpsUrl = v.pipe(
 
 /** CSS colour as #rgb, #rrggbb or #rrggbbaa, or "transparent". */
 export const color = v.pipe(
-  v.string(FieldCode.invalidColor),
+  storableString(FieldCode.invalidColor),
   v.regex(
     /^(#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|transparent)$/,
     FieldCode.invalidColor,

@@ -216,6 +216,12 @@ export function useBlocksOfProject(projectId: number): BlockRow[] | undefined {
   return useMirror('blocksOfProject', projectId)
 }
 
+/** Projects with a publish or unpublish waiting to be sent, and which (docs/SYNC.md "Publishing"). */
+export function useWaitingPages(): Map<number, 'publish' | 'unpublish'> {
+  return useMirror('waitingPages') ?? NO_WAITING_PAGES
+}
+const NO_WAITING_PAGES = new Map<number, 'publish' | 'unpublish'>()
+
 // One object URL per waiting file for the page's lifetime (a handful of images; the blob is
 // already held in IndexedDB, and a revoked URL would break another component showing the same
 // file). Keyed by file id: every answer from the worker carries a new Blob object for the same file.

@@ -154,8 +154,14 @@ function updateLiveStream() {
     stop = listenToWorkspace({
       workspaceId: want,
       onChange: (event) => {
+        // A page change leaves the project's version as it was: the mirror cannot know it by that.
+        if (event.page) {
+          for (const scope of scopesOf(event, want)) refreshIfShown(scope)
+          return
+        }
         // This device's own writes come back too: the mirror has them already.
-        void (remote?.knows(event) ?? Promise.resolve(false)).then(
+        const { table, id, version, op } = event
+        void (remote?.knows({ table, id, version, op }) ?? Promise.resolve(false)).then(
           (known) => {
             if (!known) for (const scope of scopesOf(event, want)) refreshIfShown(scope)
           },
@@ -310,6 +316,16 @@ export interface SyncStatus {
   replaying: boolean
   lastSyncedAt: number | null
   needsSignIn: boolean
+}
+
+/**
+ * The browser has a network and the API answers (the sync status's `online`), without reading the
+ * outbox: for a screen that only needs to say whether a change will go now or wait.
+ */
+export function useOnline(): boolean {
+  const network = useSyncExternalStore(subscribeOnline, isOnline, () => true)
+  const answering = useSyncExternalStore(subscribeAnswering, isAnswering, () => true)
+  return network && answering
 }
 
 export function useSyncStatus(): SyncStatus {

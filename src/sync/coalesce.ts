@@ -18,7 +18,8 @@ import {
  *   separate update, or it would be sent before that record exists.
  * - updates → one update with the merged fields, at the place of the last edit.
  * - block saves → one save with the latest state, at the place of the last save.
- * - toggles → the last one; completion steps of one background → the last one.
+ * - toggles → the last one; completion steps of one background → the last one; a project page's
+ *   addresses → the last one.
  * - create (or a local block's save) + delete → nothing at all; update + delete → the delete.
  * Entries already sent (their Idempotency-Key may have reached the server) and parked entries are
  * frozen: never merged into. A parked create of a record deleted since is dropped with the delete.
@@ -39,6 +40,8 @@ interface RecordState {
   /** Unsent or parked data/toggle entries kept so far for this record. */
   droppable: OutboxEntry[]
   toggle: OutboxEntry | null
+  /** The unsent address of a project's page a later one replaces. */
+  slug: OutboxEntry | null
 }
 
 const frozen = (e: OutboxEntry) => e.sent || e.state === 'parked'
@@ -51,8 +54,9 @@ const recordOf = (e: OutboxEntry) => `${e.table}:${e.ck}`
  * as the server has it when the copy runs, so nothing queued before a copy merges with anything
  * queued after it: a rename before the copy folded into a create or a later rename would name the
  * copy after the wrong name, a block edit folded into a later save would be missing from the copy,
- * a block created before and deleted after would vanish from it. The outbox is coalesced in
- * segments that copies separate.
+ * a block created before and deleted after would vanish from it. A publish reads the project the
+ * same way (docs/SYNC.md "Publishing"). The outbox is coalesced in segments that copies and
+ * publishes separate.
  */
 export function coalesce(
   entries: readonly OutboxEntry[],
@@ -76,7 +80,7 @@ export function coalesce(
     segment = []
   }
   for (const e of sorted) {
-    if (e.op === 'copy') close()
+    if (e.op === 'copy' || e.op === 'publish') close()
     segment.push(e)
   }
   close()
@@ -100,7 +104,7 @@ function coalesceSegment(
     const key = recordOf(e)
     let s = records.get(key)
     if (!s) {
-      s = { anchor: null, create: null, droppable: [], toggle: null }
+      s = { anchor: null, create: null, droppable: [], toggle: null, slug: null }
       records.set(key, s)
     }
     return s
@@ -152,6 +156,18 @@ function coalesceSegment(
     }
     const s = state(e)
     if (isCreate(e)) createdAt.set(recordOf(e), e.seq!)
+
+    if (e.op === 'set_slug') {
+      // The page's address: the last one asked for, at its place (like a toggle).
+      if (frozen(e)) {
+        s.slug = null
+        continue
+      }
+      if (s.slug) drop(s.slug)
+      s.slug = e
+      continue
+    }
+    if (e.op === 'publish' || e.op === 'unpublish') continue
 
     if (e.op === 'toggle') {
       if (frozen(e)) {

@@ -169,9 +169,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     // Entries held back in this pass (parked, or waiting on a create that was refused). A copy of a
     // project reads the project on the server as it is when the copy runs: while an edit of the
     // project queued before the copy is held, the copy waits, and so does every later edit of the
-    // project (or the copy would take it along).
+    // project (or the copy would take it along). A publish reads it the same way (docs/SYNC.md
+    // "Publishing"): it waits while an earlier change of the project is held (a refused publish or
+    // unpublish is no change of it), and the project's later changes wait behind it.
     const held: SendEntry[] = []
-    const heldCopies = new Set<number>()
+    const heldProjects = new Set<number>()
     // A change settled after a conflict goes again at once, a few times at most per pass (a row
     // someone keeps changing waits for the next pass).
     let resends = 0
@@ -186,14 +188,19 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         entry.state !== 'pending' ||
         blocked.has(`${entry.table}:${entry.ck}`) ||
         onLocal ||
-        (heldCopies.size > 0 && heldCopies.has((await projectOf(entry)) ?? 0)) ||
+        (heldProjects.size > 0 && heldProjects.has((await projectOf(entry)) ?? 0)) ||
         (entry.table === 'projects' &&
           entry.op === 'copy' &&
-          (await isAbout(held, entry.payload.source_id)))
+          (await isAbout(held, entry.payload.source_id))) ||
+        (entry.table === 'projects' &&
+          entry.op === 'publish' &&
+          (await isAbout(held.filter(changesContent), entry.recordId)))
       if (waits) {
         held.push(entry)
         if (entry.table === 'projects' && entry.op === 'copy')
-          heldCopies.add(entry.payload.source_id)
+          heldProjects.add(entry.payload.source_id)
+        if (entry.table === 'projects' && entry.op === 'publish' && entry.state === 'pending')
+          heldProjects.add(entry.recordId)
         continue
       }
       if (entry.nextAttemptAt > now()) {
@@ -230,6 +237,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           return 'backoff'
         }
         await park(entry, error)
+        // Held from now on in this pass too: a copy or a publish of its project queued after it
+        // waits for it.
+        held.push(entry)
         if (createsRecord(entry)) blocked.add(`${entry.table}:${entry.ck}`)
       }
     }
@@ -252,6 +262,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       default:
         return null
     }
+  }
+
+  /** Whether a held entry is a change of what a publish shows (a refused publish is not). */
+  function changesContent(entry: SendEntry): boolean {
+    return !(entry.table === 'projects' && (entry.op === 'publish' || entry.op === 'unpublish'))
   }
 
   async function isAbout(entries: readonly SendEntry[], projectId: number): Promise<boolean> {

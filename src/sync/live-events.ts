@@ -13,9 +13,16 @@ import { ChangeEvent } from '../domain/workspace.ts'
  * the stream is down the periodic refresh goes on as before.
  */
 
+/**
+ * A change as the stream says it. `page`: a project's public page was published, unpublished or
+ * given an address (docs/API.md "Published pages"); the project's version does not move, so the
+ * mirror cannot tell it already knows it (docs/SYNC.md "Publishing").
+ */
+export type LiveChange = ChangeEvent & { page?: boolean }
+
 export interface LiveOptions {
   workspaceId: number
-  onChange(event: ChangeEvent): void
+  onChange(event: LiveChange): void
   /** The server cannot replay what was missed: refresh everything on screen. */
   onReset(): void
   /** Opens the stream (default: the API client's, with the session's token). */
@@ -51,10 +58,13 @@ export function reconnectDelay(failures: number, random: () => number): number {
   return ceiling / 2 + (ceiling / 2) * random()
 }
 
-function parseChange(data: string): ChangeEvent | null {
+function parseChange(data: string): LiveChange | null {
   try {
-    const parsed = v.safeParse(ChangeEvent, JSON.parse(data))
-    return parsed.success ? parsed.output : null
+    const raw: unknown = JSON.parse(data)
+    const parsed = v.safeParse(ChangeEvent, raw)
+    if (!parsed.success) return null
+    const page = (raw as { page?: unknown }).page === true
+    return page ? { ...parsed.output, page } : parsed.output
   } catch {
     return null
   }

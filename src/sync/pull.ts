@@ -11,6 +11,7 @@ import { isLocalId } from '../data/ids.ts'
 import { hasEntries, reconcile } from './mirror.ts'
 import { inAll } from './mutators/apply.ts'
 import type { SyncApi } from './mutators/context.ts'
+import { keepPagesChanged } from './mutators/publishing.ts'
 import type { RefreshScope } from './protocol.ts'
 
 /**
@@ -60,6 +61,7 @@ export function createPull(db: MirrorDb, api: SyncApi): Pull {
           items[index]!,
         )
       }
+      await keepPagesChanged(db)
     })
   }
 
@@ -93,6 +95,7 @@ export function createPull(db: MirrorDb, api: SyncApi): Pull {
           list,
         )
         await removeProjectContent(db, gone)
+        await keepPagesChanged(db)
       })
       return
     }

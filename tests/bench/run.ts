@@ -49,7 +49,18 @@ const benches: Bench[] = [
       return () => runCanvasBench(['reopen'])
     },
   },
+  {
+    name: 'analytics',
+    load: async () => (await import('./analytics-bench.ts')).runAnalyticsBench,
+  },
   { name: 'pixels', load: async () => (await import('./pixel-bench.ts')).runPixelBench },
+  {
+    name: 'published',
+    load: async () => {
+      const { runPublishedBench } = await import('./published-bench.ts')
+      return () => runPublishedBench()
+    },
+  },
 ]
 
 const only = process.argv.slice(2)

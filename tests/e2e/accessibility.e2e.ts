@@ -126,6 +126,19 @@ describe('accessibility of every screen', () => {
     for (const label of BLOCK_BUTTONS) await addBlockButton(page, label).click()
     await expect.poll(() => layerItems(page).count()).toBe(BLOCK_BUTTONS.length)
     await expectAccessible('the editor with a block selected')
+    // The publish dialog, before and after publishing (its QR code and its links).
+    await page
+      .getByTestId('editor-toolbar')
+      .getByRole('button', { name: 'Опубликовать', exact: true })
+      .click()
+    const publish = page.getByRole('dialog', { name: 'Публикация страницы' })
+    await publish.getByRole('textbox', { name: 'Адрес страницы' }).waitFor()
+    await expectAccessible('the publish dialog of a project not published')
+    await publish.getByRole('button', { name: 'Опубликовать', exact: true }).click()
+    await publish.getByRole('img', { name: 'QR-код адреса страницы' }).waitFor()
+    await expectAccessible('the publish dialog of a published project')
+    await page.keyboard.press('Escape')
+    await publish.waitFor({ state: 'detached' })
   })
 
   it('the dialog that fits a story picture to 9:16, both ways', async () => {

@@ -175,6 +175,25 @@ describe('field validation', () => {
     expect(stored).toMatchObject({ name: 'Педиатрия 😀', description: 'ёжик 👍🏽' })
   })
 
+  it("a block's font, colour, date or URL holding a NUL or half a surrogate pair → 422, never 500", async () => {
+    // PostgreSQL's jsonb cannot hold either: these fields escaped the rule and answered 500.
+    for (const [path, body, field] of [
+      ['/api/text/add', textBlock(bgId, { font: 'Inter\u0000' }), 'font'],
+      ['/api/text/add', textBlock(bgId, { font: '\uD800' }), 'font'],
+      ['/api/button/add', { ...textBlock(bgId), height: 5, font: 'Ro\u0000boto' }, 'font'],
+      ['/api/button/add', { ...textBlock(bgId), height: 5, font: 'Roboto\uD800' }, 'font'],
+      ['/api/text/add', textBlock(bgId, { color: '#fff\u0000' }), 'color'],
+      ['/api/gift/add', { ...textBlock(bgId), button_url: 'https://a.ru/\u0000' }, 'button_url'],
+      ['/api/subscribe/add', { ...textBlock(bgId), date: '2026-05-01\u0000' }, 'date'],
+    ] as const) {
+      const res = await s.call('POST', path, { token: u.token, body })
+      expect(res.status, `${path} ${field}`).toBe(422)
+      const error = (await json<ErrorBody>(res)).error
+      expect(error.code).toBe('validation_error')
+      expect(error.fields?.[field], `${path} ${field}`).toBe('Текст содержит недопустимые символы')
+    }
+  })
+
   it('a field left out is a required field, named in Russian', async () => {
     const res = await s.call('POST', '/api/department/add', {
       token: u.token,

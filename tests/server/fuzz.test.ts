@@ -1,9 +1,18 @@
 import { Agent, request as httpRequest } from 'node:http'
 import fc from 'fast-check'
+import type * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Services } from '../../server/services/services.ts'
+import { isStorableText } from '../../src/domain/validation.ts'
 import { startServer, type RunningServer } from '../../server/start.ts'
 import { MemoryUploadStorage } from '../../server/uploads/storage.ts'
+import {
+  apiEndpoints,
+  blockSamples,
+  recordSamples,
+  type Endpoint,
+  type EndpointRows,
+} from './endpoints.ts'
 import { pngImage } from './helpers.ts'
 
 /**
@@ -14,6 +23,11 @@ import { pngImage } from './helpers.ts'
  * - never leaves the client a dead socket (the next request on the same connection is answered),
  * - answers every 4xx with the error body of docs/API.md (`{"error":{"code","message"}}`),
  * - stores nothing when it refuses (the database and the uploads are as they were).
+ *
+ * Then every text field of every endpoint's valid sample in turn gets a NUL or half a surrogate
+ * pair: always `422 validation_error` naming that field («Текст содержит недопустимые символы» for
+ * text), never 5xx, nothing stored (docs/API.md, "Errors"). The endpoints and their samples are
+ * endpoints.ts.
  *
  * A fixed seed and a few hundred runs here; `npm run fuzz` runs more (FUZZ_RUNS, FUZZ_SEED).
  */
@@ -35,11 +49,10 @@ const serverErrors: Record<string, unknown>[] = []
 let services: Services
 let agent: Agent
 const uploads = new CountingUploads()
-/** Ids of what the owner has, so that generated requests reach real rows too. */
-const ids: Record<string, number> = {}
+/** What the owner has, so that generated requests reach real rows too. */
+const rows: EndpointRows = { ids: {}, ownerEmail: 'fuzz-owner@example.ru' }
 let ownerToken = ''
 let otherToken = ''
-let ownerEmail = ''
 
 type Reply = {
   status: number
@@ -131,10 +144,9 @@ beforeAll(async () => {
   })
   services = server.ready.services
   agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  ownerEmail = 'fuzz-owner@example.ru'
   const owner = await api('POST', '/api/register', {
     name: 'Владелец',
-    email: ownerEmail,
+    email: rows.ownerEmail,
     password: 'password123',
   })
   ownerToken = owner.access_token as string
@@ -145,7 +157,13 @@ beforeAll(async () => {
   })
   otherToken = other.access_token as string
   const workspaces = (await api('GET', '/api/workspace/list')) as unknown as { id: number }[]
-  ids.workspace = workspaces[0]!.id
+  await seed(rows, workspaces[0]!.id)
+}, 60_000)
+
+/** Makes in the workspace a project, a background, a record of each kind and a block of each type. */
+async function seed(target: EndpointRows, workspaceId: number) {
+  const ids = target.ids
+  ids.workspace = workspaceId
   ids.project = (
     await api('POST', '/api/project/add', {
       workspace_id: ids.workspace,
@@ -153,189 +171,20 @@ beforeAll(async () => {
     })
   ).id as number
   ids.bg = (await upload('/api/project/add_bg', { project_id: String(ids.project) })).id as number
-  for (const [kind, body] of Object.entries(recordSamples())) {
+  for (const [kind, body] of Object.entries(recordSamples(target))) {
     ids[kind] = (await api('POST', `/api/${kind}/add`, body)).id as number
   }
-  for (const [type, body] of Object.entries(blockSamples())) {
+  for (const [type, body] of Object.entries(blockSamples(target))) {
     ids[type] = (await api('POST', `/api/${type}/add`, body)).id as number
   }
-}, 60_000)
+}
 
 afterAll(async () => {
   agent?.destroy()
   await server?.close()
 })
 
-function recordSamples(): Record<string, Record<string, unknown>> {
-  const workspace_id = ids.workspace
-  return {
-    department: { workspace_id, name: 'Терапия', description: 'Приём' },
-    location: {
-      workspace_id,
-      name: 'Клиника',
-      address: 'ул. Ленина, 1',
-      phone: '+7 495 000-00-00',
-    },
-    specialist: {
-      workspace_id,
-      name: 'Иванова',
-      position: 'Терапевт',
-      department_id: null,
-      location_id: null,
-      phone: '',
-      email: 'a@clinic.ru',
-      photo_url: '',
-      description: '',
-      enabled: true,
-    },
-    amo: {
-      workspace_id,
-      name: 'amoCRM',
-      subdomain: 'clinic',
-      client_id: 'client-1',
-      client_secret: 'super-secret-value-1234',
-      redirect_uri: 'https://clinic.example/cb',
-    },
-    bitrix: {
-      workspace_id,
-      name: 'Битрикс24',
-      portal_url: 'https://clinic.bitrix24.ru',
-      webhook_url: 'https://clinic.bitrix24.ru/rest/7/abcdefgh12345678/',
-    },
-  }
-}
-
-function blockSamples(): Record<string, Record<string, unknown>> {
-  const base = { bg_id: ids.bg, x: 1.5, y: -2, zindex: 1, rotation: 0 }
-  return {
-    text: { ...base, width: 50, fontSize: 4, text: 'Привет', color: '#112233' },
-    button: { ...base, width: 20, height: 10, fontSize: 3, btn_type: 'link', text: 'Купить' },
-    image: { ...base, width: 40, height: 30, scaleX: 1, scaleY: 1, image_url: '' },
-    video: { ...base, width: 60, height: 34, scaleX: 1, scaleY: 1, video_url: '' },
-    gift: { ...base, width: 30, color: '#e64980', text: 'Подарок' },
-    price: { ...base, width: 30, text: '4 900 ₽' },
-    subscribe: {
-      ...base,
-      width: 30,
-      specialist_id: null,
-      date: '2026-05-01',
-      action: 'Записаться',
-    },
-  }
-}
-
-interface Endpoint {
-  method: 'GET' | 'POST'
-  path: string
-  /** A valid body (POST JSON) or query (GET), built once the ids exist. */
-  sample: () => Record<string, unknown>
-  multipart?: boolean
-}
-
-const RECORD_KINDS = ['amo', 'bitrix', 'department', 'location', 'specialist'] as const
-const BLOCK_TYPES = ['text', 'button', 'image', 'video', 'gift', 'price', 'subscribe'] as const
-
-const ENDPOINTS: Endpoint[] = [
-  {
-    method: 'POST',
-    path: '/api/register',
-    sample: () => ({ name: 'Новый', email: 'new@example.ru', password: 'password123' }),
-  },
-  {
-    method: 'POST',
-    path: '/api/login',
-    sample: () => ({ email: ownerEmail, password: 'wrong-password' }),
-  },
-  { method: 'POST', path: '/api/forgot_password', sample: () => ({ email: 'nobody@example.ru' }) },
-  {
-    method: 'POST',
-    path: '/api/reset_password',
-    sample: () => ({ token: 'not-a-token', password: 'password123' }),
-  },
-  { method: 'POST', path: '/api/logout', sample: () => ({}) },
-  { method: 'GET', path: '/api/check_auth', sample: () => ({}) },
-  { method: 'POST', path: '/api/profile/update', sample: () => ({ name: 'Имя' }) },
-  { method: 'GET', path: '/api/workspace/list', sample: () => ({}) },
-  { method: 'POST', path: '/api/workspace/add', sample: () => ({ name: 'Пространство' }) },
-  {
-    method: 'POST',
-    path: '/api/workspace/update',
-    sample: () => ({ id: ids.workspace, name: 'Пространство' }),
-  },
-  { method: 'POST', path: '/api/workspace/delete', sample: () => ({ id: ids.workspace }) },
-  {
-    method: 'GET',
-    path: '/api/workspace/members',
-    sample: () => ({ workspace_id: ids.workspace }),
-  },
-  {
-    method: 'POST',
-    path: '/api/workspace/member/add',
-    sample: () => ({ workspace_id: ids.workspace, email: 'nobody@example.ru' }),
-  },
-  {
-    method: 'POST',
-    path: '/api/workspace/member/remove',
-    sample: () => ({ workspace_id: ids.workspace, user_id: 1 }),
-  },
-  ...RECORD_KINDS.flatMap((kind): Endpoint[] => [
-    { method: 'GET', path: `/api/${kind}/list`, sample: () => ({ workspace_id: ids.workspace }) },
-    { method: 'GET', path: `/api/${kind}/get`, sample: () => ({ id: ids[kind] }) },
-    { method: 'POST', path: `/api/${kind}/add`, sample: () => recordSamples()[kind]! },
-    {
-      method: 'POST',
-      path: `/api/${kind}/update`,
-      sample: () => ({ ...recordSamples()[kind], id: ids[kind] }),
-    },
-    { method: 'POST', path: `/api/${kind}/delete`, sample: () => ({ id: ids[kind] }) },
-    { method: 'POST', path: `/api/${kind}/disable`, sample: () => ({ id: ids[kind] }) },
-    { method: 'POST', path: `/api/${kind}/able`, sample: () => ({ id: ids[kind] }) },
-  ]),
-  { method: 'GET', path: '/api/project_types/list', sample: () => ({}) },
-  { method: 'GET', path: '/api/project/list', sample: () => ({ workspace_id: ids.workspace }) },
-  { method: 'GET', path: '/api/project/get', sample: () => ({ project_id: ids.project }) },
-  { method: 'GET', path: '/api/project/get_items', sample: () => ({ bg_id: ids.bg }) },
-  {
-    method: 'POST',
-    path: '/api/project/add',
-    sample: () => ({ workspace_id: ids.workspace, name: 'Проект' }),
-  },
-  {
-    method: 'POST',
-    path: '/api/project/rename',
-    sample: () => ({ id: ids.project, name: 'Проект' }),
-  },
-  {
-    method: 'POST',
-    path: '/api/project/set_type',
-    sample: () => ({ project_id: ids.project, type: 1 }),
-  },
-  { method: 'GET', path: '/api/project/copy', sample: () => ({ id: ids.project }) },
-  { method: 'GET', path: '/api/project/delete', sample: () => ({ id: ids.project }) },
-  {
-    method: 'POST',
-    path: '/api/project/add_bg',
-    sample: () => ({ project_id: String(ids.project) }),
-    multipart: true,
-  },
-  { method: 'POST', path: '/api/project/delete_bg', sample: () => ({ id: ids.bg }) },
-  { method: 'POST', path: '/api/image/upload', sample: () => ({}), multipart: true },
-  ...BLOCK_TYPES.map((type): Endpoint => ({
-    method: 'POST',
-    path: `/api/${type}/add`,
-    sample: () => blockSamples()[type]!,
-  })),
-  ...(['gift', 'price', 'subscribe'] as const).flatMap((type): Endpoint[] => [
-    {
-      method: 'POST',
-      path: `/api/${type}/update`,
-      sample: () => ({ id: ids[type], text: 'Новый текст' }),
-    },
-    { method: 'POST', path: `/api/${type}/delete`, sample: () => ({ id: ids[type] }) },
-  ]),
-  { method: 'POST', path: '/api/project/delete_item', sample: () => ({ id: ids.text }) },
-  { method: 'GET', path: '/api/no/such/call', sample: () => ({}) },
-]
+const ENDPOINTS = apiEndpoints(rows)
 
 // ---------------------------------------------------------------------------------------------
 // Values
@@ -732,4 +581,141 @@ describe('fuzz: generated requests to every endpoint', () => {
       }
     },
   )
+})
+
+// ---------------------------------------------------------------------------------------------
+// One storable-text rule
+
+/** What the server answers for a NUL or half a surrogate pair (docs/API.md, "Errors"). */
+const INVALID_CHARACTERS = 'Текст содержит недопустимые символы'
+
+/** A schema as it is, without optional/nullable around it. */
+function unwrapped(schema: v.GenericSchema): v.GenericSchema {
+  let inner = schema as v.GenericSchema & { wrapped?: v.GenericSchema }
+  while (['optional', 'nullable', 'nullish'].includes(inner.type) && inner.wrapped) {
+    inner = inner.wrapped as typeof inner
+  }
+  return inner
+}
+
+/** Whether a field takes text: a string schema, or a union one of whose options is. */
+function takesText(schema: v.GenericSchema): boolean {
+  const inner = unwrapped(schema) as v.GenericSchema & { options?: v.GenericSchema[] }
+  if (inner.type === 'string') return true
+  return inner.type === 'union' && (inner.options ?? []).some(takesText)
+}
+
+/** The text fields of an endpoint's sample (its query, for a GET): each one a test spoils. */
+function textFields(endpoint: Endpoint, sample: Record<string, unknown>): string[] {
+  return Object.keys(sample).filter(
+    (key) => endpoint.method === 'GET' || typeof sample[key] === 'string',
+  )
+}
+
+/** A valid text with a NUL or a lone surrogate put in at some place (once or twice). */
+const spoiled = (valid: string) =>
+  fc
+    .array(
+      fc.record({
+        unit: fc.constantFrom('\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'),
+        at: fc.nat({ max: valid.length }),
+      }),
+      { minLength: 1, maxLength: 2 },
+    )
+    .map((cuts) => {
+      let text = valid
+      for (const { unit, at } of cuts) text = text.slice(0, at) + unit + text.slice(at)
+      return text
+    })
+    // Two halves put side by side make a whole pair: that is text like any other.
+    .filter((text) => !isStorableText(text))
+
+describe('one storable-text rule for every text field of every route', () => {
+  /**
+   * A user and rows of their own: the fuzz above may have signed its owner out and deleted what
+   * it had. From here on `owner` is this user.
+   */
+  const mine: EndpointRows = { ids: {}, ownerEmail: 'fuzz-text@example.ru' }
+  const endpoints = apiEndpoints(mine)
+  beforeAll(async () => {
+    const user = await api('POST', '/api/register', {
+      name: 'Символы',
+      email: mine.ownerEmail,
+      password: 'password123',
+    })
+    ownerToken = user.access_token as string
+    const workspaces = (await api('GET', '/api/workspace/list')) as unknown as { id: number }[]
+    await seed(mine, workspaces[0]!.id)
+  }, 60_000)
+
+  it('every sample carries every text field its route takes', () => {
+    for (const endpoint of endpoints) {
+      const entries = (endpoint.input as { entries?: Record<string, v.GenericSchema> } | undefined)
+        ?.entries
+      if (!entries) continue
+      const sample = endpoint.sample()
+      for (const [field, schema] of Object.entries(entries)) {
+        if (!takesText(schema)) continue
+        expect(typeof sample[field], `${endpoint.path}: ${field}`).toBe('string')
+      }
+    }
+  })
+
+  const perField = Math.max(3, Math.round(RUNS / 200))
+  it(`a NUL or half a surrogate pair in any text field (${perField} tries each): 422 naming the field, never a 5xx, nothing stored`, async () => {
+    const before = await snapshot()
+    let tried = 0
+    for (const endpoint of endpoints) {
+      const sample = endpoint.sample()
+      const entries =
+        (endpoint.input as { entries?: Record<string, v.GenericSchema> } | undefined)?.entries ?? {}
+      for (const field of textFields(endpoint, sample)) {
+        tried += 1
+        const schema = entries[field]
+        // A field of free or patterned text says so; a choice or an id says what it takes instead.
+        const text = schema !== undefined && unwrapped(schema).type === 'string'
+        await fc.assert(
+          fc.asyncProperty(spoiled(String(sample[field])), async (bad) => {
+            const value = { ...sample, [field]: bad }
+            const request: FuzzRequest = {
+              endpoint,
+              method: endpoint.method,
+              auth: 'owner',
+              oddAuth: '',
+              body:
+                endpoint.method === 'GET'
+                  ? { kind: 'empty' }
+                  : endpoint.multipart
+                    ? { kind: 'multipart', fields: value as Record<string, string>, file: 'png' }
+                    : { kind: 'json', value },
+              query: endpoint.method === 'GET' ? value : null,
+              chunked: false,
+              contentType: null,
+              idempotencyKey: null,
+              ifMatch: null,
+              forwardedFor: null,
+            }
+            const { headers, body, path } = encode(request)
+            const reply = await send(request.method, path, headers, body, false)
+            const what = `${request.method} ${path} ${field}=${JSON.stringify(bad)} → ${reply.status} ${reply.body.slice(0, 300)}`
+            if (reply.status >= 500) {
+              const fault = serverErrors.at(-1)
+              throw new Error(`${what}\n${String(fault?.message)}`)
+            }
+            expect(reply.status, what).toBe(422)
+            const answer = JSON.parse(reply.body) as {
+              error: { code: string; fields?: Record<string, string> }
+            }
+            expect(answer.error.code, what).toBe('validation_error')
+            expect(answer.error.fields?.[field], what).toBeTypeOf('string')
+            if (text) expect(answer.error.fields?.[field], what).toBe(INVALID_CHARACTERS)
+          }),
+          { seed: SEED, numRuns: perField },
+        )
+      }
+    }
+    // Every route with text in its input had some (register, records, blocks, queries …).
+    expect(tried).toBeGreaterThanOrEqual(100)
+    expect(await snapshot(), 'a refused request stored something').toBe(before)
+  }, 120_000)
 })

@@ -86,7 +86,7 @@ export async function testServer(options: AppOptions = {}): Promise<TestServer> 
  * A second app instance over `s`'s database: on PostgreSQL (DATABASE_URL) its own pool on the same
  * schema, on PGlite (one process) the same database object.
  */
-export async function secondInstance(s: TestServer): Promise<ApiApp> {
+export async function secondInstance(s: TestServer, options: AppOptions = {}): Promise<ApiApp> {
   const { services } = await s.app.ready()
   let other: ApiApp
   if (process.env.DATABASE_URL) {
@@ -97,9 +97,10 @@ export async function secondInstance(s: TestServer): Promise<ApiApp> {
       dataDir: 'memory',
       databaseUrl: process.env.DATABASE_URL,
       schema: rows[0]!.schema,
+      ...options,
     })
   } else {
-    other = createApp({ dataDir: 'memory', db: services.db })
+    other = createApp({ dataDir: 'memory', db: services.db, ...options })
   }
   await other.ready()
   return other

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   json,
@@ -357,5 +359,82 @@ describe('publishing', () => {
     const privacy = await s.call('GET', `/p/${slug}/privacy`)
     expect(privacy.status).toBe(200)
     expect(await privacy.text()).toContain('152-ФЗ')
+  })
+
+  it('offers resized copies of uploaded images in WebP and their own format, made once', async () => {
+    const project = await json<ProjectRow>(
+      await s.call('POST', '/api/project/add', {
+        token: u.token,
+        body: { workspace_id: u.workspaceId, name: 'Фото' },
+      }),
+    )
+    const jpeg = await sharp({
+      create: { width: 1200, height: 675, channels: 3, background: '#3366aa' },
+    })
+      .jpeg()
+      .toBuffer()
+    const bg = await json<Row & { image_url: string }>(
+      await s.call('POST', '/api/project/add_bg', {
+        token: u.token,
+        raw: uploadForm(jpeg, { project_id: String(project.id) }, 'bg.jpg'),
+      }),
+    )
+    const { slug } = await json<{ slug: string }>(await publish(project.id))
+    const text = await (await page(slug)).text()
+    const stem = bg.image_url.replace('/uploads/', '').replace('.jpg', '')
+    expect(text).toContain('<picture>')
+    expect(text).toContain(`/uploads/${stem}--w480.webp 480w`)
+    expect(text).toContain(`/uploads/${stem}--w960.jpg 960w`)
+    expect(text).toContain(`${bg.image_url} 1200w`)
+    expect(text).toContain(`imagesrcset="/uploads/${stem}--w480.webp 480w`)
+    expect(text).toMatch(/<img[^>]*width="1200"[^>]*height="675"/)
+
+    const variant = await s.call('GET', `/uploads/${stem}--w960.webp`)
+    expect(variant.status).toBe(200)
+    expect(variant.headers.get('Content-Type')).toBe('image/webp')
+    const meta = await sharp(Buffer.from(await variant.arrayBuffer())).metadata()
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 960, 540])
+    // Its own size, as WebP, for the widest screens.
+    const own = await sharp(
+      Buffer.from(await (await s.call('GET', `/uploads/${stem}--w2048.webp`)).arrayBuffer()),
+    ).metadata()
+    expect(own.width).toBe(1200)
+    expect((await s.call('GET', `/uploads/${stem}--w999.webp`)).status).toBe(404)
+    expect((await s.call('GET', `/uploads/nosuchimage1--w480.webp`)).status).toBe(404)
+  })
+
+  it('links fonts cut to the characters the page shows, served by any instance', async () => {
+    const { project, bg } = await newProject('Шрифты')
+    await saveText(bg.id, 'Запись открыта', { font: 'Montserrat' })
+    const { slug } = await json<{ slug: string }>(await publish(project.id))
+    const text = await (await page(slug)).text()
+    const urls = [...text.matchAll(/url\((\/p\/[^)]+\.woff2)\)/g)].map((m) => m[1]!)
+    expect(urls).toContain(`/p/${slug}/fonts/1/montserrat-cyrillic-400.woff2`)
+    // Latin: the space between the words; nothing else of Montserrat.
+    expect(urls.filter((u) => u.includes('montserrat'))).toHaveLength(2)
+    expect(text).toContain(
+      `<link rel="preload" href="/p/${slug}/fonts/1/montserrat-cyrillic-400.woff2"`,
+    )
+    const other = await secondInstance(s)
+    try {
+      const res = await other.request(`/p/${slug}/fonts/1/montserrat-cyrillic-400.woff2`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('Content-Type')).toBe('font/woff2')
+      const bytes = Buffer.from(await res.arrayBuffer())
+      expect(bytes.subarray(0, 4).toString('latin1')).toBe('wOF2')
+      const whole = readFileSync(
+        new URL(
+          '../../node_modules/@fontsource/montserrat/files/montserrat-cyrillic-400-normal.woff2',
+          import.meta.url,
+        ),
+      )
+      expect(bytes.length).toBeLessThan(whole.length / 2)
+      expect((await other.request(`/p/${slug}/fonts/2/montserrat-cyrillic-400.woff2`)).status).toBe(
+        404,
+      )
+      expect((await other.request(`/p/${slug}/fonts/1/lora-cyrillic-400.woff2`)).status).toBe(404)
+    } finally {
+      await other.close()
+    }
   })
 })

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/start.ts'
 import { pngImage } from './helpers.ts'
@@ -8,8 +9,21 @@ import { pngImage } from './helpers.ts'
  * real socket (the in-process `app.request` never sees one). They used to answer 500.
  */
 let server: RunningServer
+const logs: Record<string, unknown>[] = []
+const logWaiters: { match: (entry: Record<string, unknown>) => boolean; found: () => void }[] = []
 beforeAll(async () => {
-  server = await startServer({ port: 0, dataDir: 'memory' })
+  server = await startServer({
+    port: 0,
+    dataDir: 'memory',
+    log: (entry) => {
+      logs.push(entry)
+      for (const waiter of [...logWaiters]) {
+        if (!waiter.match(entry)) continue
+        logWaiters.splice(logWaiters.indexOf(waiter), 1)
+        waiter.found()
+      }
+    },
+  })
 }, 60_000)
 afterAll(async () => {
   await server.close()
@@ -37,6 +51,24 @@ function send(
     req.on('error', reject)
     for (const part of parts) req.write(part)
     req.end()
+  })
+}
+
+/** Resolves once the server has logged, from index `from` on, an entry that matches. */
+function logged(from: number, match: (entry: Record<string, unknown>) => boolean): Promise<void> {
+  if (logs.slice(from).some(match)) return Promise.resolve()
+  return new Promise((found) => logWaiters.push({ match, found }))
+}
+
+/** Writes `text` to a new socket as it is; resolves with all the server sent once it closes. */
+function sendRaw(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(text))
+    let answer = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (answer += chunk))
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
   })
 }
 
@@ -101,5 +133,41 @@ describe('bodies without a Content-Length', () => {
       [big.slice(0, 500_000), big.slice(500_000)],
     )
     expect(res.status).toBe(413)
+  })
+})
+
+describe('bodies Node refuses itself', () => {
+  const head = (path: string, extra: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${extra}\r\n`
+
+  it('broken chunk framing: answered 400 and logged as 400, not as a server fault', async () => {
+    const path = '/api/location/add'
+    const before = logs.length
+    const answer = await sendRaw(
+      `${head(path, 'Transfer-Encoding: chunked\r\n')}5\r\n{"nam\r\nnot-a-chunk-size\r\n`,
+    )
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+    expect(answer).toContain('"code":"bad_request"')
+    // The handler had begun reading the body when it broke: its request line is logged once it ends.
+    await logged(before, (entry) => entry.path === path && 'status' in entry)
+    const entries = logs.slice(before)
+    expect(entries.filter((entry) => entry.path === path)).toEqual([
+      expect.objectContaining({ method: 'POST', status: 400, level: 'info' }),
+    ])
+    expect(entries).toContainEqual(
+      expect.objectContaining({ event: 'client_error', status: 400, level: 'info' }),
+    )
+    expect(entries.filter((entry) => entry.level === 'error')).toEqual([])
+  })
+
+  it('both a Content-Length and a Transfer-Encoding: answered 400 and logged as 400', async () => {
+    const before = logs.length
+    const answer = await sendRaw(
+      `${head('/api/department/add', 'Content-Length: 5\r\nTransfer-Encoding: chunked\r\n')}5\r\n{"nam\r\n0\r\n\r\n`,
+    )
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+    expect(logs.slice(before)).toEqual([
+      expect.objectContaining({ event: 'client_error', status: 400, level: 'info' }),
+    ])
   })
 })

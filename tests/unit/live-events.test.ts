@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ChangeEvent } from '../../src/domain/workspace.ts'
-import { listenToWorkspace, scopesOf } from '../../src/sync/live-events.ts'
+import { listenToWorkspace, scopesOf, type LiveChange } from '../../src/sync/live-events.ts'
 
 /** A response streaming `chunks`, then ending (or staying open with `hold`). */
 function stream(chunks: string[], hold = false): Response {
@@ -39,7 +38,10 @@ describe('live changes of a workspace', () => {
   it('delivers changes, reconnects with Last-Event-ID and refreshes everything on reset', async () => {
     const requests: (string | null)[] = []
     const answers = [
-      stream(['id: 5\ndata: {"table":"department","id":1,"version":2,"op":"update"}\n\n']),
+      stream([
+        'id: 5\ndata: {"table":"department","id":1,"version":2,"op":"update"}\n\n',
+        'id: 6\ndata: {"table":"project","id":4,"version":2,"op":"update","page":true}\n\n',
+      ]),
       stream(
         [
           'event: reset\ndata: {}\n\n',
@@ -48,7 +50,7 @@ describe('live changes of a workspace', () => {
         true,
       ),
     ]
-    const changes: ChangeEvent[] = []
+    const changes: LiveChange[] = []
     let resets = 0
     const stop = listenToWorkspace({
       workspaceId: 7,
@@ -60,11 +62,13 @@ describe('live changes of a workspace', () => {
         return Promise.resolve(answers.shift() ?? stream([], true))
       },
     })
-    await waitFor(() => changes.length === 2)
+    await waitFor(() => changes.length === 3)
     stop()
-    expect(changes.map((c) => c.table)).toEqual(['department', 'location'])
+    expect(changes.map((c) => c.table)).toEqual(['department', 'project', 'location'])
+    // A page's change says so: the project's version did not move (docs/SYNC.md "Publishing").
+    expect(changes.map((c) => c.page === true)).toEqual([false, true, false])
     expect(resets).toBe(1)
     // The second connection resumes after the last event the first one delivered.
-    expect(requests.slice(0, 2)).toEqual([null, '5'])
+    expect(requests.slice(0, 2)).toEqual([null, '6'])
   })
 })

@@ -94,4 +94,19 @@ describe('links', () => {
     expect(buttonHref('target', '  ')).toBeNull()
     expect(buttonHref('link', 'ftp://x')).toBeNull()
   })
+
+  it('a button may also call or write: tel: and mailto:, nothing else', () => {
+    expect(buttonHref('link', 'tel:+7 (912) 345-67-89')).toBe('tel:+79123456789')
+    expect(buttonHref('link', 'mailto:clinic@example.ru')).toBe('mailto:clinic@example.ru')
+    expect(buttonHref('link', 'https://example.ru')).toBe('https://example.ru/')
+    for (const bad of [
+      'javascript:alert(1)',
+      'tel:abc',
+      'mailto:nobody',
+      'data:text/html,x',
+      'TEL:1',
+    ]) {
+      expect(buttonHref('link', bad), bad).toBeNull()
+    }
+  })
 })

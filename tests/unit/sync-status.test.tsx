@@ -74,6 +74,28 @@ describe('sync status in the top bar', () => {
     expect(discardEntry).toHaveBeenCalledWith(seq)
   })
 
+  it('names a refused publish of a project like any other refusal (docs/SYNC.md "Publishing")', async () => {
+    await db.mirror('projects').put({
+      id: 9,
+      ck: '9',
+      workspace_id: 1,
+      name: 'Акция',
+      type: 1,
+      updated_at: '2026-05-01T10:00:00.000Z',
+    })
+    await db.outbox.add({
+      ...entry({ state: 'parked', sent: true, message: 'Проект не найден', label: 'Акция' }),
+      table: 'projects',
+      ck: '9',
+      op: 'publish',
+      payload: {},
+    } as OutboxEntry)
+    await renderInApp(() => <SyncStatus />)
+    await userEvent.click(await screen.findByRole('button', { name: /Отклонено: 1/ }))
+    expect(await screen.findByText('Публикация проекта «Акция»')).toBeInTheDocument()
+    expect(screen.getByText('Проект не найден')).toBeInTheDocument()
+  })
+
   it('shows a conflict with both values and lets the person keep theirs or take the server’s', async () => {
     const seq = await db.outbox.add(
       entry({

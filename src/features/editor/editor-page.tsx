@@ -58,6 +58,7 @@ import { useShortcuts } from './use-shortcuts.ts'
 import { SwitchField } from '../../ui/switch-field.tsx'
 import { syncState, useSyncStateLabel } from '../sync-status/sync-state.ts'
 import { useSyncStatus } from '../../sync/client.ts'
+import { PublishControl } from '../publishing/publish-control.tsx'
 
 /** Grid steps offered, in screen px at 100% zoom (spec §9: 20 by default). */
 const GRID_SIZES = [5, 10, 20, 40, 50] as const
@@ -211,6 +212,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
     >
       <Toolbar
         title={data.project.name}
+        publish={<PublishControl project={data.project} beforePublish={saveNow} />}
         store={store}
         canUndo={state.canUndo}
         canRedo={state.canRedo}
@@ -410,6 +412,7 @@ export function SaveStatusText({ status }: { status: SaveState }) {
 
 function Toolbar(props: {
   title: string
+  publish: ReactNode
   store: EditorStore
   canUndo: boolean
   canRedo: boolean
@@ -449,6 +452,7 @@ function Toolbar(props: {
         <Title order={1} fz="lg" lineClamp={1} title={props.title} style={{ minWidth: 0 }}>
           {props.title}
         </Title>
+        {props.publish}
       </Group>
       <Group gap={6} justify="space-between" wrap="wrap">
         <Group gap={4} wrap="wrap" role="toolbar" aria-label={t`Добавить блок`}>

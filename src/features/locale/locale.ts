@@ -17,6 +17,7 @@ const ENGLISH_CATALOGS = [
   () => import('../../locales/en/editor.po'),
   () => import('../../locales/en/directory.po'),
   () => import('../../locales/en/integrations.po'),
+  () => import('../../locales/en/publishing.po'),
 ]
 
 export function isLocale(value: unknown): value is Locale {

@@ -1,10 +1,22 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { IconCopy, IconLayoutGrid, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react'
+import {
+  IconCopy,
+  IconLayoutGrid,
+  IconPencil,
+  IconPlus,
+  IconTrash,
+  IconWorldUpload,
+} from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
 import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react'
 import * as v from 'valibot'
 import { copyProject, createProject, deleteProject, renameProject } from '../../mirror/commands.ts'
-import { useCurrentWorkspaceId, useProjects, useSyncMarks } from '../../mirror/live.ts'
+import {
+  useCurrentWorkspaceId,
+  useProjects,
+  useSyncMarks,
+  useWaitingPages,
+} from '../../mirror/live.ts'
 import type { Project } from '../../domain/project.ts'
 import { requiredText } from '../../domain/validation.ts'
 import { Badge } from '../../ui/badge.tsx'
@@ -18,7 +30,9 @@ import { TextInput } from '../../ui/text-input.tsx'
 import { NoWorkspace } from '../records/no-workspace.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { byName } from '../records/sorts.ts'
-import { useRefresh } from '../../sync/client.ts'
+import { useOnline, useRefresh } from '../../sync/client.ts'
+import { PublishDialogHost } from '../publishing/publish-dialog-host.tsx'
+import { PublishStatus } from '../publishing/publish-status.tsx'
 import { projectRoute, TYPE_TEXT } from './project-types.ts'
 import classes from './projects-page.module.css'
 import { nestQuotes } from '../../domain/quotes.ts'
@@ -65,8 +79,11 @@ export function ProjectsPage() {
   useRefresh(workspaceId ? { kind: 'projects', workspaceId } : null)
   const items = useProjects(workspaceId ?? null)
   const marks = useSyncMarks('projects')
+  const waitingPages = useWaitingPages()
+  const online = useOnline()
   const [adding, setAdding] = useState(false)
   const [renaming, setRenaming] = useState<number | null>(null)
+  const [publishing, setPublishing] = useState<number | null>(null)
 
   const sorts = useMemo<SortOption<Project>[]>(
     () => [
@@ -101,18 +118,23 @@ export function ProjectsPage() {
       <Trans>Новый проект</Trans>
     </Button>
   )
-  const label = (verb: 'rename' | 'copy' | 'delete', name: string) =>
+  const label = (verb: 'rename' | 'copy' | 'delete' | 'publish', name: string) =>
     verb === 'rename'
       ? t`Переименовать ${name}`
       : verb === 'copy'
         ? t`Копировать ${name}`
-        : t`Удалить ${name}`
+        : verb === 'publish'
+          ? t`Опубликовать ${name}`
+          : t`Удалить ${name}`
 
   return (
     <div className={classes.page}>
       <PageHeader title={t`Проекты`} actions={workspaceId ? addButton : null} />
       {adding && workspaceId ? (
         <NewProject workspaceId={workspaceId} onClose={() => setAdding(false)} />
+      ) : null}
+      {publishing !== null ? (
+        <PublishDialogHost projectId={publishing} onClose={() => setPublishing(null)} />
       ) : null}
       {workspaceId === null ? (
         <NoWorkspace />
@@ -143,6 +165,12 @@ export function ProjectsPage() {
                     ) : (
                       <Badge>{i18n._(TYPE_TEXT[item.type].name)}</Badge>
                     )}
+                    <PublishStatus
+                      project={item}
+                      waiting={waitingPages.get(item.id)}
+                      online={online}
+                      className={classes.pageState}
+                    />
                     <span className={classes.changed}>
                       {formatChange(item.updated_at, i18n.locale)}
                     </span>
@@ -160,6 +188,13 @@ export function ProjectsPage() {
                   aria-label={label('rename', item.name)}
                 >
                   <IconPencil size={20} />
+                </IconButton>
+                <IconButton
+                  variant="subtle"
+                  onClick={() => setPublishing(item.id)}
+                  aria-label={label('publish', item.name)}
+                >
+                  <IconWorldUpload size={20} />
                 </IconButton>
                 <IconButton
                   variant="subtle"

@@ -8,17 +8,41 @@
  */
 export function pageScript(): void {
   const doc = document
-  // A video's play sign plays its clip with the browser's controls from then on.
+  // A video's play sign plays its clip with the browser's controls from then on; an outside
+  // video's (YouTube, VK Video, Rutube) loads its player in a frame only now.
   doc.addEventListener('click', (event) => {
-    const button = (event.target as Element).closest('[data-play]')
-    if (!button) return
-    const video = button.parentElement?.querySelector('video')
+    const target = event.target as Element
+    // A press on a block's link or button is counted (docs/analytics.md): a beacon to the
+    // page's own address, with the visit's utm_source and referrer.
+    if (target.closest('[data-block-type] a, [data-block-type] button') && navigator.sendBeacon) {
+      const body = new URLSearchParams()
+      body.set('s', new URLSearchParams(location.search).get('utm_source') ?? '')
+      body.set('r', doc.referrer)
+      navigator.sendBeacon(`${location.pathname.replace(/\/+$/, '')}/beacon`, body)
+    }
+    const trigger = target.closest('[data-play]') ?? target.closest('[data-embed]')
+    if (!trigger) return
+    const block = trigger.parentElement
+    const facade = block?.querySelector<HTMLElement>('[data-embed]')
+    if (facade) {
+      event.preventDefault()
+      const frame = doc.createElement('iframe')
+      frame.src = facade.getAttribute('data-embed') ?? ''
+      frame.title = facade.getAttribute('aria-label') ?? ''
+      frame.allow = 'autoplay; encrypted-media; fullscreen; picture-in-picture'
+      frame.allowFullscreen = true
+      frame.setAttribute('style', `${facade.getAttribute('style') ?? ''};border:0`)
+      facade.replaceWith(frame)
+      block?.querySelector('[data-play]')?.remove()
+      return
+    }
+    const video = block?.querySelector('video')
     if (!video) return
     event.preventDefault()
     video.controls = true
     video.preload = 'auto'
     void video.play().catch(() => undefined)
-    button.remove()
+    trigger.remove()
   })
   const forms = doc.querySelector<HTMLElement>('[data-forms]')
   if (forms) sendFormsInPlace(forms)

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import '../editor/editor-messages.ts'
 import { useMemo } from 'react'
-import type { PageSnapshot } from '../../domain/publish.ts'
+import { imageSrcsets, type PageSnapshot } from '../../domain/publish.ts'
 import { useBackgroundLabel } from '../editor/background-label.ts'
 import type { LocalBlock } from '../editor/editor-data.ts'
 import { PageSection } from '../editor/preview/page-section.tsx'
@@ -18,8 +18,8 @@ export interface PublishedPageProps {
 function imageAttributes(first: number) {
   return (bg: { id: number }) =>
     bg.id === first
-      ? { fetchPriority: 'high', decoding: 'async', sizes: '100vw' }
-      : { loading: 'lazy', decoding: 'async', sizes: '100vw' }
+      ? { fetchPriority: 'high', decoding: 'async' }
+      : { loading: 'lazy', decoding: 'async' }
 }
 
 /**
@@ -52,6 +52,10 @@ export function PublishedPage({ snapshot, slug, resolveFileUrl }: PublishedPageP
       // Target buttons are anchors: the browser scrolls, the script changes slides.
       onTarget={() => undefined}
       image={image}
+      srcsets={(bg) => {
+        const size = snapshot.images?.[bg.image_url]
+        return size ? imageSrcsets(bg.image_url, size.width) : null
+      }}
       published
     />
   ))

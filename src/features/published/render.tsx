@@ -2,7 +2,8 @@ import { i18n } from '@lingui/core'
 import { I18nProvider } from '@lingui/react'
 import { createHash } from 'node:crypto'
 import { renderToString } from 'react-dom/server'
-import type { PageSnapshot } from '../../domain/publish.ts'
+import { imageSrcsets, type PageSnapshot } from '../../domain/publish.ts'
+import { EMBED_ORIGINS } from '../../domain/video-embed.ts'
 import type { LocalBlock } from '../editor/editor-data.ts'
 import { FONT_FILES } from '../editor/fonts/font-files.ts'
 import { facesUsedBy, FONT_SUBSETS, type FontFaceRef } from '../editor/model/fonts.ts'
@@ -27,12 +28,28 @@ export interface RenderInput {
   url: string
   /** The server's public origin, for absolute image addresses in Open Graph. */
   origin: string
+  /**
+   * Where this page's own font files are served (`/p/{slug}/fonts/{version}/`): each face cut
+   * down to the characters the page shows. Without it the pages link the whole @fontsource files.
+   */
+  fontBase?: string
+}
+
+/** One of a page's own font files: the @fontsource file it is cut from and the characters kept. */
+export interface PageFontFile {
+  /** Its name under the page's `fontBase`. */
+  file: string
+  /** The @fontsource package's file it is cut from (`roboto/files/roboto-cyrillic-400-normal.woff2`). */
+  source: string
+  text: string
 }
 
 export interface RenderedPage {
   html: string
   /** The Content-Security-Policy that lets exactly this page's script run. */
   csp: string
+  /** The page's own font files, when it was given a `fontBase`. */
+  fonts?: PageFontFile[]
 }
 
 /** Where the server stamps each answer's own values (the forms' token and submission id). */
@@ -51,6 +68,7 @@ export const PAGE_CSP = [
   "style-src 'unsafe-inline'",
   "img-src 'self' data: https:",
   "media-src 'self' https:",
+  `frame-src ${EMBED_ORIGINS.join(' ')}`,
   "font-src 'self'",
   "connect-src 'self'",
   "form-action 'self'",
@@ -65,7 +83,7 @@ const SHEET_CSS = `.sheet{display:none;position:fixed;inset:0;z-index:3000000;al
 .sheet:target,.sheet.open{display:flex}
 .sheet.open{position:static;min-height:100vh;align-items:center;background:#f1f3f5;padding:16px}
 .sheet-backdrop{position:absolute;inset:0;background:rgba(0,0,0,.55)}
-.sheet-card{position:relative;background:#fff;width:100%;max-width:440px;max-height:100%;overflow:auto;border-radius:16px 16px 0 0;padding:20px 20px 24px;font:16px/1.4 Roboto,Arial,Helvetica,sans-serif;color:#212529}
+.sheet-card{position:relative;background:#fff;width:100%;max-width:440px;max-height:100%;overflow:auto;border-radius:16px 16px 0 0;padding:20px 20px 24px;font:16px/1.4 system-ui,-apple-system,'Segoe UI',Arial,sans-serif;color:#212529}
 .sheet.open .sheet-card{border-radius:16px}
 @media (min-width:600px){.sheet{align-items:center}.sheet-card{border-radius:16px}}
 .sheet-close{position:absolute;top:6px;right:8px;font-size:28px;line-height:1;text-decoration:none;color:#495057;padding:6px 10px}
@@ -80,13 +98,13 @@ const SHEET_CSS = `.sheet{display:none;position:fixed;inset:0;z-index:3000000;al
 .consent{display:flex;gap:8px;align-items:flex-start;margin-top:6px}
 .consent input{margin:2px 0 0;width:20px;height:20px;flex:none}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
-.sheet button,.sheet-button{display:block;margin-top:10px;font:600 16px/1.2 Roboto,Arial,Helvetica,sans-serif;padding:14px;border:0;border-radius:10px;background:${THEME};color:#fff;cursor:pointer;text-align:center;text-decoration:none}
+.sheet button,.sheet-button{display:block;margin-top:10px;font:600 16px/1.2 system-ui,-apple-system,'Segoe UI',Arial,sans-serif;padding:14px;border:0;border-radius:10px;background:${THEME};color:#fff;cursor:pointer;text-align:center;text-decoration:none}
 .sheet button:disabled{opacity:.6;cursor:progress}`
 
 /** The page's own CSS: the frame around the sections; the blocks style themselves. */
 const CSS = `*,*::before,*::after{box-sizing:border-box}
 html,body{margin:0;padding:0}
-body{background:#fff;color:#111;font-family:Roboto,Arial,Helvetica,sans-serif;-webkit-text-size-adjust:100%}
+body{background:#fff;color:#111;font-family:system-ui,-apple-system,'Segoe UI',Arial,sans-serif;-webkit-text-size-adjust:100%}
 main{display:block;margin:0 auto;background:#fff}
 .landing{width:100%}
 .stories{background:#000}
@@ -129,18 +147,91 @@ function fontFiles(face: FontFaceRef) {
   return (FONT_FILES[face.family] ?? []).filter((file) => file.weight === face.weight)
 }
 
-/** @font-face rules of the faces the page draws with, Cyrillic and Latin, swapped in on load. */
-function fontFaceCss(faces: readonly FontFaceRef[]): string {
-  return faces
-    .flatMap((face) =>
-      fontFiles(face).map(
-        (file) =>
-          `@font-face{font-family:'${face.family}';font-style:normal;font-weight:${face.weight};` +
-          `font-display:swap;src:url(${file.url}) format('woff2');` +
-          `unicode-range:${FONT_SUBSETS[file.subset]}}`,
-      ),
+/** A @fontsource package's name for a family («PT Sans» → `pt-sans`). */
+const fontPackage = (family: string) => family.toLowerCase().replace(/\s+/g, '-')
+
+/** The characters of a subset's unicode-range (`U+0400-045F,U+2116`) found in `text`. */
+function inRange(text: string, range: string): string {
+  const spans = range.split(',').map((part) => {
+    const [from, to] = part.replace('U+', '').split('-')
+    return [parseInt(from!, 16), parseInt(to ?? from!, 16)] as const
+  })
+  const kept = new Set<string>()
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!
+    if (spans.some(([a, b]) => code >= a && code <= b)) kept.add(ch)
+  }
+  return [...kept].sort().join('')
+}
+
+interface FaceFile {
+  face: FontFaceRef
+  subset: keyof typeof FONT_SUBSETS
+  url: string
+  /** Set for a page's own (cut) file. */
+  own?: PageFontFile
+}
+
+/**
+ * The font files the page links: each face's Cyrillic and Latin @fontsource files, or with a
+ * `fontBase` its own cut of each holding only the characters the page shows (a subset with none
+ * of them is left out: nothing would ask for it).
+ */
+function pageFontFiles(faces: readonly FontFaceRef[], text: string, fontBase?: string): FaceFile[] {
+  return faces.flatMap((face) =>
+    fontFiles(face).flatMap((file): FaceFile[] => {
+      if (!fontBase) return [{ face, subset: file.subset, url: file.url }]
+      const kept = inRange(text, FONT_SUBSETS[file.subset])
+      if (!kept) return []
+      const pkg = fontPackage(face.family)
+      const name = `${pkg}-${file.subset}-${face.weight}.woff2`
+      return [
+        {
+          face,
+          subset: file.subset,
+          url: `${fontBase}${name}`,
+          own: {
+            file: name,
+            source: `${pkg}/files/${pkg}-${file.subset}-${face.weight}-normal.woff2`,
+            text: kept,
+          },
+        },
+      ]
+    }),
+  )
+}
+
+/** @font-face rules of the faces the page draws with, swapped in on load. */
+function fontFaceCss(files: readonly FaceFile[]): string {
+  return files
+    .map(
+      ({ face, subset, url }) =>
+        `@font-face{font-family:'${face.family}';font-style:normal;font-weight:${face.weight};` +
+        `font-display:swap;src:url(${url}) format('woff2');` +
+        `unicode-range:${FONT_SUBSETS[subset]}}`,
     )
     .join('\n')
+}
+
+/** The text a rendered body shows (its tags dropped, entities read). */
+function shownText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#x?[0-9a-f]+|amp|lt|gt|quot|nbsp);/gi, (_, entity: string) => {
+      const named: Record<string, string> = {
+        amp: '&',
+        lt: '<',
+        gt: '>',
+        quot: '"',
+        nbsp: '\u00a0',
+      }
+      if (entity[0] !== '#') return named[entity.toLowerCase()] ?? ''
+      const code =
+        entity[1] === 'x' || entity[1] === 'X'
+          ? parseInt(entity.slice(2), 16)
+          : Number(entity.slice(1))
+      return String.fromCodePoint(code)
+    })
 }
 
 let activated = false
@@ -163,21 +254,32 @@ export function renderPage(input: RenderInput): RenderedPage {
     </I18nProvider>,
   )
   const blocks = snapshot.blocks as unknown as LocalBlock[]
-  const faces = facesUsedBy(blocks)
   const first = snapshot.backgrounds[0]
-  const firstFaces = first ? facesUsedBy(blocksInOrder(blocks, first.id)) : []
-  const preloads = firstFaces
-    .flatMap((face) => fontFiles(face).filter((file) => file.subset === 'cyrillic'))
-    .map(
-      (file) => `<link rel="preload" href="${file.url}" as="font" type="font/woff2" crossorigin>`,
-    )
+  // Every character the page shows goes into each face's cut, whichever block draws it: a cut is a
+  // few kilobytes, and a glyph missing from one would be drawn in another font.
+  const files = pageFontFiles(facesUsedBy(blocks), shownText(body), input.fontBase)
+  const firstFaces = new Set(
+    (first ? facesUsedBy(blocksInOrder(blocks, first.id)) : []).map(
+      (face) => `${face.family}:${face.weight}`,
+    ),
+  )
+  // The first screen's faces are asked for at once (their Cyrillic; all of a page's own cut).
+  const preloads = files
+    .filter((f) => firstFaces.has(`${f.face.family}:${f.face.weight}`))
+    .filter((f) => f.own || f.subset === 'cyrillic')
+    .map((f) => `<link rel="preload" href="${f.url}" as="font" type="font/woff2" crossorigin>`)
   const texts = pageTexts()
   const title = snapshot.project.name.trim() || texts.untitled
   const description = pageDescription(snapshot)
   const ogImage = first?.image_url ? new URL(first.image_url, input.origin || input.url).href : null
-  const firstImage = first?.image_url
-    ? `<link rel="preload" as="image" href="${escapeHtml(first.image_url)}" fetchpriority="high">`
-    : ''
+  // The largest paint is the first section's image: asked for first, in the size the screen needs.
+  const firstSize = first ? snapshot.images?.[first.image_url] : undefined
+  const firstSets = first && firstSize ? imageSrcsets(first.image_url, firstSize.width) : null
+  const firstImage = !first?.image_url
+    ? ''
+    : firstSets
+      ? `<link rel="preload" as="image" type="image/webp" imagesrcset="${escapeHtml(firstSets.webp)}" imagesizes="100vw" fetchpriority="high">`
+      : `<link rel="preload" as="image" href="${escapeHtml(first.image_url)}" fetchpriority="high">`
   const head = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">',
@@ -195,14 +297,15 @@ export function renderPage(input: RenderInput): RenderedPage {
     '<meta name="twitter:card" content="summary_large_image">',
     firstImage,
     ...preloads,
-    `<style>${CSS}\n${fontFaceCss(faces)}</style>`,
+    `<style>${CSS}\n${fontFaceCss(files)}</style>`,
   ]
     .filter(Boolean)
     .join('\n')
   const html =
     `<!doctype html>\n<html lang="ru">\n<head>\n${head}\n</head>\n<body>\n${body}\n` +
     `<script>${SCRIPT}</script>\n</body>\n</html>\n`
-  return { html, csp: PAGE_CSP }
+  const fonts = files.flatMap((f) => (f.own ? [f.own] : []))
+  return { html, csp: PAGE_CSP, ...(input.fontBase ? { fonts } : {}) }
 }
 
 /** The small page of an unknown or unpublished address, in Russian. */

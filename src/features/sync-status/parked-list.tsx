@@ -23,6 +23,18 @@ const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
   files: msg`Изображение`,
 }
 
+/** Changes of a project's public page (docs/SYNC.md "Publishing") say what they were. */
+const PAGE_OP_NAMES: Record<string, MessageDescriptor> = {
+  publish: msg`Публикация проекта`,
+  unpublish: msg`Снятие с публикации проекта`,
+  set_slug: msg`Адрес страницы проекта`,
+}
+
+function kindName(entry: ParkedEntry): MessageDescriptor {
+  const page = entry.table === 'projects' ? PAGE_OP_NAMES[entry.op] : undefined
+  return page ?? KIND_NAMES[entry.table]
+}
+
 const FALLBACK_MESSAGES: Record<string, MessageDescriptor> = {
   file_missing: msg`Файл больше не найден на этом устройстве`,
   unexpected: msg`Сервер ответил неожиданно`,
@@ -49,9 +61,9 @@ export function ParkedList({ entries }: { entries: ParkedEntry[] }) {
         <Stack gap="xs" component="ul">
           {entries.map((entry) =>
             entry.conflict ? (
-              <ConflictRow key={entry.seq} entry={entry} title={t(KIND_NAMES[entry.table])} />
+              <ConflictRow key={entry.seq} entry={entry} title={t(kindName(entry))} />
             ) : (
-              <ParkedRow key={entry.seq} entry={entry} title={t(KIND_NAMES[entry.table])} />
+              <ParkedRow key={entry.seq} entry={entry} title={t(kindName(entry))} />
             ),
           )}
         </Stack>

@@ -1,6 +1,8 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../ui/placeholder-page.tsx'
+import { lazy, Suspense } from 'react'
+
+// The screen and its chart library (uPlot) load with this route only (docs/analytics.md).
+const AnalyticsPage = lazy(() => import('../../features/analytics/analytics-page.tsx'))
 
 export const Route = createFileRoute('/_app/analytics')({
   // Drawn without Mantine, like the list pages (docs/app-shell.md "UI kit").
@@ -9,11 +11,9 @@ export const Route = createFileRoute('/_app/analytics')({
 })
 
 function Page() {
-  const { t } = useLingui()
   return (
-    <PlaceholderPage
-      title={t`Аналитика`}
-      description={t`Здесь появится статистика ваших промо-страниц: сколько человек их открыли, нажали на кнопки и оставили заявку.`}
-    />
+    <Suspense fallback={null}>
+      <AnalyticsPage />
+    </Suspense>
   )
 }

@@ -8,6 +8,7 @@ import { applyCreated, applyDeleted, inAll } from './apply.ts'
 import { ParkError, type SendContext } from './context.ts'
 import { currentId, write } from './local.ts'
 import { copyQueued, mayBeOnServer } from './projects.ts'
+import { markPageChanged } from './publishing.ts'
 
 /**
  * Backgrounds (spec §4): add_bg with the picture, delete_bg, and the completion step of the
@@ -41,6 +42,7 @@ export function addBackground(
       op: 'create',
       payload: { project_id: projectId, file: fileId, width: size.width, height: size.height },
     })
+    await markPageChanged(db, projectId)
     return id
   })
 }
@@ -54,6 +56,7 @@ export function deleteBackground(id: number): Promise<void> {
     const copied = row ? await copyQueued(db, row.project_id) : false
     await removeBackgroundContent(db, [id], { keepQueued: copied })
     await db.backgrounds.delete(id)
+    await markPageChanged(db, row?.project_id ?? null)
     if (!(await mayBeOnServer(db, 'backgrounds', id))) return
     await enqueue(db, {
       table: 'backgrounds',

@@ -7,6 +7,7 @@ import type { MirrorDb } from '../../data/db.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, withCurrentRefs, write } from './local.ts'
+import { markPageChanged, projectOfBackground } from './publishing.ts'
 
 /**
  * Blocks: the stage save (spec §4 "saving the stage is a chain") — each changed block saved one
@@ -35,6 +36,8 @@ function fieldsOf(row: BlockRow): BlockFields {
 
 async function queueCompletion(db: MirrorDb, bgIds: Iterable<number>) {
   for (const bgId of bgIds) {
+    // The project's published page no longer shows its blocks as they are.
+    await markPageChanged(db, await projectOfBackground(db, bgId))
     await enqueue(db, {
       table: 'backgrounds',
       recordId: bgId,

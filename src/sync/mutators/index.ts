@@ -22,6 +22,7 @@ export {
   renameProject,
   setProjectType,
 } from './projects.ts'
+export { publishProject, setProjectSlug, unpublishProject } from './publishing.ts'
 export { createRecord, deleteRecord, setRecordEnabled, updateRecord } from './records.ts'
 export {
   createWorkspace,

@@ -9,6 +9,7 @@ import { enqueue, nextLocalId } from '../../data/outbox.ts'
 import { applyCreated, applyDeleted, applyDone, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, versionOf, write } from './local.ts'
+import { markPageChanged, sendPublishing } from './publishing.ts'
 
 /** Projects (spec §4): the local writes, and the requests their entries become. */
 
@@ -39,6 +40,7 @@ export function renameProject(id: number, name: string): Promise<void> {
     id = await currentId(db, 'projects', id)
     const start = startFrom(await db.projects.get(id), ['name'])
     await db.projects.update(id, { name, updated_at: new Date().toISOString() })
+    await markPageChanged(db, id)
     await enqueue(db, {
       table: 'projects',
       recordId: id,
@@ -55,6 +57,7 @@ export function setProjectType(id: number, type: ProjectTypeId): Promise<void> {
     id = await currentId(db, 'projects', id)
     const row = await db.projects.get(id)
     await db.projects.update(id, { type, updated_at: new Date().toISOString() })
+    await markPageChanged(db, id)
     await enqueue(db, {
       table: 'projects',
       recordId: id,
@@ -169,5 +172,9 @@ export async function sendProject(entry: SendOf<'projects'>, ctx: SendContext): 
     }
     case 'delete':
       return applyDeleted(db, entry, () => api.deleteProject(id, key, entry.baseVersion))
+    case 'publish':
+    case 'unpublish':
+    case 'set_slug':
+      return sendPublishing(entry, ctx)
   }
 }

@@ -62,6 +62,19 @@ export function safeHref(value: string): string | null {
   }
 }
 
+/**
+ * A button's link a visitor may follow: http(s), a phone (`tel:`) or an e-mail address
+ * (`mailto:`); anything else (`javascript:`, typos) → null.
+ */
+export function buttonLink(value: string): string | null {
+  const trimmed = value.trim()
+  const tel = /^tel:\s*(\+?[\d\s().-]{3,30})$/i.exec(trimmed)
+  if (tel) return `tel:${tel[1]!.replace(/[^\d+]/g, '')}`
+  const mail = /^mailto:([^\s@<>"'?#]+@[^\s@<>"'?#]+\.[^\s@<>"'?#]+)$/i.exec(trimmed)
+  if (mail) return `mailto:${mail[1]}`
+  return safeHref(trimmed)
+}
+
 /** The page anchor of a background (a section of a landing, a slide of stories). */
 export function backgroundAnchor(bgId: number | string): string {
   return `bg-${bgId}`
@@ -72,7 +85,7 @@ export function backgroundAnchor(bgId: number | string): string {
  * docs/editor.md) the anchor of that background.
  */
 export function buttonHref(btnType: 'link' | 'target', value: string): string | null {
-  if (btnType === 'link') return safeHref(value)
+  if (btnType === 'link') return buttonLink(value)
   const id = value.trim().replace(/^#/, '')
   return id ? `#${backgroundAnchor(encodeURIComponent(id))}` : null
 }

@@ -16,6 +16,7 @@ import type {
   TextPrimitive,
 } from '../blocks/types.ts'
 import { fontStack } from '../model/fonts.ts'
+import { videoEmbed } from '../../../domain/video-embed.ts'
 
 /**
  * The preview's renderer of a block's appearance (`blocks/`): the same primitives the canvas draws,
@@ -219,6 +220,28 @@ function DomMedia({
     display: 'block',
   }
   if (p.media === 'image') return <img src={src} alt={p.alt} style={style} />
+  // A YouTube, VK Video or Rutube link: nothing of theirs loads before the play sign is pressed.
+  const embed = videoEmbed(p.src)
+  if (embed) {
+    return playing ? (
+      <iframe
+        src={embed.embed}
+        title={p.alt || embed.provider}
+        allow="autoplay; encrypted-media; fullscreen; picture-in-picture"
+        allowFullScreen
+        style={{ ...style, border: 0, background: '#000' }}
+      />
+    ) : (
+      <a
+        href={embed.watch}
+        target="_blank"
+        rel="noopener noreferrer"
+        data-embed={embed.embed}
+        aria-label={p.alt || embed.provider}
+        style={{ ...style, background: '#000' }}
+      />
+    )
+  }
   return (
     <video
       ref={videoRef}

@@ -12,8 +12,10 @@ export interface PageSectionProps {
   resolveFileUrl: (url: string) => string
   specialistName: (id: number | null) => string | null
   onTarget: (bgId: number) => void
-  /** The published page's own attributes of the background image (sizes, priority, variants). */
+  /** The published page's own attributes of the background image (priority, loading). */
   image?: (bg: PageSectionProps['bg']) => Record<string, string | number | undefined>
+  /** The published page's resized copies of the background image, WebP and its own format. */
+  srcsets?: (bg: PageSectionProps['bg']) => { webp: string; own: string } | null
   /** The published page (docs/publishing.md): a video loads nothing until it is played. */
   published?: boolean
   children?: ReactNode
@@ -31,6 +33,7 @@ export function PageSection({
   specialistName,
   onTarget,
   image,
+  srcsets,
   published,
 }: PageSectionProps) {
   const own = useMemo(() => blocksInOrder(blocks, bg.id), [blocks, bg.id])
@@ -52,22 +55,25 @@ export function PageSection({
       }}
     >
       {src ? (
-        <img
-          src={src}
-          alt=""
-          draggable={false}
-          width={bg.width > 0 ? bg.width : undefined}
-          height={bg.height > 0 ? bg.height : undefined}
-          {...image?.(bg)}
-          // Below every block, even those with a negative zindex.
-          style={{
-            position: 'absolute',
-            inset: 0,
-            width: '100%',
-            height: '100%',
-            zIndex: -1_000_001,
-          }}
-        />
+        <Picture srcsets={srcsets?.(bg) ?? null}>
+          <img
+            src={src}
+            alt=""
+            draggable={false}
+            width={bg.width > 0 ? bg.width : undefined}
+            height={bg.height > 0 ? bg.height : undefined}
+            {...(srcsets?.(bg) ? { srcSet: srcsets(bg)!.own, sizes: '100vw' } : {})}
+            {...image?.(bg)}
+            // Below every block, even those with a negative zindex.
+            style={{
+              position: 'absolute',
+              inset: 0,
+              width: '100%',
+              height: '100%',
+              zIndex: -1_000_001,
+            }}
+          />
+        </Picture>
       ) : null}
       {own.map((block, i) => (
         <PreviewBlock
@@ -81,5 +87,22 @@ export function PageSection({
         />
       ))}
     </section>
+  )
+}
+
+/** The image alone, or in a `<picture>` with its WebP copies first. */
+function Picture({
+  srcsets,
+  children,
+}: {
+  srcsets: { webp: string; own: string } | null
+  children: ReactNode
+}) {
+  if (!srcsets) return children
+  return (
+    <picture>
+      <source type="image/webp" srcSet={srcsets.webp} sizes="100vw" />
+      {children}
+    </picture>
   )
 }

@@ -92,6 +92,7 @@ function actionOf(
         }
         return { element: 'link', href, onClick: href ? follow : undefined }
       }
+      if (href && !/^https?:/.test(href)) return { element: 'link', href }
       return href
         ? { element: 'link', href, target: '_blank', rel: 'noopener noreferrer' }
         : { element: 'link' }

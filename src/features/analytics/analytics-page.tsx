@@ -1,0 +1,321 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { IconChartLine, IconDownload } from '@tabler/icons-react'
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
+import { analyticsSummary } from '../../api/analytics.ts'
+import { NetworkError } from '../../api/client.ts'
+import {
+  daysBetween,
+  isDay,
+  SUMMARY_MAX_DAYS,
+  type AnalyticsSummary,
+  type Device,
+  type SummaryQuery,
+} from '../../domain/analytics.ts'
+import { useCurrentWorkspaceId, useProjects } from '../../mirror/live.ts'
+import { Button } from '../../ui/button.tsx'
+import { EmptyState } from '../../ui/empty-state.tsx'
+import { FirstScreenMark } from '../../ui/first-screen.tsx'
+import { Group, Paper, SimpleGrid, Stack, Text } from '../../ui/layout.tsx'
+import { PageHeader } from '../../ui/page-header.tsx'
+import { NativeSelect, TextInput } from '../../ui/text-input.tsx'
+import { isEmpty, lastDays, moscowToday, percent, summaryCsv, type Preset } from './figures.ts'
+
+const DaysChart = lazy(() => import('./chart.tsx'))
+
+/** The last figures the screen got, per workspace: what it shows offline, with their date. */
+interface Kept {
+  query: SummaryQuery
+  at: string
+  summary: AnalyticsSummary
+}
+const keptKey = (workspaceId: number) => `analytics:${workspaceId}`
+function readKept(workspaceId: number): Kept | null {
+  try {
+    const text = localStorage.getItem(keptKey(workspaceId))
+    return text ? (JSON.parse(text) as Kept) : null
+  } catch {
+    return null
+  }
+}
+
+type Period = Preset | 'custom'
+
+/** «Аналитика» (docs/analytics.md): a workspace's published pages, their views and requests. */
+export default function AnalyticsPage() {
+  const { t, i18n } = useLingui()
+  const workspaceId = useCurrentWorkspaceId()
+  const projects = useProjects(workspaceId ?? null)
+  const today = moscowToday()
+  const [period, setPeriod] = useState<Period>(30)
+  const [custom, setCustom] = useState(() => lastDays(30, today))
+  const [projectId, setProjectId] = useState<number | null>(null)
+  const [state, setState] = useState<
+    | { kind: 'loading' }
+    | { kind: 'shown'; summary: AnalyticsSummary; offlineSince: string | null }
+    | { kind: 'failed'; offline: boolean }
+  >({ kind: 'loading' })
+
+  const range = period === 'custom' ? custom : lastDays(period, today)
+  const valid =
+    isDay(range.from) &&
+    isDay(range.to) &&
+    range.from <= range.to &&
+    daysBetween(range.from, range.to).length <= SUMMARY_MAX_DAYS
+
+  useEffect(() => {
+    if (!workspaceId || !valid) return
+    let live = true
+    const query: SummaryQuery = {
+      workspace_id: workspaceId,
+      from: range.from,
+      to: range.to,
+      ...(projectId ? { project_id: projectId } : {}),
+    }
+    analyticsSummary(query).then(
+      (summary) => {
+        if (!live) return
+        setState({ kind: 'shown', summary, offlineSince: null })
+        try {
+          const kept: Kept = { query, at: new Date().toISOString(), summary }
+          localStorage.setItem(keptKey(workspaceId), JSON.stringify(kept))
+        } catch {
+          // No room: the screen works online all the same.
+        }
+      },
+      (error: unknown) => {
+        if (!live) return
+        const offline = error instanceof NetworkError
+        const kept = offline ? readKept(workspaceId) : null
+        setState(
+          kept
+            ? { kind: 'shown', summary: kept.summary, offlineSince: kept.at }
+            : { kind: 'failed', offline },
+        )
+      },
+    )
+    return () => {
+      live = false
+    }
+  }, [workspaceId, range.from, range.to, projectId, valid])
+
+  const labels = useMemo(
+    () => ({ views: t`Просмотры`, visitors: t`Посетители`, requests: t`Заявки` }),
+    [t],
+  )
+  const deviceName: Record<Device, string> = {
+    phone: t`Телефоны`,
+    tablet: t`Планшеты`,
+    computer: t`Компьютеры`,
+  }
+  const number = (n: number) => i18n.number(n)
+  const share = (fraction: number) =>
+    `${percent(fraction).replace('.', i18n.locale === 'ru' ? ',' : '.')} %`
+
+  const exportCsv = (summary: AnalyticsSummary) => {
+    const csv = summaryCsv(summary, {
+      project: t`Страница`,
+      views: labels.views,
+      visitors: labels.visitors,
+      requests: labels.requests,
+      conversion: t`Конверсия, %`,
+      total: t`Всего`,
+    })
+    const link = document.createElement('a')
+    link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }))
+    link.download = `analytics-${range.from}-${range.to}.csv`
+    link.click()
+    setTimeout(() => URL.revokeObjectURL(link.href), 1_000)
+  }
+
+  const shown = state.kind === 'shown' ? state.summary : null
+  return (
+    <Stack gap="lg" maw={1100}>
+      <PageHeader
+        title={t`Аналитика`}
+        actions={
+          shown && !isEmpty(shown) ? (
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={18} aria-hidden />}
+              onClick={() => exportCsv(shown)}
+            >
+              <Trans>Скачать CSV</Trans>
+            </Button>
+          ) : null
+        }
+      />
+      <Group gap="md" align="flex-end" wrap="wrap">
+        <NativeSelect
+          label={t`Период`}
+          value={String(period)}
+          onChange={(e) => {
+            const value = e.currentTarget.value
+            setPeriod(value === 'custom' ? 'custom' : (Number(value) as Preset))
+          }}
+          data={[
+            { value: '7', label: t`7 дней` },
+            { value: '30', label: t`30 дней` },
+            { value: '90', label: t`90 дней` },
+            { value: 'custom', label: t`Выбрать даты` },
+          ]}
+        />
+        {period === 'custom' ? (
+          <>
+            <TextInput
+              type="date"
+              label={t`С`}
+              value={custom.from}
+              max={today}
+              onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })}
+            />
+            <TextInput
+              type="date"
+              label={t`По`}
+              value={custom.to}
+              max={today}
+              error={valid ? undefined : t`Проверьте даты: не больше года, начало не позже конца`}
+              onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })}
+            />
+          </>
+        ) : null}
+        <NativeSelect
+          label={t`Страницы`}
+          value={projectId ? String(projectId) : ''}
+          onChange={(e) => setProjectId(Number(e.currentTarget.value) || null)}
+          data={[
+            { value: '', label: t`Все проекты` },
+            ...(projects ?? [])
+              .filter((p) => p.id > 0)
+              .map((p) => ({ value: String(p.id), label: p.name })),
+          ]}
+        />
+      </Group>
+      {state.kind === 'shown' && state.offlineSince ? (
+        <OfflineNote at={state.offlineSince} />
+      ) : null}
+      {state.kind === 'loading' ? (
+        <Text c="dimmed">
+          <Trans>Загружаем данные…</Trans>
+        </Text>
+      ) : null}
+      {state.kind === 'failed' ? (
+        <Text c="red" role="alert">
+          {state.offline ? (
+            <Trans>
+              Нет связи, а сохранённых данных ещё нет. Откройте раздел, когда появится интернет.
+            </Trans>
+          ) : (
+            <Trans>Не удалось загрузить данные. Попробуйте ещё раз позже.</Trans>
+          )}
+        </Text>
+      ) : null}
+      {shown && isEmpty(shown) ? (
+        <EmptyState
+          icon={IconChartLine}
+          title={<Trans>Пока нет данных</Trans>}
+          description={
+            <Trans>
+              Опубликуйте проект кнопкой «Опубликовать» в списке проектов или в редакторе и
+              поделитесь ссылкой: здесь появятся просмотры, посетители и заявки.
+            </Trans>
+          }
+        />
+      ) : null}
+      {shown && !isEmpty(shown) ? (
+        <>
+          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
+            {[
+              [labels.views, number(shown.totals.views)],
+              [labels.visitors, number(shown.totals.visitors)],
+              [labels.requests, number(shown.totals.submissions)],
+              [t`Конверсия`, share(shown.totals.conversion)],
+            ].map(([label, value]) => (
+              <Paper key={label} withBorder radius="lg" p="md">
+                <Text c="dimmed" size="sm">
+                  {label}
+                </Text>
+                <Text fw={700} size="xl" data-testid={`total-${label}`}>
+                  {value}
+                </Text>
+              </Paper>
+            ))}
+          </SimpleGrid>
+          <Paper withBorder radius="lg" p="md">
+            <Suspense fallback={<div style={{ height: 260 }} />}>
+              <DaysChart days={shown.days} labels={labels} />
+            </Suspense>
+          </Paper>
+          <Paper withBorder radius="lg" p="md">
+            <table style={{ width: '100%', borderCollapse: 'collapse' }}>
+              <caption style={{ textAlign: 'start', fontWeight: 600, paddingBottom: 8 }}>
+                <Trans>По страницам</Trans>
+              </caption>
+              <thead>
+                <tr>
+                  <th style={{ textAlign: 'start' }}>
+                    <Trans>Страница</Trans>
+                  </th>
+                  <th>{labels.views}</th>
+                  <th>{labels.visitors}</th>
+                  <th>{labels.requests}</th>
+                  <th>
+                    <Trans>Конверсия</Trans>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.projects.map((p) => (
+                  <tr key={p.project_id}>
+                    <td>{p.name}</td>
+                    <td style={{ textAlign: 'end' }}>{number(p.views)}</td>
+                    <td style={{ textAlign: 'end' }}>{number(p.visitors)}</td>
+                    <td style={{ textAlign: 'end' }}>{number(p.submissions)}</td>
+                    <td style={{ textAlign: 'end' }}>{share(p.conversion)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Paper>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <Paper withBorder radius="lg" p="md">
+              <Text fw={600} mb="sm">
+                <Trans>Источники</Trans>
+              </Text>
+              {shown.sources.map((s) => (
+                <Group key={s.source} justify="space-between">
+                  <Text>{s.source === '' ? t`Прямые заходы` : s.source}</Text>
+                  <Text c="dimmed">
+                    {number(s.views)} · {number(s.visitors)} · {number(s.submissions)}
+                  </Text>
+                </Group>
+              ))}
+            </Paper>
+            <Paper withBorder radius="lg" p="md">
+              <Text fw={600} mb="sm">
+                <Trans>Устройства</Trans>
+              </Text>
+              {shown.devices.map((d) => (
+                <Group key={d.device} justify="space-between">
+                  <Text>{deviceName[d.device]}</Text>
+                  <Text c="dimmed">{number(d.views)}</Text>
+                </Group>
+              ))}
+            </Paper>
+          </SimpleGrid>
+        </>
+      ) : null}
+      <FirstScreenMark />
+    </Stack>
+  )
+}
+
+/** Offline: the figures shown are the last ones got, of this moment. */
+function OfflineNote({ at }: { at: string }) {
+  const { i18n } = useLingui()
+  const when = i18n.date(new Date(at), { dateStyle: 'medium', timeStyle: 'short' })
+  return (
+    <Text c="dimmed" role="status">
+      <Trans>Нет связи. Показаны данные на {when}</Trans>
+    </Text>
+  )
+}
