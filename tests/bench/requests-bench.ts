@@ -10,7 +10,7 @@ import { seededRandom } from '../support/random.ts'
 import type { RequestsServerOrder, RequestsServerReport } from './requests-server.ts'
 
 /**
- * `npm run bench requests` (issue 28, "Proof"; docs/crm.md): visitors' requests through
+ * `npm run bench requests` (docs/crm.md, "How it is tested"): visitors' requests through
  * `POST /p/{slug}/submit` of a server on PGlite in a process of its own
  * (tests/bench/requests-server.ts), delivered to the fake amoCRM and Bitrix24 in this process.
  *
