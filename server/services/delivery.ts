@@ -21,10 +21,8 @@ import {
 /**
  * The delivery queue (docs/crm.md, "The queue"): each instance claims due deliveries from the
  * database (FOR UPDATE SKIP LOCKED, then a lease), sends each to its CRM, and writes how it went
- * under the lease's token. Why in the database rather than pg-boss: the requests and their
- * deliveries are written in the submit's own transaction on both engines, and claims, leases,
- * rates and look-ups are a few statements that run the same on PGlite, which pg-boss's Node 20
- * releases do not support as a backend.
+ * under the lease's token. A queue of our own rather than pg-boss: docs/crm.md, "Why a queue of
+ * our own, not pg-boss".
  *
  * - A claim marks the delivery `unsure` before anything is sent; a kill -9 at any moment leaves it
  *   so, and the next claim (after the lease) looks the request up in the CRM by its key before

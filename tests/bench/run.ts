@@ -26,6 +26,12 @@ const benches: Bench[] = [
     load: async () => (await import('./kept-list-bench.ts')).runKeptListBench,
   },
   { name: 'uploads', load: async () => (await import('./upload-bench.ts')).runUploadBench },
+  {
+    // Visitors' requests: submit latency, delivery to the fake CRMs, faults, vendors' rates
+    // (BENCH_SMOKE=1: seconds).
+    name: 'requests',
+    load: async () => (await import('./requests-bench.ts')).runRequestsBench,
+  },
   { name: 'canvas', load: async () => (await import('./canvas-bench.ts')).runCanvasBench },
   {
     // The canvas benchmark's drag figures alone (BENCH_PROFILE=dir also profiles a drag of each).

@@ -11,7 +11,7 @@ import { seededRandom } from '../support/random.ts'
 import { fastDelivery, submission } from './appeals-support.ts'
 
 /**
- * The oracle (issue 28, "Proof"): random submissions — repeats, some at once, spam, malformed
+ * The oracle (docs/crm.md, "How it is tested"): random submissions — repeats, some at once, spam, malformed
  * ones, and answers lost to a crash after the request was written, sent again by their visitor —
  * against the fake amoCRM and Bitrix24 answering with faults (unanswered calls after the lead was
  * stored, cut connections, 429 and QUERY_LIMIT_EXCEEDED, 503, 500, hangs past the timeout), while

@@ -367,9 +367,14 @@ describe('requests: faults', () => {
   let world: RequestsWorld
   let amo: Awaited<ReturnType<typeof addAmo>>
   let bitrix: Awaited<ReturnType<typeof addBitrix>>
+  /** What the server logged (JSON lines in production). */
+  const logged: Record<string, unknown>[] = []
 
   beforeAll(async () => {
-    world = await requestsWorld({}, { amoPerSecond: 70, bitrixDrainPerSecond: 70 })
+    world = await requestsWorld(
+      { log: (entry) => logged.push(entry) },
+      { amoPerSecond: 70, bitrixDrainPerSecond: 70 },
+    )
     amo = await addAmo(world, 'faults')
     bitrix = await addBitrix(world, 'faults.bitrix24.ru')
   })
@@ -497,6 +502,21 @@ describe('requests: faults', () => {
     expect((await get(id)).deliveries[0]!.state).toBe('delivered')
     expect(times).toHaveLength(2)
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(950)
+  })
+  it('never logs a visitor’s name, phone, email or comment, though every failure is logged', async () => {
+    const failures = logged.filter((e) => e.event === 'delivery_attempt_failed')
+    expect(failures.length).toBeGreaterThan(3)
+    expect(failures[0]).toMatchObject({ appeal_id: expect.any(Number), code: expect.any(String) })
+    const text = JSON.stringify(logged)
+    for (const secret of [
+      '+79123456789',
+      'Мария',
+      'maria@example.ru',
+      'Лучше после обеда',
+      'llt-',
+    ]) {
+      expect(text).not.toContain(secret)
+    }
   })
 })
 
