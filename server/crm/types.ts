@@ -1,25 +1,13 @@
+import type { Submission } from '../published/submission.ts'
 import type { OutboundError, OutboundRequest, OutboundResponse } from './outbound.ts'
 
 /** A request as the CRMs are sent it: the stored request with what its form named. */
-export interface AppealForDelivery {
+export interface AppealForDelivery extends Omit<
+  Submission,
+  'submission_id' | 'spam' | 'hook_url' | 'utm'
+> {
   id: number
-  workspace_id: number
-  project_id: number
-  block_id: number
-  kind: 'gift' | 'price' | 'subscribe'
-  name: string
-  phone: string
-  email: string
-  comment: string
-  specialist_id: number | null
-  date: string
-  price: number | null
   utm: Record<string, string>
-  referrer: string
-  page_url: string
-  project_name: string
-  ip: string
-  user_agent: string
   /** `pb-<id>-<salt>`: what a look-up finds the lead by (docs/crm.md, "No duplicate lead"). */
   crm_key: string
   /** ISO 8601. */

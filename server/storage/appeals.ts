@@ -1,27 +1,12 @@
 import type { Queryable } from '../db/database.ts'
 import type { AppealStatus, DeliveryState, DeliveryTarget } from '../../src/domain/appeal.ts'
+import type { Submission } from '../published/submission.ts'
 import { selectJsonRows } from './json-rows.ts'
 
 /** A submission as the service writes it (server/services/appeals.ts, Submission). */
-export interface AppealValues {
-  workspace_id: number
-  project_id: number
-  block_id: number
+export interface AppealValues extends Omit<Submission, 'kind' | 'spam' | 'hook_url' | 'utm'> {
   kind: string
-  name: string
-  phone: string
-  email: string
-  comment: string
-  specialist_id: number | null
-  date: string
-  price: number | null
   utm: Record<string, string>
-  referrer: string
-  page_url: string
-  project_name: string
-  submission_id: string
-  ip: string
-  user_agent: string
   status: AppealStatus
 }
 
@@ -122,23 +107,12 @@ export interface DeliveryRow {
   next_attempt_at: string | null
 }
 
-export interface AppealRow {
+export interface AppealRow extends Omit<
+  AppealValues,
+  'kind' | 'project_name' | 'submission_id' | 'ip' | 'user_agent'
+> {
   id: number
-  workspace_id: number
-  project_id: number
-  block_id: number
-  kind: 'gift' | 'price' | 'subscribe'
-  name: string
-  phone: string
-  email: string
-  comment: string
-  specialist_id: number | null
-  date: string
-  price: number | null
-  utm: Record<string, string>
-  referrer: string
-  page_url: string
-  status: AppealStatus
+  kind: Submission['kind']
   created_at: string
   version: number
   deliveries: DeliveryRow[]
