@@ -41,6 +41,9 @@ process.on('message', (order: RequestsServerOrder) => {
           // The bench's 50 visitors share one address and one page.
           requestLimits: { perAddress: 1e9, perPage: 1e9 },
           delivery: order.delivery,
+          // Built, as npm start runs it: this process may inherit the test runner's environment
+          // (a smoke run), which would otherwise pick the source the runner compiles.
+          pageRenderer: 'built',
         })
         send({ type: 'started', url: server.url })
       } else if (order.type === 'token') {

@@ -62,7 +62,8 @@ async function startBare(): Promise<Running> {
 }
 
 async function startInstance(options: InstanceOptions): Promise<Running> {
-  const server = await startServer(options)
+  // The built page renderer, as npm start runs it, even when started from a test runner's smoke run.
+  const server = await startServer({ ...options, pageRenderer: 'built' })
   return {
     url: server.url,
     close: () => server.close(),

@@ -12,4 +12,20 @@ describe('benchmarks still run', () => {
     expect(figures.published_render_ms_200_blocks).toBeGreaterThan(0)
     expect(figures.published_html_kib_200_blocks).toBeGreaterThan(10)
   }, 120_000)
+
+  it('analytics: views counted under load, a restart, and the 90-day summary', async () => {
+    process.env.ANALYTICS_BENCH_SECONDS = '1'
+    const { runAnalyticsBench } = await import('../bench/analytics-bench.ts')
+    const figures = await runAnalyticsBench()
+    expect(figures.analytics_summary_ms).toBeGreaterThan(0)
+    expect(figures.analytics_views_per_s).toBeGreaterThan(0)
+  }, 180_000)
+
+  it('requests: submissions through the page route, delivered to the fake CRMs', async () => {
+    process.env.BENCH_SMOKE = '1'
+    const { runRequestsBench } = await import('../bench/requests-bench.ts')
+    const figures = await runRequestsBench()
+    expect(figures.submit_failures).toBe(0)
+    expect(figures.crm_delivery_ms_p50).toBeGreaterThan(0)
+  }, 180_000)
 })
