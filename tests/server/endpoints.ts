@@ -78,7 +78,7 @@ export function recordSamples(rows: EndpointRows): Record<string, Record<string,
       client_id: 'client-1',
       client_secret: 'super-secret-value-1234',
       redirect_uri: 'https://clinic.example/cb',
-      long_lived_token: 'long-lived-token-sample-1234',
+      long_lived_token: 'long-lived-token-value-5678',
     },
     bitrix: {
       workspace_id,
