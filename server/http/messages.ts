@@ -174,14 +174,3 @@ export const CHECK_TEXTS = {
   bitrixOk: (user: string) => `Битрикс24 отвечает: вебхук работает от имени «${user}»`,
   disabled: 'Интеграция выключена: включите её, чтобы проверить',
 } as const
-
-/** The page the OAuth callback answers in the person's browser. */
-export const AMO_OAUTH_TEXTS = {
-  title: 'Подключение amoCRM',
-  connected: 'amoCRM подключена. Это окно можно закрыть.',
-  badState:
-    'Ссылка подключения устарела или уже использована. Нажмите «Подключить amoCRM» ещё раз.',
-  refused: 'amoCRM не выдала доступ',
-  otherAccount: 'Вы подключили другой аккаунт amoCRM, чем указан в интеграции',
-  denied: 'Доступ не предоставлен: подключение отменено',
-} as const

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import type { Database } from '../db/database.ts'
-import type { IntegrationCheck, IntegrationState } from '../../src/domain/appeal.ts'
+import type {
+  AmoOauthOutcome,
+  IntegrationCheck,
+  IntegrationState,
+} from '../../src/domain/appeal.ts'
 import { AMO_HOST, amoHost } from '../crm/amo.ts'
 import type { Failure } from '../crm/types.ts'
 import { CHECK_TEXTS, deliveryError, INTEGRATION_STATE_TEXTS } from '../http/messages.ts'
@@ -39,9 +43,11 @@ interface StateRow {
   last_detail: string | null
 }
 
-export type CallbackResult =
-  | { ok: true }
-  | { ok: false; reason: 'bad_state' | 'other_account' | 'denied' | 'refused'; detail?: string }
+/** How the OAuth callback ended, and for which integration (null: the link was not known). */
+export interface CallbackResult {
+  outcome: AmoOauthOutcome
+  integrationId: number | null
+}
 
 /**
  * What the integrations' pages show besides their settings (docs/API.md, "Requests"): each one's
@@ -188,17 +194,21 @@ export class IntegrationService {
     referer?: string
     error?: string
   }): Promise<CallbackResult> {
-    if (!query.state) return { ok: false, reason: 'bad_state' }
+    const end = (outcome: AmoOauthOutcome, integrationId: number | null = null) => ({
+      outcome,
+      integrationId,
+    })
+    if (!query.state) return end('bad_state')
     const id = await takeOauthState(this.db, query.state)
-    if (id === null) return { ok: false, reason: 'bad_state' }
-    if (query.error || !query.code) return { ok: false, reason: 'denied' }
+    if (id === null) return end('bad_state')
+    if (query.error || !query.code) return end('denied', id)
     const target = await loadAmo(this.db, id)
-    if (!target) return { ok: false, reason: 'bad_state' }
+    if (!target) return end('bad_state')
     let host = `${target.subdomain}.amocrm.ru`
     const referer = (query.referer ?? '').trim().toLowerCase()
     if (referer) {
       if (!AMO_HOST.test(referer) || referer.split('.')[0] !== target.subdomain) {
-        return { ok: false, reason: 'other_account' }
+        return end('other_account', id)
       }
       host = referer
     }
@@ -209,13 +219,7 @@ export class IntegrationService {
       this.redirectUri(target.redirect_uri),
       this.queue.plainCall,
     )
-    if ('ok' in tokens) {
-      return {
-        ok: false,
-        reason: 'refused',
-        detail: deliveryError(tokens.code, tokens.detail ?? ''),
-      }
-    }
+    if ('ok' in tokens) return end('refused', id)
     await storeConnected(this.db, id, host, tokens)
     // Its waiting deliveries may go now.
     await this.db.query(
@@ -224,6 +228,6 @@ export class IntegrationService {
       [id],
     )
     this.queue.wake()
-    return { ok: true }
+    return end('connected', id)
   }
 }

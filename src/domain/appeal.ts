@@ -141,5 +141,36 @@ export const AppealChangeEvent = v.object({
 })
 export type AppealChangeEvent = v.InferOutput<typeof AppealChangeEvent>
 
+/** A query value of amoCRM's redirect: printable ASCII of the shape it sends. */
+const callbackValue = (pattern: RegExp) =>
+  v.optional(
+    v.pipe(
+      v.string(FieldCode.invalidValue),
+      v.maxLength(4096, FieldCode.tooLong),
+      v.regex(pattern, FieldCode.invalidValue),
+    ),
+  )
+
+/**
+ * What amoCRM's redirect brings to `GET /api/amo/oauth/callback` (any of it may be missing): the
+ * code, the `state` of the consent link, the account's host, and `error` when the person refused.
+ */
+export const AmoOauthCallbackQuery = v.object({
+  code: callbackValue(/^[A-Za-z0-9._~+/=-]+$/),
+  state: callbackValue(/^[A-Za-z0-9_-]+$/),
+  referer: callbackValue(/^[A-Za-z0-9.-]+$/),
+  error: callbackValue(/^[A-Za-z0-9._ -]+$/),
+})
+
+/** Where `GET /api/amo/oauth/callback` sends the person back: the outcome in `amo_oauth`. */
+export const AMO_OAUTH_OUTCOMES = [
+  'connected',
+  'bad_state',
+  'denied',
+  'other_account',
+  'refused',
+] as const
+export type AmoOauthOutcome = (typeof AMO_OAUTH_OUTCOMES)[number]
+
 /** The answer of «Подключить amoCRM» (`POST /api/amo/connect`): amoCRM's consent page. */
 export const AmoConnect = v.object({ url: v.string() })

@@ -184,7 +184,7 @@ it('every accepted request is exactly one lead in each enabled CRM, through faul
       referer: 'oracle.amocrm.ru',
     })}`,
   )
-  expect(connected.status).toBe(200)
+  expect(connected.status).toBe(303)
   const portal = fake.addBitrix('oracle.bitrix24.ru')
   const off = fake.addBitrix('off.bitrix24.ru')
   for (const [p, enabled] of [

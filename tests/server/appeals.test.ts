@@ -616,16 +616,20 @@ describe('requests: amoCRM by OAuth', () => {
     for (let round = 0; round < 2; round++) await once(world.services.deliveries.events, 'round')
     expect(world.fake.log.filter((c) => c.service === 'amo')).toEqual([])
     const { res, state: used } = await connect()
-    expect(res.status).toBe(200)
-    expect(await res.text()).toContain('amoCRM подключена')
+    expect(res.status).toBe(303)
+    expect(res.headers.get('Location')).toBe(`/integrations/amo/${amo.id}?amo_oauth=connected`)
     await allSettled(world)
     expect(leadsOf(id)).toHaveLength(1)
     expect((await state()).state).toBe('connected')
     const again = await world.server.call('GET', '/api/amo/oauth/callback', {
       query: { code: world.fake.amoCode(amo.account), state: used, referer: 'oauth.amocrm.ru' },
     })
-    expect(again.status).toBe(400)
-    expect(await again.text()).toContain('устарела или уже использована')
+    expect(again.status).toBe(303)
+    expect(again.headers.get('Location')).toBe('/integrations/amo?amo_oauth=bad_state')
+    const malformed = await world.server.call('GET', '/api/amo/oauth/callback', {
+      query: { code: 'код', state: used },
+    })
+    expect(malformed.status).toBe(422)
     // The tokens are nowhere in what the API answers.
     const { rows } = await world.services.db.query<{ access_token: string }>(
       'SELECT access_token FROM amo_auth WHERE integration_id = $1',
@@ -690,7 +694,7 @@ describe('requests: amoCRM by OAuth', () => {
       message: 'Требуется повторное подключение amoCRM',
     })
     const { res } = await connect()
-    expect(res.status).toBe(200)
+    expect(res.status).toBe(303)
     await allSettled(world)
     expect(leadsOf(id)).toHaveLength(1)
     expect((await state()).state).toBe('connected')

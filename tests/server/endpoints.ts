@@ -1,4 +1,5 @@
 import type * as v from 'valibot'
+import { AppealUpdate } from '../../src/domain/appeal.ts'
 import { BLOCK_SCHEMAS } from '../../src/domain/block.ts'
 import { ProjectInput, ProjectRename, ProjectSetType } from '../../src/domain/project.ts'
 import { BackgroundSizeFields } from '../../src/domain/requests.ts'
@@ -30,7 +31,7 @@ export interface Endpoint {
 
 /** What the samples refer to: rows of the test's own user, made before the first request. */
 export interface EndpointRows {
-  /** Ids by name: workspace, project, bg, and one per record kind and block type. */
+  /** Ids by name: workspace, project, bg, appeal, and one per record kind and block type. */
   ids: Record<string, number>
   /** The signed-up owner's email (a login sample with a wrong password). */
   ownerEmail: string
@@ -292,6 +293,35 @@ export function apiEndpoints(rows: EndpointRows): Endpoint[] {
       { method: 'POST', path: `/api/${type}/delete`, sample: () => ({ id: ids[type] }) },
     ]),
     { method: 'POST', path: '/api/project/delete_item', sample: () => ({ id: ids.text }) },
+    // Visitors' requests and the integrations' state (docs/API.md, "Requests").
+    { method: 'GET', path: '/api/appeal/list', sample: () => ({ workspace_id: ids.workspace }) },
+    { method: 'GET', path: '/api/appeal/get', sample: () => ({ id: ids.appeal }) },
+    {
+      method: 'POST',
+      path: '/api/appeal/update',
+      sample: () => ({ id: ids.appeal, status: 'in_work' }),
+      input: AppealUpdate,
+    },
+    { method: 'POST', path: '/api/appeal/retry', sample: () => ({ id: ids.appeal }) },
+    { method: 'POST', path: '/api/appeal/delete', sample: () => ({ id: ids.appeal }) },
+    {
+      method: 'GET',
+      path: '/api/integration/state',
+      sample: () => ({ workspace_id: ids.workspace }),
+    },
+    { method: 'POST', path: '/api/amo/check', sample: () => ({ id: ids.amo }) },
+    { method: 'POST', path: '/api/bitrix/check', sample: () => ({ id: ids.bitrix }) },
+    { method: 'POST', path: '/api/amo/connect', sample: () => ({ id: ids.amo }) },
+    {
+      method: 'GET',
+      path: '/api/amo/oauth/callback',
+      sample: () => ({ code: 'code', state: 'no-such-state', referer: 'clinic.amocrm.ru' }),
+    },
+    {
+      method: 'GET',
+      path: '/api/workspace/hook_secret',
+      sample: () => ({ workspace_id: ids.workspace }),
+    },
     { method: 'GET', path: '/api/no/such/call', sample: () => ({}) },
   ]
 }

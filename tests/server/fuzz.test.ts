@@ -138,6 +138,9 @@ beforeAll(async () => {
     port: 0,
     dataDir: 'memory',
     uploads,
+    // No request is delivered (its retries would write change events while the tests compare
+    // the tables), and «Проверить» calls a port nothing listens on, not the CRMs.
+    delivery: { testOrigin: 'http://127.0.0.1:9', timeoutMs: 1_000, enabled: false },
     log: (entry) => {
       if (entry.level === 'error' && 'message' in entry) serverErrors.push(entry)
     },
@@ -177,6 +180,31 @@ async function seed(target: EndpointRows, workspaceId: number) {
   for (const [type, body] of Object.entries(blockSamples(target))) {
     ids[type] = (await api('POST', `/api/${type}/add`, body)).id as number
   }
+  // A visitor's request, as the published page's route hands it on.
+  ids.appeal = (
+    await services.appeals.submit({
+      workspace_id: ids.workspace,
+      project_id: ids.project,
+      block_id: ids.subscribe!,
+      kind: 'subscribe',
+      name: 'Посетитель',
+      phone: '+79123456789',
+      email: '',
+      comment: '',
+      specialist_id: null,
+      date: '',
+      price: null,
+      utm: {},
+      referrer: '',
+      page_url: '',
+      project_name: 'Акция',
+      submission_id: `fuzz-${ids.workspace}`,
+      ip: '',
+      user_agent: '',
+      spam: false,
+      hook_url: '',
+    })
+  ).id
 }
 
 afterAll(async () => {

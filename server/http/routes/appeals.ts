@@ -1,5 +1,5 @@
 import type { Hono } from 'hono'
-import { AppealListQuery, AppealUpdate } from '../../../src/domain/appeal.ts'
+import { AmoOauthCallbackQuery, AppealListQuery, AppealUpdate } from '../../../src/domain/appeal.ts'
 import { IdBody, IdQuery, WorkspaceQuery } from '../../../src/domain/requests.ts'
 import { parseInput } from '../../services/validate.ts'
 import { hookSecret } from '../../storage/deliveries.ts'
@@ -9,23 +9,7 @@ import { json } from '../answer.ts'
 import type { AppEnv } from '../env.ts'
 import { readJson } from '../errors.ts'
 import { ifMatch } from '../if-match.ts'
-import { AMO_OAUTH_TEXTS } from '../messages.ts'
 import { productRoutes } from './define.ts'
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
-  )
-
-/** The small page the OAuth callback answers in the person's browser. */
-function oauthPage(text: string, status: number): Response {
-  const html = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(AMO_OAUTH_TEXTS.title)}</title></head><body><h1>${escapeHtml(AMO_OAUTH_TEXTS.title)}</h1><p>${escapeHtml(text)}</p></body></html>`
-  return new Response(html, {
-    status,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
-  })
-}
 
 /**
  * Visitors' requests and what the integrations' pages need (docs/API.md, "Requests"): only the
@@ -77,24 +61,13 @@ export function appealRoutes(api: Hono<AppEnv>): void {
     const { id } = parseInput(IdBody, await readJson(c))
     return json(await c.get('services').integrations.connectAmo(c.get('user').id, id))
   })
-  // amoCRM sends the person's browser here: no sign-in, the one-time `state` names the integration.
+  // amoCRM sends the person's browser here: no sign-in, the one-time `state` names the
+  // integration. The person goes back to its page in the app, the outcome in `amo_oauth`.
   api.get('/amo/oauth/callback', async (c) => {
-    const result = await c.get('services').integrations.amoCallback({
-      code: c.req.query('code'),
-      state: c.req.query('state'),
-      referer: c.req.query('referer'),
-      error: c.req.query('error'),
-    })
-    if (result.ok) return oauthPage(AMO_OAUTH_TEXTS.connected, 200)
-    const text =
-      result.reason === 'bad_state'
-        ? AMO_OAUTH_TEXTS.badState
-        : result.reason === 'other_account'
-          ? AMO_OAUTH_TEXTS.otherAccount
-          : result.reason === 'denied'
-            ? AMO_OAUTH_TEXTS.denied
-            : `${AMO_OAUTH_TEXTS.refused}: ${result.detail ?? ''}`
-    return oauthPage(text, result.reason === 'refused' ? 502 : 400)
+    const query = parseInput(AmoOauthCallbackQuery, c.req.query())
+    const { outcome, integrationId } = await c.get('services').integrations.amoCallback(query)
+    const page = integrationId === null ? '/integrations/amo' : `/integrations/amo/${integrationId}`
+    return c.redirect(`${page}?amo_oauth=${outcome}`, 303)
   })
   // The secret the gift's web hook is signed with, for the receiver to check (admins only).
   query('/workspace/hook_secret', async (c) => {
