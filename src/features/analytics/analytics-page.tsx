@@ -3,6 +3,7 @@ import { IconChartLine, IconDownload } from '@tabler/icons-react'
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { analyticsSummary } from '../../api/analytics.ts'
 import { NetworkError } from '../../api/client.ts'
+import { keepSummary, keptSummary } from '../../data/analytics-kept.ts'
 import {
   daysBetween,
   isDay,
@@ -22,22 +23,6 @@ import { isEmpty, lastDays, moscowToday, percent, summaryCsv, type Preset } from
 
 const DaysChart = lazy(() => import('./chart.tsx'))
 
-/** The last figures the screen got, per workspace: what it shows offline, with their date. */
-interface Kept {
-  query: SummaryQuery
-  at: string
-  summary: AnalyticsSummary
-}
-const keptKey = (workspaceId: number) => `analytics:${workspaceId}`
-function readKept(workspaceId: number): Kept | null {
-  try {
-    const text = localStorage.getItem(keptKey(workspaceId))
-    return text ? (JSON.parse(text) as Kept) : null
-  } catch {
-    return null
-  }
-}
-
 type Period = Preset | 'custom'
 
 /** «Аналитика» (docs/analytics.md): a workspace's published pages, their views and requests. */
@@ -49,11 +34,17 @@ export default function AnalyticsPage() {
   const [period, setPeriod] = useState<Period>(30)
   const [custom, setCustom] = useState(() => lastDays(30, today))
   const [projectId, setProjectId] = useState<number | null>(null)
-  const [state, setState] = useState<
-    | { kind: 'loading' }
-    | { kind: 'shown'; summary: AnalyticsSummary; offlineSince: string | null }
-    | { kind: 'failed'; offline: boolean }
-  >({ kind: 'loading' })
+  const [answer, setAnswer] = useState<
+    | {
+        kind: 'shown'
+        summary: AnalyticsSummary
+        key: string
+        /** Shown from the mirror: while the server is asked, or offline (`offline`). */
+        kept: { at: string; query: SummaryQuery; offline: boolean } | null
+      }
+    | { key: string; kind: 'failed'; offline: boolean }
+    | null
+  >(null)
 
   const range = period === 'custom' ? custom : lastDays(period, today)
   const valid =
@@ -62,34 +53,56 @@ export default function AnalyticsPage() {
     range.from <= range.to &&
     daysBetween(range.from, range.to).length <= SUMMARY_MAX_DAYS
 
+  // What the screen shows belongs to one query; another one shows «Загружаем…» until it answers.
+  const shownKey = `${workspaceId}:${range.from}:${range.to}:${projectId ?? ''}`
+  const state = answer && answer.key === shownKey ? answer : { kind: 'loading' as const }
+
   useEffect(() => {
     if (!workspaceId || !valid) return
+    const key = `${workspaceId}:${range.from}:${range.to}:${projectId ?? ''}`
     let live = true
+    let answered = false
     const query: SummaryQuery = {
       workspace_id: workspaceId,
       from: range.from,
       to: range.to,
       ...(projectId ? { project_id: projectId } : {}),
     }
+    // The kept figures paint at once; the server's answer replaces them.
+    void keptSummary(query).then(
+      (kept) => {
+        if (!live || answered || !kept) return
+        setAnswer({
+          key,
+          kind: 'shown',
+          summary: kept.summary,
+          kept: { at: kept.at, query: kept.query, offline: false },
+        })
+      },
+      () => undefined,
+    )
     analyticsSummary(query).then(
       (summary) => {
+        answered = true
         if (!live) return
-        setState({ kind: 'shown', summary, offlineSince: null })
-        try {
-          const kept: Kept = { query, at: new Date().toISOString(), summary }
-          localStorage.setItem(keptKey(workspaceId), JSON.stringify(kept))
-        } catch {
-          // No room: the screen works online all the same.
-        }
+        setAnswer({ key, kind: 'shown', summary, kept: null })
+        // No room in the mirror: the screen works online all the same.
+        keepSummary(query, summary).catch(() => undefined)
       },
-      (error: unknown) => {
-        if (!live) return
+      async (error: unknown) => {
+        answered = true
         const offline = error instanceof NetworkError
-        const kept = offline ? readKept(workspaceId) : null
-        setState(
+        const kept = offline ? await keptSummary(query, { fallback: true }).catch(() => null) : null
+        if (!live) return
+        setAnswer(
           kept
-            ? { kind: 'shown', summary: kept.summary, offlineSince: kept.at }
-            : { kind: 'failed', offline },
+            ? {
+                key,
+                kind: 'shown',
+                summary: kept.summary,
+                kept: { at: kept.at, query: kept.query, offline: true },
+              }
+            : { key, kind: 'failed', offline },
         )
       },
     )
@@ -190,8 +203,17 @@ export default function AnalyticsPage() {
           ]}
         />
       </Group>
-      {state.kind === 'shown' && state.offlineSince ? (
-        <OfflineNote at={state.offlineSince} />
+      {state.kind === 'shown' && state.kept?.offline ? (
+        <OfflineNote
+          at={state.kept.at}
+          other={
+            state.kept.query.from !== range.from ||
+            state.kept.query.to !== range.to ||
+            (state.kept.query.project_id ?? null) !== projectId
+              ? state.kept.query
+              : null
+          }
+        />
       ) : null}
       {state.kind === 'loading' ? (
         <Text c="dimmed">
@@ -309,13 +331,35 @@ export default function AnalyticsPage() {
   )
 }
 
-/** Offline: the figures shown are the last ones got, of this moment. */
-function OfflineNote({ at }: { at: string }) {
+/**
+ * Offline: the figures shown are the last ones got, of that moment; when none were kept for the
+ * chosen period and page, the latest kept ones are shown and the note names what they cover.
+ */
+function OfflineNote({ at, other }: { at: string; other: SummaryQuery | null }) {
   const { i18n } = useLingui()
   const when = i18n.date(new Date(at), { dateStyle: 'medium', timeStyle: 'short' })
+  if (!other) {
+    return (
+      <Text c="dimmed" role="status">
+        <Trans>Нет связи. Показаны данные на {when}</Trans>
+      </Text>
+    )
+  }
+  const day = (d: string) => i18n.date(new Date(`${d}T12:00:00Z`), { dateStyle: 'medium' })
+  const from = day(other.from)
+  const to = day(other.to)
   return (
     <Text c="dimmed" role="status">
-      <Trans>Нет связи. Показаны данные на {when}</Trans>
+      {other.project_id ? (
+        <Trans>
+          Нет связи, а за выбранный период данных нет. Показаны данные одной страницы с {from} по{' '}
+          {to} на {when}
+        </Trans>
+      ) : (
+        <Trans>
+          Нет связи, а за выбранный период данных нет. Показаны данные с {from} по {to} на {when}
+        </Trans>
+      )}
     </Text>
   )
 }
