@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
 import type { Size } from '../../src/domain/geometry.ts'
-import { AddBackgroundButton } from '../../src/features/editor/backgrounds-nav.tsx'
+import { AddBackgroundButton, SlideStrip } from '../../src/features/editor/backgrounds-nav.tsx'
 import type { EditorKind } from '../../src/features/editor/model/layout.ts'
 import { NotificationHost } from '../../src/ui/notification-host.tsx'
 import { installBrowserStubs } from './helpers/render-app.tsx'
@@ -146,5 +146,55 @@ describe('adding a background that is not 9:16', () => {
     } finally {
       picture.size = { width: 1600, height: 900 }
     }
+  })
+})
+
+describe('the strip of backgrounds along the bottom', () => {
+  const strip = (kind: EditorKind) => {
+    const addBackground = vi.fn(async (_file: Blob, _size: Size) => 42)
+    const bg = (id: number) => ({
+      id,
+      project_id: 1,
+      image_url: '',
+      width: 1600,
+      height: 900,
+      position: id,
+      version: 1,
+    })
+    render(
+      <I18nProvider i18n={i18n}>
+        <MantineProvider>
+          <NotificationHost />
+          <SlideStrip
+            kind={kind}
+            backgrounds={[bg(1), bg(2)] as never}
+            activeBgId={1}
+            blockCounts={new Map([[1, 3]])}
+            resolveFileUrl={(url) => url}
+            addBackground={addBackground}
+            onSelect={() => undefined}
+          />
+        </MantineProvider>
+      </I18nProvider>,
+    )
+    return { addBackground }
+  }
+
+  it("names a landing's sections «Секция», and adds one as it is (a tablet held upright)", async () => {
+    const { addBackground } = strip('landing')
+    expect(screen.getByRole('list', { name: 'Секции' })).toBeTruthy()
+    expect(screen.queryByRole('list', { name: 'Слайды' })).toBeNull()
+    expect(screen.getByRole('button', { name: /Секция 1, блоков: 3/ })).toBeTruthy()
+    expect(screen.queryByText(/Слайд/)).toBeNull()
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement
+    fireEvent.change(input, { target: { files: [png()] } })
+    await waitFor(() => expect(addBackground).toHaveBeenCalledTimes(1))
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it("names a story's slides «Слайд»", () => {
+    strip('stories')
+    expect(screen.getByRole('list', { name: 'Слайды' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: /Слайд 2, без блоков/ })).toBeTruthy()
   })
 })

@@ -198,7 +198,10 @@ export interface BackgroundsNavProps {
   onSelect: (bgId: number) => void
 }
 
-/** Stories: a strip of slides along the bottom. */
+/**
+ * A strip of thumbnails along the bottom: a story's slides, and a landing's sections on a narrow
+ * screen (a tablet held upright), named as the project's kind names them.
+ */
 export function SlideStrip(props: BackgroundsNavProps) {
   const { t } = useLingui()
   return (
@@ -208,13 +211,18 @@ export function SlideStrip(props: BackgroundsNavProps) {
         {/* Only slides are list items: the add button sits beside the list (an ARIA list holds
             list items only, and an empty one is none). */}
         {props.backgrounds.length > 0 ? (
-          <Group gap="sm" wrap="nowrap" role="list" aria-label={t`Слайды`}>
+          <Group
+            gap="sm"
+            wrap="nowrap"
+            role="list"
+            aria-label={props.kind === 'stories' ? t`Слайды` : t`Секции`}
+          >
             {props.backgrounds.map((bg, i) => (
               <div role="listitem" key={bg.id}>
                 <Thumb
                   bg={bg}
                   index={i}
-                  kind="stories"
+                  kind={props.kind}
                   active={bg.id === props.activeBgId}
                   count={props.blockCounts.get(bg.id) ?? 0}
                   resolveFileUrl={props.resolveFileUrl}
@@ -228,8 +236,8 @@ export function SlideStrip(props: BackgroundsNavProps) {
           compact
           addBackground={props.addBackground}
           onAdded={props.onSelect}
-          label={t`Слайд`}
-          kind="stories"
+          label={props.kind === 'stories' ? t`Слайд` : t`Секция`}
+          kind={props.kind}
         />
       </Group>
     </ScrollBox>
