@@ -59,6 +59,7 @@ import { SwitchField } from '../../ui/switch-field.tsx'
 import { syncState, useSyncStateLabel } from '../sync-status/sync-state.ts'
 import { useSyncStatus } from '../../sync/client.ts'
 import { PublishControl } from '../publishing/publish-control.tsx'
+import { useTouchFirst } from '../../ui/use-touch-first.ts'
 
 /** Grid steps offered, in screen px at 100% zoom (spec §9: 20 by default). */
 const GRID_SIZES = [5, 10, 20, 40, 50] as const
@@ -193,6 +194,7 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
 
   const selected = state.selection.length === 1 ? state.blocks.get(state.selection[0]!) : undefined
   const selectedKey = state.selection.length === 1 ? state.selection[0]! : null
+  const touchFirst = useTouchFirst()
 
   const nav = {
     kind,
@@ -321,10 +323,17 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
                     <Trans>Свойства</Trans>
                   </Title>
                   <Text size="sm" c="dimmed">
-                    <Trans>
-                      Выберите блок на холсте, чтобы изменить его. Чтобы выбрать несколько,
-                      удерживайте Shift или обведите их рамкой.
-                    </Trans>
+                    {touchFirst ? (
+                      <Trans>
+                        Коснитесь блока на холсте, чтобы изменить его. Чтобы выбрать несколько,
+                        включите «Выбор нескольких» на панели или обведите их рамкой.
+                      </Trans>
+                    ) : (
+                      <Trans>
+                        Выберите блок на холсте, чтобы изменить его. Чтобы выбрать несколько,
+                        удерживайте Shift или обведите их рамкой.
+                      </Trans>
+                    )}
                   </Text>
                 </Stack>
               )}
@@ -407,6 +416,25 @@ export function SaveStatusText({ status }: { status: SaveState }) {
     <Text size="sm" c={alarming ? 'red.9' : 'dimmed'} role="status" aria-live="polite">
       {text}
     </Text>
+  )
+}
+
+/**
+ * The status's place in the toolbar: one width and height whatever it says, two lines at most, so
+ * «Нет сети» after «Всё сохранено» never rewraps the toolbar and moves the canvas under a finger.
+ */
+function StatusSlot({ children }: { children: ReactNode }) {
+  return (
+    <Box
+      data-testid="editor-status"
+      w={190}
+      h={40}
+      style={{ display: 'flex', alignItems: 'center', overflow: 'hidden', lineHeight: 1.25 }}
+    >
+      <Box style={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical' }}>
+        {children}
+      </Box>
+    </Box>
   )
 }
 
@@ -550,7 +578,7 @@ function Toolbar(props: {
             <Button variant="default" leftSection={<IconEye size={18} />} onClick={props.onPreview}>
               <Trans>Предпросмотр</Trans>
             </Button>
-            {props.status}
+            <StatusSlot>{props.status}</StatusSlot>
             <Button leftSection={<IconDeviceFloppy size={18} />} onClick={props.onSave}>
               <Trans>Сохранить</Trans>
             </Button>
