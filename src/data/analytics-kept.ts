@@ -49,7 +49,10 @@ export async function keepSummary(
 ): Promise<void> {
   await db.transaction('rw', db.meta, async () => {
     await db.meta.put({ key: keptKey(query), value: { query, at: at.toISOString(), summary } })
-    const rows = await db.meta.where('key').startsWith(workspacePrefix(query.workspace_id)).toArray()
+    const rows = await db.meta
+      .where('key')
+      .startsWith(workspacePrefix(query.workspace_id))
+      .toArray()
     const stale = rows
       .map((row) => ({ key: row.key, at: parse(row.value)?.at ?? '' }))
       .sort((a, b) => (a.at < b.at ? 1 : -1))

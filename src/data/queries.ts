@@ -85,6 +85,10 @@ async function record<K extends RecordKind>(kind: K, id: number): Promise<Record
   return Number.isFinite(id) ? ((await getDb().recordTable(kind).get(id)) ?? null) : null
 }
 
+/** What a list row says of a record's changes not on the server yet (src/ui/sync-mark.tsx). */
+export type RecordSyncMark = 'pending' | 'parked' | 'conflict'
+const MARK_WEIGHT: Record<RecordSyncMark, number> = { pending: 0, parked: 1, conflict: 2 }
+
 export const QUERIES = {
   async workspaces(): Promise<Workspace[]> {
     return (await getDb().workspaces.toArray()).sort(byName)
@@ -103,18 +107,23 @@ export const QUERIES = {
   recordsHead,
   record,
 
-  /** Ids of `table` with unsynced ('pending') or rejected ('parked') changes. */
-  async syncMarks(table: MirrorTable): Promise<Map<number, 'pending' | 'parked'>> {
+  /**
+   * Ids of `table` with unsynced ('pending'), rejected ('parked') or conflicting ('conflict')
+   * changes; a record with several says the one that needs the person most.
+   */
+  async syncMarks(table: MirrorTable): Promise<Map<number, RecordSyncMark>> {
     const db = getDb()
     const entries = await db.outbox.where('table').equals(table).toArray()
     // Entries name their records by key: the ids shown are the ones those keys name now.
-    const byKey = new Map<string, 'pending' | 'parked'>()
+    const byKey = new Map<string, RecordSyncMark>()
     for (const entry of entries) {
       if (entry.op === 'complete') continue
-      if (entry.state === 'parked') byKey.set(entry.ck, 'parked')
-      else if (!byKey.has(entry.ck)) byKey.set(entry.ck, 'pending')
+      const mark: RecordSyncMark =
+        entry.state !== 'parked' ? 'pending' : entry.conflict ? 'conflict' : 'parked'
+      const before = byKey.get(entry.ck)
+      if (!before || MARK_WEIGHT[mark] > MARK_WEIGHT[before]) byKey.set(entry.ck, mark)
     }
-    const out = new Map<number, 'pending' | 'parked'>()
+    const out = new Map<number, RecordSyncMark>()
     for (const [ck, mark] of byKey) out.set(await idOfKey(db, table, ck), mark)
     return out
   },

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react'
 import { localFileId } from '../data/ids.ts'
-import type { ListHead, Queries, QueryName, StoredFile } from '../data/queries.ts'
+import type { ListHead, Queries, QueryName, RecordSyncMark, StoredFile } from '../data/queries.ts'
 import type { WatchMessage } from '../sync/service.ts'
 import {
   DEFAULT_SYNC_META,
@@ -187,10 +187,10 @@ export function useRecord<K extends RecordKind>(
 }
 
 /** Ids of `table` with unsynced ('pending') or rejected ('parked') changes. */
-export function useSyncMarks(table: MirrorTable): Map<number, 'pending' | 'parked'> {
+export function useSyncMarks(table: MirrorTable): Map<number, RecordSyncMark> {
   return useMirror('syncMarks', table) ?? EMPTY_MARKS
 }
-const EMPTY_MARKS = new Map<number, 'pending' | 'parked'>()
+const EMPTY_MARKS = new Map<number, RecordSyncMark>()
 
 export function useProjects(workspaceId: number | null): Project[] | undefined {
   return useMirror('projects', workspaceId)

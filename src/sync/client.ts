@@ -306,6 +306,8 @@ function subscribeReplaying(listener: () => void) {
 export interface SyncStatus {
   /** The browser has a network and the API answers requests (src/sync/reachability.ts). */
   online: boolean
+  /** The browser has a network (it may still get no answer: `online` false then). */
+  network: boolean
   pending: number
   /** Parked entries: refused by the server, or conflicts waiting for the person's choice. */
   parked: number
@@ -340,6 +342,7 @@ export function useSyncStatus(): SyncStatus {
   const meta = useSyncMeta()
   return {
     online: network && answering,
+    network,
     pending: counts?.pending ?? 0,
     parked: counts?.parked ?? 0,
     conflicts: counts?.conflicts ?? 0,

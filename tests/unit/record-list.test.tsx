@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
 import { compareText } from '../../src/ui/list-query.ts'
 import { RecordList, recordId, type SortOption } from '../../src/ui/record-list.tsx'
+import type { SyncMarkState } from '../../src/ui/sync-mark.tsx'
 import { renderInApp } from './helpers/render-app.tsx'
 
 interface Row {
@@ -22,7 +23,7 @@ function List(props: {
   items: Row[] | undefined
   partial?: boolean
   onOpen?: (row: Row) => void
-  marks?: Map<number, 'pending' | 'parked'>
+  marks?: Map<number, SyncMarkState>
 }) {
   return (
     <RecordList
@@ -162,10 +163,12 @@ describe('RecordList', () => {
       { id: -1, name: 'Новая', city: 'Омск' },
       { id: 2, name: 'Старая', city: 'Пермь' },
       { id: 3, name: 'Чистая', city: 'Казань' },
+      { id: 4, name: 'Спорная', city: 'Тула' },
     ]
-    const marks = new Map<number, 'pending' | 'parked'>([
+    const marks = new Map<number, SyncMarkState>([
       [-1, 'pending'],
       [2, 'parked'],
+      [4, 'conflict'],
     ])
     await renderInApp(() => <List items={rows} marks={marks} onOpen={onOpen} />)
     const user = userEvent.setup()
@@ -175,7 +178,12 @@ describe('RecordList', () => {
       'data-record-id',
       '2',
     )
-    expect(document.querySelectorAll('[data-sync-mark]')).toHaveLength(2)
+    // A change that meets a colleague's says so, not that the server refused it.
+    expect(screen.getByText('Конфликт').closest('[role="listitem"]')).toHaveAttribute(
+      'data-record-id',
+      '4',
+    )
+    expect(document.querySelectorAll('[data-sync-mark]')).toHaveLength(3)
     await user.click(screen.getByRole('button', { name: /Чистая/ }))
     expect(onOpen).toHaveBeenCalledWith(rows[2])
   })

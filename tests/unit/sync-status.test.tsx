@@ -125,6 +125,41 @@ describe('sync status in the top bar', () => {
     expect(discardEntry).toHaveBeenCalledWith(seq)
   })
 
+  it('counts a conflict once in the header, and never says everything was sent above it', async () => {
+    await db.outbox.add(
+      entry({
+        state: 'parked',
+        code: 'conflict',
+        message: 'Запись изменена',
+        baseVersion: 4,
+        conflict: {
+          version: 4,
+          fields: [{ field: 'name', mine: 'Кардиология (новая)', theirs: 'Кардиоцентр' }],
+          current: { id: 5, version: 4, name: 'Кардиоцентр' },
+        },
+      }),
+    )
+    await renderInApp(() => <SyncStatus />)
+    const button = await screen.findByRole('button', { name: /Конфликты: 1/ })
+    // The words give the count; no badge repeats it.
+    expect(button.textContent).toBe('Конфликты: 1')
+    await userEvent.click(button)
+    const summary = await screen.findByTestId('sync-summary')
+    expect(summary.textContent).not.toMatch(/Все изменения отправлены/)
+    expect(summary.textContent).toBe(
+      'Остальные изменения отправлены. Ниже — те, что ждут вашего решения.',
+    )
+  })
+
+  it('keeps the count of refused changes beside another state', async () => {
+    await db.outbox.add(entry({ state: 'parked', sent: true, message: 'Не найдено' }))
+    await db.outbox.add(entry({ ck: '6' }))
+    await renderInApp(() => <SyncStatus />)
+    const button = await screen.findByRole('button', { name: /Ждут отправки: 1/ })
+    // «Ждут отправки: 1», then the badge's «1» for the refused one.
+    expect(button.textContent).toBe('Ждут отправки: 11')
+  })
+
   it('shows the rejected count when nothing else waits', async () => {
     await db.outbox.add(entry({ state: 'parked', sent: true, message: 'Не найдено' }))
     await renderInApp(() => <SyncStatus />)
@@ -151,7 +186,7 @@ describe('offline is told by answers', () => {
     noteAnswer(true)
   })
 
-  it('says «Нет сети» while requests get no answer though the browser reports a network, and goes back at the first answer', async () => {
+  it('says «Сервер не отвечает» while requests get no answer though the browser reports a network, and goes back at the first answer', async () => {
     expect(navigator.onLine).toBe(true)
     await db.outbox.add(entry({ ck: '6' }))
     await renderInApp(() => <SyncStatus />)
@@ -161,7 +196,9 @@ describe('offline is told by answers', () => {
       throw new TypeError('Failed to fetch')
     })
     await expect(request('/api/check_auth', { schema: Any })).rejects.toBeInstanceOf(NetworkError)
-    expect(await screen.findByRole('button', { name: /Нет сети · ждут: 1/ })).toBeInTheDocument()
+    expect(
+      await screen.findByRole('button', { name: /Сервер не отвечает · ждут: 1/ }),
+    ).toBeInTheDocument()
 
     // A captive portal's page is no answer either; the API's own error is one.
     answerWith(async () => new Response('<html>Wi-Fi</html>', { status: 200 }))
@@ -183,7 +220,7 @@ describe('offline is told by answers', () => {
     await screen.findByRole('button', { name: /Всё сохранено/ })
     noteAnswer(false)
     expect(
-      await screen.findByRole('button', { name: 'Синхронизация: Нет сети' }),
+      await screen.findByRole('button', { name: 'Синхронизация: Сервер не отвечает' }),
     ).toBeInTheDocument()
     noteAnswer(true)
     expect(await screen.findByRole('button', { name: /Всё сохранено/ })).toBeInTheDocument()

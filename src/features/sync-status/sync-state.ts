@@ -7,10 +7,13 @@ import type { SyncStatus } from '../../sync/client.ts'
  * says changes wait). Offline is told by the browser and by requests that get no answer
  * (src/sync/reachability.ts); «Всё сохранено» only once the outbox has been read and is empty.
  */
-export type SyncState = 'offline' | 'saving' | 'pending' | 'parked' | 'checking' | 'saved'
+export type SyncState =
+  'offline' | 'unreachable' | 'saving' | 'pending' | 'parked' | 'checking' | 'saved'
 
 export function syncState(status: SyncStatus): SyncState {
-  if (!status.online) return 'offline'
+  if (!status.network) return 'offline'
+  // A network that connects but gets no answer (a captive portal, a dead link, the API down).
+  if (!status.online) return 'unreachable'
   if (status.replaying) return 'saving'
   if (status.pending > 0) return 'pending'
   if (status.parked > 0) return 'parked'
@@ -25,6 +28,8 @@ export function useSyncStateLabel(state: SyncState, status: SyncStatus): string 
   switch (state) {
     case 'offline':
       return pending > 0 ? t`Нет сети · ждут: ${pending}` : t`Нет сети`
+    case 'unreachable':
+      return pending > 0 ? t`Сервер не отвечает · ждут: ${pending}` : t`Сервер не отвечает`
     case 'saving':
       return t`Сохраняется…`
     case 'pending':

@@ -72,7 +72,8 @@ export function SyncStatus() {
             <Text component="span" size="sm" c={color} visibleFrom="sm" truncate>
               {label}
             </Text>
-            {status.parked > 0 ? (
+            {/* One count: the words already give it while the state is about them. */}
+            {status.parked > 0 && state !== 'parked' ? (
               <Badge color="red" aria-hidden>
                 {String(status.parked)}
               </Badge>
@@ -90,6 +91,7 @@ export function SyncStatus() {
 // Shades dark enough for small text on the white bar (contrast ≥ 4.5:1).
 const LOOK: Record<State, { icon: ReactNode; color: TextColor }> = {
   offline: { icon: <IconCloudOff size={20} aria-hidden />, color: 'gray.7' },
+  unreachable: { icon: <IconCloudOff size={20} aria-hidden />, color: 'orange.9' },
   saving: { icon: <Loader size={16} />, color: 'blue.8' },
   pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.8' },
   parked: { icon: <IconAlertTriangle size={20} aria-hidden />, color: 'red.9' },
@@ -114,12 +116,18 @@ function SyncPanel({ status }: { status: Status }) {
     <Stack gap="sm">
       <Stack gap={2}>
         <Text size="sm" fw={600}>
-          {status.online ? t`Соединение есть` : t`Нет соединения с сервером`}
+          {status.online
+            ? t`Соединение есть`
+            : status.network
+              ? t`Сервер не отвечает`
+              : t`Нет соединения с сервером`}
         </Text>
-        <Text size="sm" c="dimmed">
+        <Text size="sm" c="dimmed" data-testid="sync-summary">
           {status.pending > 0
             ? t`Изменений ждут отправки: ${pending}. Они сохранены на этом устройстве.`
-            : t`Все изменения отправлены.`}
+            : status.parked > 0
+              ? t`Остальные изменения отправлены. Ниже — те, что ждут вашего решения.`
+              : t`Все изменения отправлены.`}
         </Text>
         {time ? (
           <Text size="xs" c="dimmed">

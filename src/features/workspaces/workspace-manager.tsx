@@ -18,7 +18,7 @@ import { Button, IconButton } from '../../ui/button.tsx'
 import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { InlineRename } from '../../ui/inline-rename.tsx'
 import { issuesToFieldErrors } from '../../ui/field-error.ts'
-import { SyncMark } from '../../ui/sync-mark.tsx'
+import { SyncMark, type SyncMarkState } from '../../ui/sync-mark.tsx'
 import { TextInput } from '../../ui/text-input.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useRefresh } from '../../sync/client.ts'
@@ -119,7 +119,7 @@ function useContents(workspaceId: number): WorkspaceContents | undefined {
   }
 }
 
-function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: 'pending' | 'parked' }) {
+function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: SyncMarkState }) {
   const { t } = useLingui()
   const contents = useContents(workspace.id)
   const currentId = useCurrentWorkspaceId()
