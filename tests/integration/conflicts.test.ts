@@ -9,13 +9,14 @@ import type { LocalBlock } from '../../src/data/types.ts'
 import type { SavedBlock } from '../../src/domain/block.ts'
 import { pngImage } from '../server/helpers.ts'
 import type { KnownChange } from '../../src/sync/protocol.ts'
-import { json, startHarness, type Harness } from './harness.ts'
+import { json, sharedServer, startHarness, type Harness } from './harness.ts'
 
 // Two people on one workspace: this device (the engine) and another (direct calls), each writing
 // from the version they saw (docs/SYNC.md, "Conflicts").
 let h: Harness
+const server = sharedServer()
 beforeEach(async () => {
-  h = await startHarness()
+  h = await startHarness(server)
 })
 afterEach(async () => {
   await h.close()

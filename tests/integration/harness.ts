@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest'
 import { configureApi } from '../../src/api/client.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { readAuthToken, storeAuthToken } from '../../src/data/sync-state.ts'
@@ -5,8 +6,10 @@ import { createSyncEngine, type SyncEngine } from '../../src/sync/engine.ts'
 import { startServer, type RunningServer } from '../../server/start.ts'
 
 /**
- * The real reference server in-process on a free port, a fresh mirror database, and the replay
- * engine pointed at both. `fetch` is wrapped so tests can see every request and inject faults.
+ * The real reference server in-process on a free port, a fresh account and mirror database, and
+ * the replay engine pointed at both. `fetch` is wrapped so tests can see every request and inject
+ * faults. A file whose tests only need an account of their own shares one server (`sharedServer`):
+ * starting one costs seconds, an account milliseconds.
  */
 export interface Sent {
   method: string
@@ -41,9 +44,28 @@ export interface Harness {
 
 let counter = 0
 
-export async function startHarness(): Promise<Harness> {
+/**
+ * One server for the calling file's tests, started before the first and closed after the last;
+ * pass its getter to `startHarness` in `beforeEach`.
+ */
+export function sharedServer(): () => RunningServer {
+  let server: RunningServer | null = null
+  beforeAll(async () => {
+    server = await startServer({ port: 0, dataDir: 'memory' })
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+  return () => {
+    if (!server) throw new Error('the shared server has not started')
+    return server
+  }
+}
+
+/** A harness on `shared` (another test's server, kept open) or on a server of its own. */
+export async function startHarness(shared?: () => RunningServer): Promise<Harness> {
   counter += 1
-  const server = await startServer({ port: 0, dataDir: 'memory' })
+  const server = shared ? shared() : await startServer({ port: 0, dataDir: 'memory' })
   const realFetch = globalThis.fetch
   const register = await realFetch(`${server.url}/api/register`, {
     method: 'POST',
@@ -127,7 +149,7 @@ export async function startHarness(): Promise<Harness> {
     async close() {
       globalThis.fetch = realFetch
       db.close()
-      await server.close()
+      if (!shared) await server.close()
     },
   }
 }

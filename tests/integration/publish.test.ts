@@ -7,7 +7,7 @@ import {
   unpublishProject,
 } from '../../src/sync/mutators/index.ts'
 import { pngImage } from '../server/helpers.ts'
-import { json, startHarness, type Harness } from './harness.ts'
+import { json, sharedServer, startHarness, type Harness } from './harness.ts'
 
 /**
  * Publishing through the outbox against the reference server (docs/SYNC.md "Publishing"): the
@@ -16,8 +16,9 @@ import { json, startHarness, type Harness } from './harness.ts'
  */
 
 let h: Harness
+const server = sharedServer()
 beforeEach(async () => {
-  h = await startHarness()
+  h = await startHarness(server)
 })
 afterEach(async () => {
   await h.close()

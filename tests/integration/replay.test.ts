@@ -20,11 +20,12 @@ import type { SavedBlock } from '../../src/domain/block.ts'
 import { pngImage } from '../server/helpers.ts'
 import { createSyncEngine } from '../../src/sync/engine.ts'
 import type { LockManagerLike } from '../../src/sync/lock.ts'
-import { json, startHarness, type Harness } from './harness.ts'
+import { json, sharedServer, startHarness, type Harness } from './harness.ts'
 
 let h: Harness
+const server = sharedServer()
 beforeEach(async () => {
-  h = await startHarness()
+  h = await startHarness(server)
 })
 afterEach(async () => {
   await h.close()

@@ -3,7 +3,7 @@ import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { storeAuthToken } from '../../src/data/sync-state.ts'
 import { createSyncEngine, type SyncEngine } from '../../src/sync/engine.ts'
 import { updateRecord } from '../../src/sync/mutators/index.ts'
-import { json, startHarness, type Harness } from './harness.ts'
+import { json, sharedServer, startHarness, type Harness } from './harness.ts'
 
 /**
  * Two devices of one workspace editing the same records under network faults (docs/SYNC.md,
@@ -32,8 +32,9 @@ interface Device {
 
 let h: Harness
 let devices: Device[]
+const server = sharedServer()
 beforeEach(async () => {
-  h = await startHarness()
+  h = await startHarness(server)
   devices = [{ db: h.db, engine: h.engine }]
   const db = new MirrorDb(`two-devices-${Date.now()}-${Math.random()}`)
   await storeAuthToken({ token: h.token, expiry: null }, db)
