@@ -821,6 +821,23 @@ describe('on a tablet in portrait (800 × 1200)', () => {
             expect(overlap(box, other), `${selector} control ${i} overlaps another`).toBe(false)
         }
       }
+      // The toolbar keeps its height whatever the status says, at a tablet's widths upright and
+      // across: a rewrap would move the canvas under a finger.
+      const toolbarHeight = () =>
+        page.getByTestId('editor-toolbar').evaluate((el) => el.getBoundingClientRect().height)
+      const statusText = () => page.getByTestId('editor-status').textContent()
+      for (const width of [768, 800, 834, 1024, 1180]) {
+        await page.setViewportSize({ width, height: 1000 })
+        await expect.poll(statusText).toMatch(/Всё сохранено/)
+        const online = await toolbarHeight()
+        await goOffline(browser.context)
+        try {
+          await expect.poll(statusText).toMatch(/Нет сети/)
+          expect(await toolbarHeight(), `toolbar at ${width} px`).toBe(online)
+        } finally {
+          await goOnline(browser.context)
+        }
+      }
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 })
     }
