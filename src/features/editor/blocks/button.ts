@@ -1,5 +1,5 @@
 import { msg } from '@lingui/core/macro'
-import { DEFAULT_FONT } from '../model/fonts.ts'
+import { buttonDomain } from '../../../domain/blocks/button.ts'
 import { boxUnits, heightPercent, LINE_HEIGHT, paint } from './shared.ts'
 import type { BlockDefinition, Units } from './types.ts'
 
@@ -22,18 +22,10 @@ export const buttonBlock: BlockDefinition<'button'> = {
     return {
       ...base,
       type: 'button',
+      ...buttonDomain.defaults,
       width,
       height: heightPercent(width, portrait ? 0.22 : 0.25, bg),
-      btn_type: 'link',
-      btn_type_value: '',
-      name: '',
-      border_width: 0,
-      border_color: '#1c7ed6',
       fontSize: portrait ? 8 : 3,
-      font: DEFAULT_FONT,
-      align: 'center',
-      color: '#ffffff',
-      background: '#228be6',
       text: texts.button,
     }
   },

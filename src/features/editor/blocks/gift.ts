@@ -1,4 +1,5 @@
 import { msg } from '@lingui/core/macro'
+import { giftDomain } from '../../../domain/blocks/gift.ts'
 import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH, paint } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
@@ -8,12 +9,9 @@ export const giftBlock: BlockDefinition<'gift'> = {
   defaults: (base, bg, texts) => ({
     ...base,
     type: 'gift',
+    ...giftDomain.defaults,
     width: bg.height > bg.width ? 80 : 30,
-    color: '#e64980',
     text: texts.gift,
-    name: '',
-    button_url: '',
-    button_hook_url: '',
   }),
   storedHeight: false,
   handles: CARD_HANDLES,
@@ -44,7 +42,7 @@ export const giftBlock: BlockDefinition<'gift'> = {
     return {
       w,
       h: w * CARD_RATIO,
-      primitives: cardPrimitives(w, paint(block.color, '#e64980'), texts),
+      primitives: cardPrimitives(w, paint(block.color, giftDomain.defaults.color), texts),
     }
   },
 }

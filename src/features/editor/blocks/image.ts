@@ -1,4 +1,5 @@
 import { msg } from '@lingui/core/macro'
+import { imageDomain } from '../../../domain/blocks/image.ts'
 import { boxUnits, heightPercent, MEDIA_HANDLES, placeholder } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
@@ -11,12 +12,11 @@ export const imageBlock: BlockDefinition<'image'> = {
     return {
       ...base,
       type: 'image',
+      ...imageDomain.defaults,
       width,
       height: heightPercent(width, 0.75, bg),
       scaleX: 1,
       scaleY: 1,
-      name: '',
-      image_url: '',
     }
   },
   storedHeight: true,

@@ -1,4 +1,5 @@
 import { msg } from '@lingui/core/macro'
+import { priceDomain } from '../../../domain/blocks/price.ts'
 import { formatPrice } from '../../../domain/format.ts'
 import { parsePrice } from '../../../domain/price.ts'
 import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH, paint } from './shared.ts'
@@ -12,8 +13,8 @@ export const priceBlock: BlockDefinition<'price'> = {
     return {
       ...base,
       type: 'price',
+      ...priceDomain.defaults,
       width: bg.height > bg.width ? 80 : 30,
-      color: '#2b8a3e',
       text,
       text_price: parsePrice(text),
       button_text: texts.priceButton,
@@ -36,7 +37,7 @@ export const priceBlock: BlockDefinition<'price'> = {
     return {
       w,
       h: w * CARD_RATIO,
-      primitives: cardPrimitives(w, paint(block.color, '#2b8a3e'), texts),
+      primitives: cardPrimitives(w, paint(block.color, priceDomain.defaults.color), texts),
     }
   },
 }

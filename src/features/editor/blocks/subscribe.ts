@@ -1,4 +1,5 @@
 import { msg } from '@lingui/core/macro'
+import { subscribeDomain } from '../../../domain/blocks/subscribe.ts'
 import { formatDayMonth } from '../../../domain/format.ts'
 import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
@@ -12,9 +13,8 @@ export const subscribeBlock: BlockDefinition<'subscribe'> = {
   defaults: (base, bg, texts) => ({
     ...base,
     type: 'subscribe',
+    ...subscribeDomain.defaults,
     width: bg.height > bg.width ? 80 : 30,
-    specialist_id: null,
-    date: '',
     action: texts.subscribeAction,
   }),
   storedHeight: false,

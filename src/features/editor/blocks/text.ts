@@ -1,5 +1,5 @@
 import { msg } from '@lingui/core/macro'
-import { DEFAULT_FONT } from '../model/fonts.ts'
+import { textDomain } from '../../../domain/blocks/text.ts'
 import { LINE_HEIGHT, paint } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
@@ -11,14 +11,10 @@ export const textBlock: BlockDefinition<'text'> = {
     return {
       ...base,
       type: 'text',
+      ...textDomain.defaults,
       width: portrait ? 80 : 50,
       fontSize: portrait ? 10 : 4,
-      font: DEFAULT_FONT,
-      align: 'center',
-      color: '#212529',
       text: texts.text,
-      background: 'transparent',
-      name: '',
     }
   },
   storedHeight: false,

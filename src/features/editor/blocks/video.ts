@@ -1,4 +1,5 @@
 import { msg } from '@lingui/core/macro'
+import { videoDomain } from '../../../domain/blocks/video.ts'
 import { boxUnits, heightPercent, MEDIA_HANDLES, placeholder } from './shared.ts'
 import type { BlockDefinition, PlayPrimitive } from './types.ts'
 
@@ -14,13 +15,11 @@ export const videoBlock: BlockDefinition<'video'> = {
     return {
       ...base,
       type: 'video',
+      ...videoDomain.defaults,
       width,
       height: heightPercent(width, 9 / 16, bg),
       scaleX: 1,
       scaleY: 1,
-      video_url: '',
-      video_src: '',
-      name: '',
     }
   },
   storedHeight: true,

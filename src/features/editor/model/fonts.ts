@@ -1,3 +1,4 @@
+import { DEFAULT_FONT } from '../../../domain/block.ts'
 import type { LocalBlock } from '../editor-data.ts'
 
 /**
@@ -28,7 +29,7 @@ export const WEB_FONTS: readonly WebFontFamily[] = [
 ]
 
 /** The font of new text and button blocks, and of the gift, price and subscribe cards. */
-export const DEFAULT_FONT = 'Roboto'
+export { DEFAULT_FONT } from '../../../domain/block.ts'
 
 /** The weights shipped: regular for block text, bold for the cards' titles and buttons. */
 export type FontWeight = 400 | 700

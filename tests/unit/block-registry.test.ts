@@ -1,0 +1,73 @@
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { MIGRATIONS } from '../../server/db/migrations.ts'
+import { BLOCK_DEFAULTS as SERVER_DEFAULTS } from '../../server/services/block-defaults.ts'
+import { APPEAL_KINDS } from '../../src/domain/appeal.ts'
+import {
+  Block,
+  BLOCK_DOMAINS,
+  BLOCK_SCHEMAS,
+  BLOCK_TYPES,
+  ITEM_BLOCK_TYPES,
+  REQUEST_BLOCK_TYPES,
+  WIDGET_BLOCK_TYPES,
+} from '../../src/domain/block.ts'
+
+/** The values a CHECK (… IN (…)) on `column` of `table` allows, from the migrations' SQL. */
+function checkedValues(table: string, column: string): string[] {
+  const sql = MIGRATIONS.join('\n')
+  const create = new RegExp(`CREATE TABLE ${table} \\(([\\s\\S]*?)\\n\\s*\\);`).exec(sql)
+  expect(create, `CREATE TABLE ${table}`).not.toBeNull()
+  const check = new RegExp(`\\b${column}\\b[^\\n]*CHECK \\(${column} IN \\(([^)]*)\\)\\)`).exec(
+    create![1]!,
+  )
+  expect(check, `CHECK on ${table}.${column}`).not.toBeNull()
+  // A later migration changing that constraint would have to be read here too.
+  expect(sql).not.toMatch(new RegExp(`ALTER TABLE ${table}[^;]*CONSTRAINT[^;]*${column}`))
+  return check![1]!.split(',').map((s) => s.trim().replace(/^'|'$/g, ''))
+}
+
+describe('block registry, domain part (docs/editor.md «Adding a block type»)', () => {
+  it('registers every block type once, under its own name', () => {
+    expect(BLOCK_TYPES).toEqual(Object.keys(BLOCK_DOMAINS))
+    expect(new Set(BLOCK_TYPES).size).toBe(BLOCK_TYPES.length)
+    for (const type of BLOCK_TYPES) {
+      expect(BLOCK_DOMAINS[type].type).toBe(type)
+      expect(BLOCK_SCHEMAS[type]).toBe(BLOCK_DOMAINS[type].schema)
+      expect(BLOCK_SCHEMAS[type].entries.type.literal).toBe(type)
+    }
+    expect(Block.options).toHaveLength(BLOCK_TYPES.length)
+    expect([...ITEM_BLOCK_TYPES, ...WIDGET_BLOCK_TYPES].sort()).toEqual([...BLOCK_TYPES].sort())
+  })
+
+  it.each(BLOCK_TYPES)(
+    '%s: its defaults are every field but the geometry and pass its schema',
+    (type) => {
+      const domain = BLOCK_DOMAINS[type]
+      expect(['item', 'widget']).toContain(domain.endpoints)
+      expect(typeof domain.requests).toBe('boolean')
+      const geometry = { bg_id: 1, x: 0, y: 0, zindex: 0, rotation: 0 }
+      const sizes = { width: 10, height: 10, scaleX: 1, scaleY: 1, fontSize: 4 }
+      const own = Object.keys(domain.schema.entries).filter(
+        (k) => !(k in geometry) && !(k in sizes) && !['id', 'version', 'type'].includes(k),
+      )
+      expect(Object.keys(domain.defaults).sort()).toEqual(own.sort())
+      const sized = Object.fromEntries(
+        Object.entries(sizes).filter(([k]) => k in domain.schema.entries),
+      )
+      const block = { ...geometry, ...sized, ...domain.defaults, type }
+      expect(v.safeParse(domain.schema, block).success).toBe(true)
+      // The server's defaults are the module's, not a copy.
+      expect(SERVER_DEFAULTS[type]).toBe(domain.defaults)
+    },
+  )
+
+  it('the database allows exactly the registered types (a new type needs a migration)', () => {
+    expect(checkedValues('blocks', 'type').sort()).toEqual([...BLOCK_TYPES].sort())
+  })
+
+  it('requests are of the types that take them, in the database and in the API', () => {
+    expect(checkedValues('appeals', 'kind').sort()).toEqual([...REQUEST_BLOCK_TYPES].sort())
+    expect([...APPEAL_KINDS].sort()).toEqual([...REQUEST_BLOCK_TYPES].sort())
+  })
+})
