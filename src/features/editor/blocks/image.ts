@@ -6,6 +6,7 @@ import type { BlockDefinition } from './types.ts'
 /** Image: the picture stretched over its box × its scale; a grey stand-in in the editor until then. */
 export const imageBlock: BlockDefinition<'image'> = {
   type: 'image',
+  label: msg`Изображение`,
   defaults: (base, bg) => {
     const portrait = bg.height > bg.width
     const width = portrait ? 80 : 40
@@ -31,6 +32,7 @@ export const imageBlock: BlockDefinition<'image'> = {
     },
   ],
   style: [],
+  fonts: () => [],
   appearance: (block, ctx) => {
     const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)
     if (!block.image_url) return { w, h, primitives: placeholder(w, h, ctx.labels.image, false) }

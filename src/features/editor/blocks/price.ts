@@ -2,12 +2,20 @@ import { msg } from '@lingui/core/macro'
 import { priceDomain } from '../../../domain/blocks/price.ts'
 import { formatPrice } from '../../../domain/format.ts'
 import { parsePrice } from '../../../domain/price.ts'
-import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH, paint } from './shared.ts'
+import {
+  CARD_FONTS,
+  CARD_HANDLES,
+  cardPrimitives,
+  CARD_RATIO,
+  DEFAULT_CARD_WIDTH,
+  paint,
+} from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
 /** Price: a green card with the price («1 500 ₽») and its button («Купить» by default). */
 export const priceBlock: BlockDefinition<'price'> = {
   type: 'price',
+  label: msg`Цена`,
   defaults: (base, bg, texts) => {
     const text = formatPrice(1000)
     return {
@@ -27,6 +35,8 @@ export const priceBlock: BlockDefinition<'price'> = {
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'color', field: 'color', label: msg`Цвет` },
   ],
+  fonts: () => CARD_FONTS,
+  action: () => ({ element: 'button' }),
   appearance: (block, ctx) => {
     const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
     const texts = {

@@ -6,6 +6,7 @@ import type { BlockDefinition } from './types.ts'
 /** Text: a wrapped paragraph as high as its lines, on an optional background colour. */
 export const textBlock: BlockDefinition<'text'> = {
   type: 'text',
+  label: msg`Текст`,
   defaults: (base, bg, texts) => {
     const portrait = bg.height > bg.width
     return {
@@ -42,6 +43,7 @@ export const textBlock: BlockDefinition<'text'> = {
     { kind: 'color', field: 'color', label: msg`Цвет текста` },
     { kind: 'color', field: 'background', label: msg`Фон`, allowTransparent: true },
   ],
+  fonts: (block) => [{ font: block.font, weight: 400 }],
   appearance: (block) => {
     const w = block.width * 2
     return {

@@ -9,6 +9,7 @@ import type { BlockDefinition, PlayPrimitive } from './types.ts'
  */
 export const videoBlock: BlockDefinition<'video'> = {
   type: 'video',
+  label: msg`Видео`,
   defaults: (base, bg) => {
     const portrait = bg.height > bg.width
     const width = portrait ? 90 : 60
@@ -34,6 +35,7 @@ export const videoBlock: BlockDefinition<'video'> = {
     },
   ],
   style: [],
+  fonts: () => [],
   appearance: (block, ctx) => {
     const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)
     const source = block.video_src || block.video_url
