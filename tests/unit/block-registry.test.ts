@@ -12,6 +12,9 @@ import {
   REQUEST_BLOCK_TYPES,
   WIDGET_BLOCK_TYPES,
 } from '../../src/domain/block.ts'
+import { BLOCK_DEFINITIONS } from '../../src/features/editor/blocks/index.ts'
+import { BLOCK_PANELS } from '../../src/features/editor/blocks/panels.ts'
+import { defaultBlock } from '../../src/features/editor/model/block-shape.ts'
 
 /** The values a CHECK (… IN (…)) on `column` of `table` allows, from the migrations' SQL. */
 function checkedValues(table: string, column: string): string[] {
@@ -69,5 +72,39 @@ describe('block registry, domain part (docs/editor.md «Adding a block type»)',
   it('requests are of the types that take them, in the database and in the API', () => {
     expect(checkedValues('appeals', 'kind').sort()).toEqual([...REQUEST_BLOCK_TYPES].sort())
     expect([...APPEAL_KINDS].sort()).toEqual([...REQUEST_BLOCK_TYPES].sort())
+  })
+})
+
+const texts = { text: 'Т', button: 'К', gift: 'П', priceButton: 'К', subscribeAction: 'З' }
+
+describe('block registry, editor part (docs/editor.md «Adding a block type»)', () => {
+  it('registers every type of the domain, and nothing else', () => {
+    expect(Object.keys(BLOCK_DEFINITIONS).sort()).toEqual([...BLOCK_TYPES].sort())
+    expect(Object.keys(BLOCK_PANELS).sort()).toEqual([...BLOCK_TYPES].sort())
+  })
+
+  it.each(BLOCK_TYPES)('%s: its module provides every part', (type) => {
+    const def = BLOCK_DEFINITIONS[type]
+    expect(def.type).toBe(type)
+    expect(def.label.id, 'label').toBeTruthy()
+    expect(typeof def.defaults, 'defaults').toBe('function')
+    expect(typeof def.appearance, 'appearance').toBe('function')
+    expect(typeof def.fonts, 'fonts').toBe('function')
+    expect(def.handles, 'handles').toBeDefined()
+    expect(Array.isArray(def.content) && Array.isArray(def.style)).toBe(true)
+    const panel = BLOCK_PANELS[type]
+    expect(panel.icon, 'icon').toBeTruthy()
+    expect(typeof panel.Panel, 'panel').toBe('function')
+    // A new block starts from the domain's defaults (its texts translated, its geometry its own).
+    const block = defaultBlock(type, 1, { width: 1600, height: 900 }, 0, texts)
+    const domain = BLOCK_DOMAINS[type]
+    for (const [field, value] of Object.entries(domain.defaults)) {
+      if (typeof value !== 'string' || value !== '') {
+        if (field !== 'text_price') expect(block, field).toHaveProperty(field, value)
+      }
+    }
+    expect(v.safeParse(domain.schema, block).success).toBe(true)
+    // Request-taking blocks have a button to open their form.
+    if (domain.requests) expect(def.action, 'action').toBeTypeOf('function')
   })
 })
