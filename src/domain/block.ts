@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { buttonDomain } from './blocks/button.ts'
-import type { BlockDomain, BlockSchema, DefaultFields } from './blocks/fields.ts'
+import type { BlockDomain, BlockSchema, DefaultFields, RequestFields } from './blocks/fields.ts'
 import { giftDomain } from './blocks/gift.ts'
 import { imageDomain } from './blocks/image.ts'
 import { priceDomain } from './blocks/price.ts'
@@ -68,11 +68,42 @@ export function isWidgetType(type: BlockType): type is WidgetBlockType {
 }
 
 /** Blocks a visitor sends a request from (docs/requests.md): the requests' kinds. */
-export const REQUEST_BLOCK_TYPES = BLOCK_TYPES.filter((type) => BLOCK_DOMAINS[type].requests)
+export const REQUEST_BLOCK_TYPES = BLOCK_TYPES.filter(
+  (type) => BLOCK_DOMAINS[type].request !== undefined,
+)
 
 /** Whether a visitor sends a request from blocks of this type. */
 export function takesRequests(type: string): boolean {
   return (REQUEST_BLOCK_TYPES as readonly string[]).includes(type)
+}
+
+/**
+ * What a request keeps of the block it was sent from (`BlockDomain.request`), from the block's
+ * stored fields; null for a block that takes no requests.
+ */
+export function requestFieldsOf(block: {
+  type: string
+  [field: string]: unknown
+}): RequestFields | null {
+  if (!isBlockType(block.type)) return null
+  return BLOCK_DOMAINS[block.type].request?.(block) ?? null
+}
+
+/** The ids a block's fields name of directory records of `kind` (`BlockDomain.references`). */
+export function referencedIds(
+  block: { type: string; [field: string]: unknown },
+  kind: 'specialist',
+): number[] {
+  if (!isBlockType(block.type)) return []
+  const references: Partial<Record<string, 'specialist'>> = domainOf(block.type).references ?? {}
+  return Object.entries(references)
+    .filter(([, of]) => of === kind)
+    .map(([field]) => block[field])
+    .filter((id): id is number => typeof id === 'number')
+}
+
+export function isBlockType(type: string): type is BlockType {
+  return Object.hasOwn(BLOCK_DOMAINS, type)
 }
 
 export const Block = v.variant('type', Object.values(BLOCK_SCHEMAS) as Schemas[BlockType][])
@@ -94,4 +125,4 @@ export { VideoBlock } from './blocks/video.ts'
 export { GiftBlock } from './blocks/gift.ts'
 export { PriceBlock } from './blocks/price.ts'
 export { SubscribeBlock } from './blocks/subscribe.ts'
-export type { BlockDomain, BlockSchema, DefaultFields } from './blocks/fields.ts'
+export type { BlockDomain, BlockSchema, DefaultFields, RequestFields } from './blocks/fields.ts'

@@ -9,6 +9,8 @@ import {
   BLOCK_SCHEMAS,
   BLOCK_TYPES,
   ITEM_BLOCK_TYPES,
+  referencedIds,
+  requestFieldsOf,
   REQUEST_BLOCK_TYPES,
   WIDGET_BLOCK_TYPES,
 } from '../../src/domain/block.ts'
@@ -50,7 +52,7 @@ describe('block registry, domain part (docs/editor.md «Adding a block type»)',
     (type) => {
       const domain = BLOCK_DOMAINS[type]
       expect(['item', 'widget']).toContain(domain.endpoints)
-      expect(typeof domain.requests).toBe('boolean')
+      if (domain.request) expect(domain.request, 'request').toBeTypeOf('function')
       const geometry = { bg_id: 1, x: 0, y: 0, zindex: 0, rotation: 0 }
       const sizes = { width: 10, height: 10, scaleX: 1, scaleY: 1, fontSize: 4 }
       const own = Object.keys(domain.schema.entries).filter(
@@ -69,6 +71,27 @@ describe('block registry, domain part (docs/editor.md «Adding a block type»)',
 
   it('the database allows exactly the registered types (a new type needs a migration)', () => {
     expect(checkedValues('blocks', 'type').sort()).toEqual([...BLOCK_TYPES].sort())
+  })
+
+  it('a request keeps of its block what its type says, and a block of another type has no form', () => {
+    const fields = (block: Record<string, unknown>) => requestFieldsOf({ id: 1, ...block } as never)
+    expect(fields({ type: 'text', text: 'a' })).toBeNull()
+    expect(fields({ type: 'unknown' })).toBeNull()
+    expect(fields({ type: 'gift', button_hook_url: 'https://hook.example' })).toEqual({
+      specialist_id: null,
+      date: '',
+      price: null,
+      hook_url: 'https://hook.example',
+    })
+    expect(fields({ type: 'price', text_price: 1500 })).toMatchObject({ price: 1500, hook_url: '' })
+    expect(fields({ type: 'subscribe', specialist_id: 7, date: '2026-03-01' })).toMatchObject({
+      specialist_id: 7,
+      date: '2026-03-01',
+      price: null,
+    })
+    expect(referencedIds({ type: 'subscribe', specialist_id: 7 }, 'specialist')).toEqual([7])
+    expect(referencedIds({ type: 'subscribe', specialist_id: null }, 'specialist')).toEqual([])
+    expect(referencedIds({ type: 'gift' }, 'specialist')).toEqual([])
   })
 
   it('requests are of the types that take them, in the database and in the API', () => {
@@ -107,6 +130,6 @@ describe('block registry, editor part (docs/editor.md «Adding a block type»)',
     }
     expect(v.safeParse(domain.schema, block).success).toBe(true)
     // Request-taking blocks have a button to open their form.
-    if (domain.requests) expect(def.action, 'action').toBeTypeOf('function')
+    if (domain.request) expect(def.action, 'action').toBeTypeOf('function')
   })
 })

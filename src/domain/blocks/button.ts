@@ -36,7 +36,6 @@ export const buttonDomain = defineBlockDomain({
   type: 'button',
   schema: ButtonBlock,
   endpoints: 'item',
-  requests: false,
   defaults: {
     btn_type: 'link',
     btn_type_value: '',

@@ -67,6 +67,30 @@ export type GeometryField =
 /** The fields of a block of schema `S` that have a default. */
 export type DefaultFields<S extends BlockSchema> = Omit<v.InferOutput<S>, GeometryField>
 
+/** What a visitor's request keeps of the block it was sent from. */
+export interface RequestFields {
+  /** The specialist booked (a subscribe block's), or null. */
+  specialist_id: number | null
+  /** The date booked (ISO, a subscribe block's), or ''. */
+  date: string
+  /** The price asked (a price block's number), or null. */
+  price: number | null
+  /** Where the request is also posted (a gift's button web hook), or ''. */
+  hook_url: string
+}
+
+/** No fields kept: what a type's `request` starts from. */
+export const NO_REQUEST_FIELDS: RequestFields = {
+  specialist_id: null,
+  date: '',
+  price: null,
+  hook_url: '',
+}
+
+/** A stored string field of a block read loosely: '' when it is not a string. */
+export const storedString = (block: Readonly<Record<string, unknown>>, key: string): string =>
+  typeof block[key] === 'string' ? block[key] : ''
+
 /**
  * One block type, as the page, the workers and the server know it (docs/editor.md «Adding a block
  * type»). The editor's part of the type (its look, its handles, its inspector panel) lives in
@@ -82,10 +106,11 @@ export interface BlockDomain<T extends string, S extends BlockSchema<T>> {
    */
   endpoints: 'item' | 'widget'
   /**
-   * Whether a visitor sends a request from it (its button opens a form on the published page;
-   * the request's `kind` is the block's type, docs/requests.md).
+   * For a type a visitor sends requests from (its button opens a form on the published page; the
+   * request's `kind` is the block's type, docs/requests.md): what a request keeps of the block,
+   * read from its stored fields as the page's snapshot holds them. None: it takes no requests.
    */
-  requests: boolean
+  request?: (block: Readonly<Record<string, unknown>>) => RequestFields
   /**
    * Every field but the geometry, as a new block has it: what the server stores for a field an
    * `add` leaves out (docs/API.md, "Blocks"), and what the editor starts a new block with (its

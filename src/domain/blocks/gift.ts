@@ -1,6 +1,13 @@
 import * as v from 'valibot'
 import { color, LIMITS, optionalText, optionalWebUrl } from '../validation.ts'
-import { blockBase, defineBlockDomain, name, percent } from './fields.ts'
+import {
+  blockBase,
+  defineBlockDomain,
+  name,
+  NO_REQUEST_FIELDS,
+  percent,
+  storedString,
+} from './fields.ts'
 
 /** Gift: a card whose button opens a request form, or a link (`button_url`). */
 export const GiftBlock = v.object({
@@ -18,6 +25,6 @@ export const giftDomain = defineBlockDomain({
   type: 'gift',
   schema: GiftBlock,
   endpoints: 'widget',
-  requests: true,
+  request: (block) => ({ ...NO_REQUEST_FIELDS, hook_url: storedString(block, 'button_hook_url') }),
   defaults: { color: '#e64980', text: '', name: '', button_url: '', button_hook_url: '' },
 })

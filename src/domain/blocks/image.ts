@@ -18,6 +18,5 @@ export const imageDomain = defineBlockDomain({
   type: 'image',
   schema: ImageBlock,
   endpoints: 'item',
-  requests: false,
   defaults: { name: '', image_url: '' },
 })

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { FieldCode, Id, LIMITS, optionalText, storableString } from '../validation.ts'
-import { blockBase, defineBlockDomain, percent } from './fields.ts'
+import { blockBase, defineBlockDomain, NO_REQUEST_FIELDS, percent, storedString } from './fields.ts'
 
 /** Subscribe: a card that books a visit to a specialist on a date. */
 export const SubscribeBlock = v.object({
@@ -20,7 +20,11 @@ export const subscribeDomain = defineBlockDomain({
   type: 'subscribe',
   schema: SubscribeBlock,
   endpoints: 'widget',
-  requests: true,
+  request: (block) => ({
+    ...NO_REQUEST_FIELDS,
+    specialist_id: typeof block.specialist_id === 'number' ? block.specialist_id : null,
+    date: storedString(block, 'date'),
+  }),
   defaults: { specialist_id: null, date: '', action: '' },
   references: { specialist_id: 'specialist' },
 })

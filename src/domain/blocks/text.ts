@@ -29,7 +29,6 @@ export const textDomain = defineBlockDomain({
   type: 'text',
   schema: TextBlock,
   endpoints: 'item',
-  requests: false,
   defaults: {
     font: DEFAULT_FONT,
     align: 'center',

@@ -19,6 +19,5 @@ export const videoDomain = defineBlockDomain({
   type: 'video',
   schema: VideoBlock,
   endpoints: 'item',
-  requests: false,
   defaults: { video_url: '', video_src: '', name: '' },
 })
