@@ -116,6 +116,8 @@ describe('block registry, editor part (docs/editor.md «Adding a block type»)',
     expect(typeof def.appearance, 'appearance').toBe('function')
     expect(typeof def.fonts, 'fonts').toBe('function')
     expect(def.handles, 'handles').toBeDefined()
+    // A stored height is a field of the type's schema (`StoredHeightType` reads it there).
+    expect(def.storedHeight, 'storedHeight').toBe('height' in BLOCK_DOMAINS[type].schema.entries)
     expect(Array.isArray(def.content) && Array.isArray(def.style)).toBe(true)
     const panel = BLOCK_PANELS[type]
     expect(panel.icon, 'icon').toBeTruthy()

@@ -73,9 +73,14 @@ export function blockBox(block: LocalBlock, bg: Size, measured?: number): Box {
   }
 }
 
+/** The types whose blocks store a `height` (button, image, video). */
+export type StoredHeightType = {
+  [T in BlockType]: BlockOf<T> extends { height: number } ? T : never
+}[BlockType]
+
 /** Whether a type's height is stored (button, image, video) or follows from its content. */
-export function hasStoredHeight(type: BlockType): type is 'button' | 'image' | 'video' {
+export function hasStoredHeight(type: BlockType): type is StoredHeightType {
   return BLOCK_DEFINITIONS[type].storedHeight
 }
 
-export type WithHeight = BlockOf<'button'> | BlockOf<'image'> | BlockOf<'video'>
+export type WithHeight = BlockOf<StoredHeightType>
