@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono'
 import * as v from 'valibot'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
+import { requestFieldsOf } from '../../src/domain/block.ts'
 import { UTM_KEYS, VisitorRequestInput } from '../../src/domain/visitor-request.ts'
 import { bodyLimit } from '../http/body-limit.ts'
 import { clientAddress } from '../http/client-address.ts'
@@ -23,7 +24,6 @@ export const DEFAULT_REQUEST_LIMITS: RequestLimits = {
 }
 
 const BODY_MAX_BYTES = 64 * 1024
-const FORM_KINDS = new Set(['gift', 'price', 'subscribe'])
 
 /** Requests counted per key in fixed windows, per instance. */
 class WindowCounter {
@@ -170,10 +170,11 @@ export function submitRoutes(
       return refuse(fields, body)
     }
     const request = parsed.output
-    const block = page.snapshot.blocks.find(
-      (b) => b.id === request.block_id && FORM_KINDS.has(b.type),
-    )
-    if (!block) return refuse({ _: errorMessage('form_broken') }, body)
+    const block = page.snapshot.blocks.find((b) => b.id === request.block_id)
+    // What the request keeps of its block is the block type's (src/domain/blocks/<type>.ts); a
+    // block that takes no requests has no form.
+    const kept = block ? requestFieldsOf(block) : null
+    if (!block || !kept) return refuse({ _: errorMessage('form_broken') }, body)
 
     const address = clientAddress(c, options.trustedProxies)
     const wait = Math.max(perAddress.take(address), perPage.take(slug))
@@ -208,7 +209,6 @@ export function submitRoutes(
 
     const utm: Submission['utm'] = utmFromReferer(c.req.header('Referer'), slug)
     for (const key of UTM_KEYS) if (request[key]) utm[key] = request[key]
-    const str = (key: string) => (typeof block[key] === 'string' ? (block[key] as string) : '')
     const submission: Submission = {
       workspace_id: page.workspace_id,
       project_id: page.project_id,
@@ -218,13 +218,7 @@ export function submitRoutes(
       phone: request.phone,
       email: request.email,
       comment: request.comment,
-      specialist_id:
-        block.type === 'subscribe' && typeof block.specialist_id === 'number'
-          ? block.specialist_id
-          : null,
-      date: block.type === 'subscribe' ? str('date') : '',
-      price:
-        block.type === 'price' && typeof block.text_price === 'number' ? block.text_price : null,
+      ...kept,
       utm,
       referrer: request.referrer,
       page_url: input.url,
@@ -233,7 +227,6 @@ export function submitRoutes(
       ip: address,
       user_agent: (c.req.header('User-Agent') ?? '').slice(0, 500),
       spam,
-      hook_url: block.type === 'gift' ? str('button_hook_url') : '',
     }
     const { id } = await (await sink()).submit(submission)
     if (json) return c.json({ id, status: 'accepted' }, 201)

@@ -1,6 +1,5 @@
 import type { Database, Queryable } from '../db/database.ts'
-import { BLOCK_SCHEMAS, type BlockType, type SavedBlock } from '../../src/domain/block.ts'
-import { parsePrice } from '../../src/domain/price.ts'
+import { BLOCK_SCHEMAS, domainOf, type BlockType, type SavedBlock } from '../../src/domain/block.ts'
 import { BlockSaveRef } from '../../src/domain/requests.ts'
 import { parseInput } from './validate.ts'
 import * as store from '../storage/projects.ts'
@@ -78,21 +77,18 @@ export class BlockService {
     delete merged.id
     // The version is the server's to set (docs/API.md, "Versions"), never stored in the data.
     delete merged.version
-    // text_price is the number in the text (DESIGN §3): derived when the client leaves it out.
-    if (type === 'price' && !('text_price' in body)) {
-      merged.text_price = typeof merged.text === 'string' ? parsePrice(merged.text) : null
-    }
+    // Fields of the type's own that follow from others (a price's number from its text).
+    const domain = domainOf(type)
+    domain.derive?.(merged, body)
     const block = parseInput(BLOCK_SCHEMAS[type], merged)
     const bg = await store.findBackgroundForUser(this.db, block.bg_id, userId)
     if (!bg) throw AppError.notFound()
-    if (block.type === 'subscribe' && block.specialist_id !== null) {
-      const ok = await recordInWorkspace(
-        this.db,
-        'specialist',
-        block.specialist_id,
-        bg.workspace_id,
-      )
-      if (!ok) throw AppError.validation({ specialist_id: { code: 'unknown_reference' } })
+    // A directory record a block names (a subscribe block's specialist) is of its workspace.
+    for (const [field, kind] of Object.entries(domain.references ?? {})) {
+      const id = (block as Record<string, unknown>)[field]
+      if (typeof id !== 'number' || !kind) continue
+      const ok = await recordInWorkspace(this.db, kind, id, bg.workspace_id)
+      if (!ok) throw AppError.validation({ [field]: { code: 'unknown_reference' } })
     }
     const { id: _id, bg_id: bgId, type: _type, version: _version, ...data } = block
     return this.db.transaction(async (tx) => {

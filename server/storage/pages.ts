@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts'
+import { referencedIds } from '../../src/domain/block.ts'
 import type { PageSnapshot, PageSpecialist } from '../../src/domain/publish.ts'
 import { listBackgrounds } from './projects.ts'
 
@@ -81,13 +82,8 @@ export async function takeSnapshot(
     [project.id],
   )
   const blocks = JSON.parse(rows[0]!.j) as PageSnapshot['blocks']
-  const wanted = [
-    ...new Set(
-      blocks
-        .filter((b) => b.type === 'subscribe' && typeof b.specialist_id === 'number')
-        .map((b) => b.specialist_id as number),
-    ),
-  ]
+  // The specialists the blocks name (a subscribe block's), by the block types' references.
+  const wanted = [...new Set(blocks.flatMap((b) => referencedIds(b, 'specialist')))]
   const specialists = wanted.length
     ? (
         await db.query<PageSpecialist>(

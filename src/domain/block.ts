@@ -1,179 +1,128 @@
 import * as v from 'valibot'
-import {
-  color,
-  FieldCode,
-  finiteNumber,
-  Id,
-  LIMITS,
-  optionalText,
-  optionalWebUrl,
-  RowVersion,
-  storableString,
-} from './validation.ts'
+import { buttonDomain } from './blocks/button.ts'
+import type { BlockDomain, BlockSchema, DefaultFields, RequestFields } from './blocks/fields.ts'
+import { giftDomain } from './blocks/gift.ts'
+import { imageDomain } from './blocks/image.ts'
+import { priceDomain } from './blocks/price.ts'
+import { subscribeDomain } from './blocks/subscribe.ts'
+import { textDomain } from './blocks/text.ts'
+import { videoDomain } from './blocks/video.ts'
 
 /**
- * Blocks on a background (spec §3, DESIGN §3). Geometry: `x`, `y` are the offset of the block's
- * centre from the background's centre in units where the background's width is 200; `width` is a
- * percentage of the background's width, `height` a percentage of its height; `rotation` is degrees
- * clockwise about the centre; `fontSize` is in the 200-unit basis.
+ * Blocks on a background (spec §3, DESIGN §3): the registry of the block types' domain modules
+ * (`domain/blocks/<type>.ts`: schema, defaults, endpoints), which the page, the workers and the
+ * server share. Everything below derives from it (docs/editor.md «Adding a block type»).
  */
-export const BLOCK_TYPES = [
-  'text',
-  'button',
-  'image',
-  'video',
-  'gift',
-  'price',
-  'subscribe',
-] as const
-export type BlockType = (typeof BLOCK_TYPES)[number]
+function registry<M extends { [K in keyof M]: { type: K } }>(modules: M): M {
+  return modules
+}
+
+/** Every block type, in the order the editor offers them. */
+export const BLOCK_DOMAINS = registry({
+  text: textDomain,
+  button: buttonDomain,
+  image: imageDomain,
+  video: videoDomain,
+  gift: giftDomain,
+  price: priceDomain,
+  subscribe: subscribeDomain,
+})
+
+type Domains = typeof BLOCK_DOMAINS
+export type BlockType = keyof Domains & string
+export const BLOCK_TYPES = Object.keys(BLOCK_DOMAINS) as readonly BlockType[]
+
+export function domainOf<T extends BlockType>(type: T): BlockDomain<T, BlockSchema<T>> {
+  return BLOCK_DOMAINS[type] as unknown as BlockDomain<T, BlockSchema<T>>
+}
+
+type SchemaOf<T extends BlockType> = Domains[T]['schema']
+type Schemas = { [T in BlockType]: SchemaOf<T> }
+
+export const BLOCK_SCHEMAS = Object.fromEntries(
+  BLOCK_TYPES.map((type) => [type, BLOCK_DOMAINS[type].schema]),
+) as Schemas
+
+/** What a new block's fields are, but the geometry (`BlockDomain.defaults`). */
+export const BLOCK_DEFAULTS = Object.fromEntries(
+  BLOCK_TYPES.map((type) => [type, BLOCK_DOMAINS[type].defaults]),
+) as { [T in BlockType]: DefaultFields<SchemaOf<T>> }
+
+type TypesWith<E extends 'item' | 'widget'> = {
+  [T in BlockType]: Domains[T]['endpoints'] extends E ? T : never
+}[BlockType]
+export type ItemBlockType = TypesWith<'item'>
+export type WidgetBlockType = TypesWith<'widget'>
 
 /** Blocks saved with `/api/{type}/add` (with id = update) and deleted with `project/delete_item`. */
-export const ITEM_BLOCK_TYPES = ['text', 'button', 'image', 'video'] as const
+export const ITEM_BLOCK_TYPES = BLOCK_TYPES.filter(
+  (type) => BLOCK_DOMAINS[type].endpoints === 'item',
+) as readonly ItemBlockType[]
 /** Blocks saved with `/api/{type}/add` or `/update` and deleted with `/api/{type}/delete`. */
-export const WIDGET_BLOCK_TYPES = ['gift', 'price', 'subscribe'] as const
+export const WIDGET_BLOCK_TYPES = BLOCK_TYPES.filter(
+  (type) => BLOCK_DOMAINS[type].endpoints === 'widget',
+) as readonly WidgetBlockType[]
 
-export function isWidgetType(type: BlockType): type is (typeof WIDGET_BLOCK_TYPES)[number] {
-  return (WIDGET_BLOCK_TYPES as readonly string[]).includes(type)
+export function isWidgetType(type: BlockType): type is WidgetBlockType {
+  return BLOCK_DOMAINS[type].endpoints === 'widget'
 }
 
-const percent = finiteNumber(0, 1000)
-const scale = finiteNumber(0.01, 100)
-const fontSize = finiteNumber(0.1, 200)
-const ALIGNS = ['left', 'center', 'right'] as const
-export const Align = v.picklist(ALIGNS, FieldCode.invalidChoice)
-export type Align = v.InferOutput<typeof Align>
-export const BUTTON_TYPES = ['link', 'target'] as const
-const font = v.pipe(storableString(FieldCode.invalidValue), v.maxLength(100, FieldCode.tooLong))
-const name = optionalText(LIMITS.name)
+/** Blocks a visitor sends a request from (docs/requests.md): the requests' kinds. */
+export const REQUEST_BLOCK_TYPES = BLOCK_TYPES.filter(
+  (type) => BLOCK_DOMAINS[type].request !== undefined,
+)
 
-const base = {
-  id: v.optional(Id),
-  bg_id: Id,
-  version: RowVersion,
-  x: finiteNumber(),
-  y: finiteNumber(),
-  zindex: v.pipe(
-    v.number(FieldCode.notNumber),
-    v.integer(FieldCode.notInteger),
-    v.minValue(-1_000_000),
-    v.maxValue(1_000_000),
-  ),
-  rotation: finiteNumber(-360_000, 360_000),
+/** Whether a visitor sends a request from blocks of this type. */
+export function takesRequests(type: string): boolean {
+  return (REQUEST_BLOCK_TYPES as readonly string[]).includes(type)
 }
 
-export const TextBlock = v.object({
-  ...base,
-  type: v.literal('text'),
-  width: percent,
-  fontSize,
-  font,
-  align: Align,
-  color,
-  text: optionalText(LIMITS.longText),
-  background: color,
-  name,
-})
+/**
+ * What a request keeps of the block it was sent from (`BlockDomain.request`), from the block's
+ * stored fields; null for a block that takes no requests.
+ */
+export function requestFieldsOf(block: {
+  type: string
+  [field: string]: unknown
+}): RequestFields | null {
+  if (!isBlockType(block.type)) return null
+  return BLOCK_DOMAINS[block.type].request?.(block) ?? null
+}
 
-export const ButtonBlock = v.object({
-  ...base,
-  type: v.literal('button'),
-  width: percent,
-  height: percent,
-  btn_type: v.picklist(BUTTON_TYPES, FieldCode.invalidChoice),
-  btn_type_value: optionalText(LIMITS.url),
-  name,
-  border_width: finiteNumber(0, 100),
-  border_color: color,
-  fontSize,
-  font,
-  align: Align,
-  color,
-  background: color,
-  text: optionalText(LIMITS.shortText),
-})
+/** The ids a block's fields name of directory records of `kind` (`BlockDomain.references`). */
+export function referencedIds(
+  block: { type: string; [field: string]: unknown },
+  kind: 'specialist',
+): number[] {
+  if (!isBlockType(block.type)) return []
+  const references: Partial<Record<string, 'specialist'>> = domainOf(block.type).references ?? {}
+  return Object.entries(references)
+    .filter(([, of]) => of === kind)
+    .map(([field]) => block[field])
+    .filter((id): id is number => typeof id === 'number')
+}
 
-export const ImageBlock = v.object({
-  ...base,
-  type: v.literal('image'),
-  width: percent,
-  height: percent,
-  scaleX: scale,
-  scaleY: scale,
-  name,
-  image_url: optionalText(LIMITS.url),
-})
+export function isBlockType(type: string): type is BlockType {
+  return Object.hasOwn(BLOCK_DOMAINS, type)
+}
 
-export const VideoBlock = v.object({
-  ...base,
-  type: v.literal('video'),
-  width: percent,
-  height: percent,
-  scaleX: scale,
-  scaleY: scale,
-  video_url: optionalWebUrl,
-  video_src: optionalText(LIMITS.url),
-  name,
-})
-
-export const GiftBlock = v.object({
-  ...base,
-  type: v.literal('gift'),
-  width: v.optional(percent),
-  color,
-  text: optionalText(LIMITS.shortText),
-  name,
-  button_url: optionalWebUrl,
-  button_hook_url: optionalWebUrl,
-})
-
-export const PriceBlock = v.object({
-  ...base,
-  type: v.literal('price'),
-  width: v.optional(percent),
-  color,
-  text: optionalText(LIMITS.name),
-  text_price: v.nullable(finiteNumber(0, 1e12)),
-  button_text: optionalText(LIMITS.name),
-})
-
-export const SubscribeBlock = v.object({
-  ...base,
-  type: v.literal('subscribe'),
-  width: v.optional(percent),
-  specialist_id: v.nullable(Id),
-  /** ISO date (YYYY-MM-DD) or empty. */
-  date: v.pipe(
-    storableString(FieldCode.invalidDate),
-    v.check((s) => s === '' || /^\d{4}-\d{2}-\d{2}/.test(s), FieldCode.invalidDate),
-  ),
-  action: optionalText(LIMITS.name),
-})
-
-export const Block = v.variant('type', [
-  TextBlock,
-  ButtonBlock,
-  ImageBlock,
-  VideoBlock,
-  GiftBlock,
-  PriceBlock,
-  SubscribeBlock,
-])
+export const Block = v.variant('type', Object.values(BLOCK_SCHEMAS) as Schemas[BlockType][])
 export type Block = v.InferOutput<typeof Block>
 export type BlockOf<T extends BlockType> = Extract<Block, { type: T }>
 export type SavedBlock = Block & { id: number }
-
-export const BLOCK_SCHEMAS = {
-  text: TextBlock,
-  button: ButtonBlock,
-  image: ImageBlock,
-  video: VideoBlock,
-  gift: GiftBlock,
-  price: PriceBlock,
-  subscribe: SubscribeBlock,
-} as const
 
 export const SavedBlockSchema = v.pipe(
   Block,
   v.check((b) => typeof b.id === 'number'),
 )
+
+export { Align, DEFAULT_FONT } from './blocks/fields.ts'
+export { BUTTON_TYPES } from './blocks/button.ts'
+export { TextBlock } from './blocks/text.ts'
+export { ButtonBlock } from './blocks/button.ts'
+export { ImageBlock } from './blocks/image.ts'
+export { VideoBlock } from './blocks/video.ts'
+export { GiftBlock } from './blocks/gift.ts'
+export { PriceBlock } from './blocks/price.ts'
+export { SubscribeBlock } from './blocks/subscribe.ts'
+export type { BlockDomain, BlockSchema, DefaultFields, RequestFields } from './blocks/fields.ts'

@@ -1,25 +1,8 @@
-import {
-  IconCalendarEvent,
-  IconCurrencyRubel,
-  IconGift,
-  IconHandClick,
-  IconPhoto,
-  IconTypography,
-  IconVideo,
-} from '@tabler/icons-react'
 import type { BlockType } from '../../domain/block.ts'
+import { BLOCK_PANELS } from './blocks/panels.ts'
 
-const ICONS = {
-  text: IconTypography,
-  button: IconHandClick,
-  image: IconPhoto,
-  video: IconVideo,
-  gift: IconGift,
-  price: IconCurrencyRubel,
-  subscribe: IconCalendarEvent,
-} as const
-
+/** A block type's icon (`blocks/<type>-panel.tsx`). */
 export function BlockIcon({ type, size = 18 }: { type: BlockType; size?: number }) {
-  const Icon = ICONS[type]
+  const Icon = BLOCK_PANELS[type].icon
   return <Icon size={size} stroke={1.7} aria-hidden style={{ flexShrink: 0 }} />
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { BLOCK_SCHEMAS } from '../../domain/block.ts'
+import { BLOCK_SCHEMAS, BLOCK_TYPES, type BlockSchema, type BlockType } from '../../domain/block.ts'
 import type { LocalBlock } from './editor-data.ts'
 
 /**
@@ -27,15 +27,17 @@ function withLocalIds<E extends v.ObjectEntries>(schema: v.ObjectSchema<E, undef
   })
 }
 
-const DraftBlock = v.variant('type', [
-  withLocalIds(BLOCK_SCHEMAS.text),
-  withLocalIds(BLOCK_SCHEMAS.button),
-  withLocalIds(BLOCK_SCHEMAS.image),
-  withLocalIds(BLOCK_SCHEMAS.video),
-  withLocalIds(BLOCK_SCHEMAS.gift),
-  withLocalIds(BLOCK_SCHEMAS.price),
-  withLocalIds(BLOCK_SCHEMAS.subscribe),
-])
+/** Each type's draft schema (distributed over the types: a variant of them). */
+type DraftSchema<T extends BlockType> = T extends BlockType
+  ? ReturnType<typeof withLocalIds<(typeof BLOCK_SCHEMAS)[T]['entries']>>
+  : never
+
+const DraftBlock = v.variant(
+  'type',
+  BLOCK_TYPES.map((type) =>
+    withLocalIds(BLOCK_SCHEMAS[type] as BlockSchema),
+  ) as DraftSchema<BlockType>[],
+)
 
 const Draft = v.object({
   user: v.number(),

@@ -42,6 +42,7 @@ import { AddBackgroundButton, SectionList, SlideStrip } from './backgrounds-nav.
 // extra first-load chunks (measured: +0.4 KiB gzip on /projects).
 import EditorCanvas from './canvas/editor-canvas.tsx'
 import { BlockIcon } from './block-icons.tsx'
+import { useDefaultTexts } from './blocks/use-block-labels.ts'
 import type { CanvasController } from './canvas/scene-host.ts'
 import type { EditorData } from './editor-data.ts'
 import { useWarmFonts } from './fonts/use-fonts.ts'
@@ -78,17 +79,12 @@ export function EditorPage({ data, type, saveStatus, onSave }: EditorPageProps) 
   const { t } = useLingui()
   const kind = editorKindOf(type)
   useDocumentTitle(data.project.name)
+  const texts = useDefaultTexts()
   const [store] = useState(
     () =>
       new EditorStore({
         frameWidth: FRAME_WIDTH[kind],
-        texts: {
-          text: t`Новый текст`,
-          button: t`Кнопка`,
-          gift: t`Подарок за запись`,
-          priceButton: t`Купить`,
-          subscribeAction: t`Записаться`,
-        },
+        texts,
       }),
   )
   useEffect(() => {

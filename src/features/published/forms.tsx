@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
+import { takesRequests } from '../../domain/block.ts'
 import type { PageSnapshot } from '../../domain/publish.ts'
 import { formatDayMonth, formatPrice } from '../../domain/format.ts'
 import { useBlockLabels } from '../editor/blocks/use-block-labels.ts'
@@ -246,9 +247,7 @@ export function Thanks({ block }: { block: FormBlock }) {
 /** Every form of the page, after its sections. */
 export function PageForms({ snapshot, slug }: { snapshot: PageSnapshot; slug: string }) {
   const { t } = useLingui()
-  const blocks = snapshot.blocks.filter(
-    (b) => b.type === 'gift' || b.type === 'price' || b.type === 'subscribe',
-  )
+  const blocks = snapshot.blocks.filter((b) => takesRequests(b.type))
   if (blocks.length === 0) return null
   return (
     <div

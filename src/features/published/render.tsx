@@ -2,6 +2,7 @@ import { i18n } from '@lingui/core'
 import { I18nProvider } from '@lingui/react'
 import { createHash } from 'node:crypto'
 import { renderToString } from 'react-dom/server'
+import { takesRequests } from '../../domain/block.ts'
 import { imageSrcsets, type PageSnapshot } from '../../domain/publish.ts'
 import { EMBED_ORIGINS } from '../../domain/video-embed.ts'
 import type { LocalBlock } from '../editor/editor-data.ts'
@@ -341,9 +342,7 @@ function smallPage(title: string, body: string, withScript = false): RenderedPag
 }
 
 function blockOf(snapshot: PageSnapshot, blockId: number) {
-  return snapshot.blocks.find(
-    (b) => b.id === blockId && (b.type === 'gift' || b.type === 'price' || b.type === 'subscribe'),
-  )
+  return snapshot.blocks.find((b) => b.id === blockId && takesRequests(b.type))
 }
 
 /**

@@ -1,5 +1,6 @@
 import { msg } from '@lingui/core/macro'
-import { DEFAULT_FONT } from '../model/fonts.ts'
+import { buttonDomain } from '../../../domain/blocks/button.ts'
+import { buttonHref } from '../model/links.ts'
 import { boxUnits, heightPercent, LINE_HEIGHT, paint } from './shared.ts'
 import type { BlockDefinition, Units } from './types.ts'
 
@@ -16,24 +17,17 @@ export function buttonRadiusUnits(heightUnits: Units): Units {
  */
 export const buttonBlock: BlockDefinition<'button'> = {
   type: 'button',
+  label: msg`Кнопка`,
   defaults: (base, bg, texts) => {
     const portrait = bg.height > bg.width
     const width = portrait ? 60 : 20
     return {
       ...base,
       type: 'button',
+      ...buttonDomain.defaults,
       width,
       height: heightPercent(width, portrait ? 0.22 : 0.25, bg),
-      btn_type: 'link',
-      btn_type_value: '',
-      name: '',
-      border_width: 0,
-      border_color: '#1c7ed6',
       fontSize: portrait ? 8 : 3,
-      font: DEFAULT_FONT,
-      align: 'center',
-      color: '#ffffff',
-      background: '#228be6',
       text: texts.button,
     }
   },
@@ -65,6 +59,16 @@ export const buttonBlock: BlockDefinition<'button'> = {
     { kind: 'color', field: 'background', label: msg`Цвет кнопки`, allowTransparent: true },
     { kind: 'color', field: 'border_color', label: msg`Цвет рамки` },
   ],
+  fonts: (block) => [{ font: block.font, weight: 400 }],
+  // A link (a phone or an e-mail address opens in place), or a jump to a background.
+  action: (block) => {
+    const href = buttonHref(block.btn_type, block.btn_type_value) ?? undefined
+    if (block.btn_type === 'target') {
+      const id = Number(block.btn_type_value.trim())
+      return { element: 'link', href, goTo: Number.isInteger(id) ? id : null }
+    }
+    return { element: 'link', href, newTab: href !== undefined && /^https?:/.test(href) }
+  },
   appearance: (block, ctx) => {
     const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)
     const border = block.border_width

@@ -1,19 +1,26 @@
 import { msg } from '@lingui/core/macro'
-import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH, paint } from './shared.ts'
+import { giftDomain } from '../../../domain/blocks/gift.ts'
+import { safeHref } from '../model/links.ts'
+import {
+  CARD_FONTS,
+  CARD_HANDLES,
+  cardPrimitives,
+  CARD_RATIO,
+  DEFAULT_CARD_WIDTH,
+  paint,
+} from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
 /** Gift: a pink card with its text and «Получить подарок». */
 export const giftBlock: BlockDefinition<'gift'> = {
   type: 'gift',
+  label: msg`Подарок`,
   defaults: (base, bg, texts) => ({
     ...base,
     type: 'gift',
+    ...giftDomain.defaults,
     width: bg.height > bg.width ? 80 : 30,
-    color: '#e64980',
     text: texts.gift,
-    name: '',
-    button_url: '',
-    button_hook_url: '',
   }),
   storedHeight: false,
   handles: CARD_HANDLES,
@@ -38,13 +45,19 @@ export const giftBlock: BlockDefinition<'gift'> = {
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'color', field: 'color', label: msg`Цвет` },
   ],
+  fonts: () => CARD_FONTS,
+  // Its link when it has one, else a button (on the published page: its request form).
+  action: (block) => {
+    const href = safeHref(block.button_url)
+    return href ? { element: 'link', href, newTab: true } : { element: 'button' }
+  },
   appearance: (block, ctx) => {
     const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
     const texts = { title: block.text, sub: '', button: ctx.labels.giftButton }
     return {
       w,
       h: w * CARD_RATIO,
-      primitives: cardPrimitives(w, paint(block.color, '#e64980'), texts),
+      primitives: cardPrimitives(w, paint(block.color, giftDomain.defaults.color), texts),
     }
   },
 }

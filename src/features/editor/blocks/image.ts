@@ -1,22 +1,23 @@
 import { msg } from '@lingui/core/macro'
+import { imageDomain } from '../../../domain/blocks/image.ts'
 import { boxUnits, heightPercent, MEDIA_HANDLES, placeholder } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
 /** Image: the picture stretched over its box × its scale; a grey stand-in in the editor until then. */
 export const imageBlock: BlockDefinition<'image'> = {
   type: 'image',
+  label: msg`Изображение`,
   defaults: (base, bg) => {
     const portrait = bg.height > bg.width
     const width = portrait ? 80 : 40
     return {
       ...base,
       type: 'image',
+      ...imageDomain.defaults,
       width,
       height: heightPercent(width, 0.75, bg),
       scaleX: 1,
       scaleY: 1,
-      name: '',
-      image_url: '',
     }
   },
   storedHeight: true,
@@ -31,6 +32,7 @@ export const imageBlock: BlockDefinition<'image'> = {
     },
   ],
   style: [],
+  fonts: () => [],
   appearance: (block, ctx) => {
     const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)
     if (!block.image_url) return { w, h, primitives: placeholder(w, h, ctx.labels.image, false) }

@@ -6,7 +6,13 @@ import { imageBlock } from './image.ts'
 import { priceBlock } from './price.ts'
 import { subscribeBlock } from './subscribe.ts'
 import { textBlock } from './text.ts'
-import type { Appearance, AppearanceContext, BlockDefinition } from './types.ts'
+import type {
+  Appearance,
+  AppearanceContext,
+  BlockAction,
+  BlockDefinition,
+  FontUse,
+} from './types.ts'
 import { videoBlock } from './video.ts'
 
 /**
@@ -31,6 +37,18 @@ export function definitionOf<T extends BlockType>(type: T): BlockDefinition<T> {
 export function appearanceOf(block: LocalBlock, ctx: AppearanceContext): Appearance {
   const def = BLOCK_DEFINITIONS[block.type] as BlockDefinition<BlockType>
   return def.appearance(block as BlockOf<BlockType>, ctx)
+}
+
+/** The web font faces a block draws with (`model/fonts.ts` loads them). */
+export function fontsOf(block: LocalBlock): readonly FontUse[] {
+  const def = BLOCK_DEFINITIONS[block.type] as BlockDefinition<BlockType>
+  return def.fonts(block as BlockOf<BlockType>)
+}
+
+/** What pressing the block does for a visitor; null: nothing to press. */
+export function actionOf(block: LocalBlock): BlockAction | null {
+  const def = BLOCK_DEFINITIONS[block.type] as BlockDefinition<BlockType>
+  return def.action?.(block as BlockOf<BlockType>) ?? null
 }
 
 export type * from './types.ts'

@@ -1,19 +1,28 @@
 import { msg } from '@lingui/core/macro'
+import { priceDomain } from '../../../domain/blocks/price.ts'
 import { formatPrice } from '../../../domain/format.ts'
 import { parsePrice } from '../../../domain/price.ts'
-import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH, paint } from './shared.ts'
+import {
+  CARD_FONTS,
+  CARD_HANDLES,
+  cardPrimitives,
+  CARD_RATIO,
+  DEFAULT_CARD_WIDTH,
+  paint,
+} from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
 /** Price: a green card with the price («1 500 ₽») and its button («Купить» by default). */
 export const priceBlock: BlockDefinition<'price'> = {
   type: 'price',
+  label: msg`Цена`,
   defaults: (base, bg, texts) => {
     const text = formatPrice(1000)
     return {
       ...base,
       type: 'price',
+      ...priceDomain.defaults,
       width: bg.height > bg.width ? 80 : 30,
-      color: '#2b8a3e',
       text,
       text_price: parsePrice(text),
       button_text: texts.priceButton,
@@ -26,6 +35,8 @@ export const priceBlock: BlockDefinition<'price'> = {
     { kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' },
     { kind: 'color', field: 'color', label: msg`Цвет` },
   ],
+  fonts: () => CARD_FONTS,
+  action: () => ({ element: 'button' }),
   appearance: (block, ctx) => {
     const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
     const texts = {
@@ -36,7 +47,7 @@ export const priceBlock: BlockDefinition<'price'> = {
     return {
       w,
       h: w * CARD_RATIO,
-      primitives: cardPrimitives(w, paint(block.color, '#2b8a3e'), texts),
+      primitives: cardPrimitives(w, paint(block.color, priceDomain.defaults.color), texts),
     }
   },
 }

@@ -1,8 +1,9 @@
 import { halfHeightUnits, roundStored, type Size } from '../../../domain/geometry.ts'
-import { DEFAULT_FONT } from '../model/fonts.ts'
+import { DEFAULT_FONT } from '../../../domain/block.ts'
 import type {
   BlockHandles,
   Colour,
+  FontUse,
   Primitive,
   RectPrimitive,
   TextPrimitive,
@@ -89,6 +90,12 @@ export function placeholder(w: Units, h: Units, label: string, dark: boolean): P
     },
   ]
 }
+
+/** Cards draw their words in the default font: regular, and bold for the title and the button. */
+export const CARD_FONTS: readonly FontUse[] = [
+  { font: DEFAULT_FONT, weight: 400 },
+  { font: DEFAULT_FONT, weight: 700 },
+]
 
 /** Cards: width only on the sides, the height is 0.6 × the width. */
 export const CARD_HANDLES: BlockHandles = {

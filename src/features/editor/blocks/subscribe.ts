@@ -1,6 +1,13 @@
 import { msg } from '@lingui/core/macro'
+import { subscribeDomain } from '../../../domain/blocks/subscribe.ts'
 import { formatDayMonth } from '../../../domain/format.ts'
-import { CARD_HANDLES, cardPrimitives, CARD_RATIO, DEFAULT_CARD_WIDTH } from './shared.ts'
+import {
+  CARD_FONTS,
+  CARD_HANDLES,
+  cardPrimitives,
+  CARD_RATIO,
+  DEFAULT_CARD_WIDTH,
+} from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
 /**
@@ -9,12 +16,12 @@ import type { BlockDefinition } from './types.ts'
  */
 export const subscribeBlock: BlockDefinition<'subscribe'> = {
   type: 'subscribe',
+  label: msg`Запись`,
   defaults: (base, bg, texts) => ({
     ...base,
     type: 'subscribe',
+    ...subscribeDomain.defaults,
     width: bg.height > bg.width ? 80 : 30,
-    specialist_id: null,
-    date: '',
     action: texts.subscribeAction,
   }),
   storedHeight: false,
@@ -29,6 +36,8 @@ export const subscribeBlock: BlockDefinition<'subscribe'> = {
     },
   ],
   style: [{ kind: 'number', field: 'width', label: msg`Ширина`, suffix: '%' }],
+  fonts: () => CARD_FONTS,
+  action: () => ({ element: 'button' }),
   appearance: (block, ctx) => {
     const w = (block.width ?? DEFAULT_CARD_WIDTH) * 2
     const texts = {

@@ -1,24 +1,21 @@
 import { msg } from '@lingui/core/macro'
-import { DEFAULT_FONT } from '../model/fonts.ts'
+import { textDomain } from '../../../domain/blocks/text.ts'
 import { LINE_HEIGHT, paint } from './shared.ts'
 import type { BlockDefinition } from './types.ts'
 
 /** Text: a wrapped paragraph as high as its lines, on an optional background colour. */
 export const textBlock: BlockDefinition<'text'> = {
   type: 'text',
+  label: msg`Текст`,
   defaults: (base, bg, texts) => {
     const portrait = bg.height > bg.width
     return {
       ...base,
       type: 'text',
+      ...textDomain.defaults,
       width: portrait ? 80 : 50,
       fontSize: portrait ? 10 : 4,
-      font: DEFAULT_FONT,
-      align: 'center',
-      color: '#212529',
       text: texts.text,
-      background: 'transparent',
-      name: '',
     }
   },
   storedHeight: false,
@@ -46,6 +43,7 @@ export const textBlock: BlockDefinition<'text'> = {
     { kind: 'color', field: 'color', label: msg`Цвет текста` },
     { kind: 'color', field: 'background', label: msg`Фон`, allowTransparent: true },
   ],
+  fonts: (block) => [{ font: block.font, weight: 400 }],
   appearance: (block) => {
     const w = block.width * 2
     return {

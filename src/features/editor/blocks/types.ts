@@ -212,9 +212,30 @@ export interface ContentField<T extends BlockType> {
   input?: 'url' | 'date'
 }
 
-/** One definition per block type (`blocks/<type>.ts`, listed in `blocks/index.ts`). */
+/** A face a block draws with: a stored font name (`model/fonts.ts`) at a weight. */
+export interface FontUse {
+  font: string
+  weight: FontWeight
+}
+
+/**
+ * What pressing a block's action (its `action` rectangle) does in the preview and on the
+ * published page: a `button` that does nothing there, or a link (`href`; none: nowhere to go yet),
+ * opened in a new tab (`newTab`) or, for `goTo`, followed by showing that background (scrolling to
+ * a section or changing the slide; null: not a background's id).
+ */
+export type BlockAction =
+  { element: 'button' } | { element: 'link'; href?: string; newTab?: boolean; goTo?: number | null }
+
+/**
+ * One definition per block type (`blocks/<type>.ts`, listed in `blocks/index.ts`): the editor's and
+ * the preview's part of the type; its schema and stored defaults are `domain/blocks/<type>.ts`, its
+ * inspector panel and icon `blocks/<type>-panel.tsx` (docs/editor.md «Adding a block type»).
+ */
 export interface BlockDefinition<T extends BlockType> {
   type: T
+  /** The type's name: the inspector's title, the «Добавить» menu, the layers list. */
+  label: MessageDescriptor
   /** A new block, centred on a background of that size (portrait: a story slide). */
   defaults(
     base: { bg_id: number; x: number; y: number; zindex: number; rotation: number },
@@ -229,4 +250,8 @@ export interface BlockDefinition<T extends BlockType> {
   content: readonly ContentField<T>[]
   /** The inspector's «Оформление» fields, in order (two numbers in a row share a line). */
   style: readonly StyleField<T>[]
+  /** The web font faces it draws with, loaded before it is drawn (system fonts are skipped). */
+  fonts(block: BlockOf<T>): readonly FontUse[]
+  /** What its `action` rectangle does for a visitor; none: it has nothing to press. */
+  action?(block: BlockOf<T>): BlockAction
 }

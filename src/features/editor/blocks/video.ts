@@ -1,4 +1,5 @@
 import { msg } from '@lingui/core/macro'
+import { videoDomain } from '../../../domain/blocks/video.ts'
 import { boxUnits, heightPercent, MEDIA_HANDLES, placeholder } from './shared.ts'
 import type { BlockDefinition, PlayPrimitive } from './types.ts'
 
@@ -8,19 +9,18 @@ import type { BlockDefinition, PlayPrimitive } from './types.ts'
  */
 export const videoBlock: BlockDefinition<'video'> = {
   type: 'video',
+  label: msg`Видео`,
   defaults: (base, bg) => {
     const portrait = bg.height > bg.width
     const width = portrait ? 90 : 60
     return {
       ...base,
       type: 'video',
+      ...videoDomain.defaults,
       width,
       height: heightPercent(width, 9 / 16, bg),
       scaleX: 1,
       scaleY: 1,
-      video_url: '',
-      video_src: '',
-      name: '',
     }
   },
   storedHeight: true,
@@ -35,6 +35,7 @@ export const videoBlock: BlockDefinition<'video'> = {
     },
   ],
   style: [],
+  fonts: () => [],
   appearance: (block, ctx) => {
     const { w, h } = boxUnits(block.width, block.height, ctx.bgHeight)
     const source = block.video_src || block.video_url

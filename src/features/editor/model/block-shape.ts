@@ -46,14 +46,18 @@ export function estimateTextHeight(text: string, fontSize: number, width: number
 
 /** Height in stored units; `measured` (units) wins for text blocks. */
 export function heightUnits(block: LocalBlock, bg: Size, measured?: number): number {
-  switch (block.type) {
-    case 'text':
-      return measured ?? estimateTextHeight(block.text, block.fontSize, widthUnits(block))
-    case 'button':
-    case 'image':
-    case 'video':
-      return (block.height / 100) * 2 * halfHeightUnits(bg)
-    default:
+  // What the height follows is the type's (`blocks/<type>.ts` `handles.heightFollows`).
+  switch (BLOCK_DEFINITIONS[block.type].handles.heightFollows) {
+    case 'content':
+      return (
+        measured ??
+        ('text' in block && 'fontSize' in block
+          ? estimateTextHeight(block.text, block.fontSize, widthUnits(block))
+          : 0)
+      )
+    case 'stored':
+      return 'height' in block ? (block.height / 100) * 2 * halfHeightUnits(bg) : 0
+    case 'ratio':
       return widthUnits(block) * CARD_RATIO
   }
 }
@@ -69,9 +73,14 @@ export function blockBox(block: LocalBlock, bg: Size, measured?: number): Box {
   }
 }
 
+/** The types whose blocks store a `height` (button, image, video). */
+export type StoredHeightType = {
+  [T in BlockType]: BlockOf<T> extends { height: number } ? T : never
+}[BlockType]
+
 /** Whether a type's height is stored (button, image, video) or follows from its content. */
-export function hasStoredHeight(type: BlockType): type is 'button' | 'image' | 'video' {
+export function hasStoredHeight(type: BlockType): type is StoredHeightType {
   return BLOCK_DEFINITIONS[type].storedHeight
 }
 
-export type WithHeight = BlockOf<'button'> | BlockOf<'image'> | BlockOf<'video'>
+export type WithHeight = BlockOf<StoredHeightType>

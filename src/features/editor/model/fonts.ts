@@ -1,3 +1,5 @@
+import { DEFAULT_FONT } from '../../../domain/block.ts'
+import { fontsOf } from '../blocks/index.ts'
 import type { LocalBlock } from '../editor-data.ts'
 
 /**
@@ -28,7 +30,7 @@ export const WEB_FONTS: readonly WebFontFamily[] = [
 ]
 
 /** The font of new text and button blocks, and of the gift, price and subscribe cards. */
-export const DEFAULT_FONT = 'Roboto'
+export { DEFAULT_FONT } from '../../../domain/block.ts'
 
 /** The weights shipped: regular for block text, bold for the cards' titles and buttons. */
 export type FontWeight = 400 | 700
@@ -111,30 +113,17 @@ export function parseFaceKey(key: string): FontFaceRef | null {
 }
 
 /**
- * The web font faces the blocks draw with, each once: text and button blocks use their font at
- * the regular weight; gift, price and subscribe cards use the default font, regular and bold.
- * System fonts need nothing loaded and are left out.
+ * The web font faces the blocks draw with, each once: what each type's definition says it uses
+ * (`blocks/<type>.ts` `fonts`). System fonts need nothing loaded and are left out.
  */
 export function facesUsedBy(blocks: Iterable<LocalBlock>): FontFaceRef[] {
   const faces = new Map<string, FontFaceRef>()
-  const add = (name: string, weight: FontWeight) => {
-    const web = webFont(name)
-    if (!web) return
-    const face = { family: web.family, weight }
-    faces.set(faceKey(face), face)
-  }
   for (const block of blocks) {
-    switch (block.type) {
-      case 'text':
-      case 'button':
-        add(block.font, 400)
-        break
-      case 'gift':
-      case 'price':
-      case 'subscribe':
-        add(DEFAULT_FONT, 400)
-        add(DEFAULT_FONT, 700)
-        break
+    for (const use of fontsOf(block)) {
+      const web = webFont(use.font)
+      if (!web) continue
+      const face = { family: web.family, weight: use.weight }
+      faces.set(faceKey(face), face)
     }
   }
   return [...faces.values()]

@@ -1,9 +1,10 @@
 import type { CSSProperties, MouseEvent } from 'react'
 import { halfHeightUnits, type Size } from '../../../domain/geometry.ts'
-import { appearanceOf } from '../blocks/index.ts'
+import { takesRequests } from '../../../domain/block.ts'
+import { actionOf, appearanceOf } from '../blocks/index.ts'
 import { useBlockLabels } from '../blocks/use-block-labels.ts'
 import type { LocalBlock } from '../editor-data.ts'
-import { buttonHref, previewBox, safeHref } from '../model/preview-layout.ts'
+import { previewBox } from '../model/preview-layout.ts'
 import { DomBlock, type DomAction } from './dom-primitives.tsx'
 
 export interface PreviewBlockProps {
@@ -60,7 +61,7 @@ export function PreviewBlock({
       <DomBlock
         look={look}
         resolveFileUrl={resolveFileUrl}
-        action={actionOf(block, onTarget, published === true)}
+        action={domActionOf(block, onTarget, published === true)}
         playLabel={watch}
         published={published}
       />
@@ -68,45 +69,30 @@ export function PreviewBlock({
   )
 }
 
-/** What the block's button does for a visitor: follow a link, go to a background, or nothing yet. */
-function actionOf(
+/**
+ * What the block's button does for a visitor: its type's action (`blocks/<type>.ts` `action`) as
+ * a link or a button of the page.
+ */
+function domActionOf(
   block: LocalBlock,
   onTarget: (bgId: number) => void,
   published: boolean,
 ): DomAction | null {
-  // On the published page a card's button opens its request form (docs/requests.md).
-  if (
-    published &&
-    (block.type === 'gift' || block.type === 'price' || block.type === 'subscribe')
-  ) {
+  // On the published page a request-taking block's button opens its form (docs/requests.md).
+  if (published && takesRequests(block.type)) {
     return { element: 'link', href: `#form-${block.id}` }
   }
-  switch (block.type) {
-    case 'button': {
-      const href = buttonHref(block.btn_type, block.btn_type_value) ?? undefined
-      if (block.btn_type === 'target') {
-        const follow = (event: MouseEvent<HTMLElement>) => {
-          event.preventDefault()
-          const id = Number(block.btn_type_value.trim())
-          if (Number.isInteger(id)) onTarget(id)
-        }
-        return { element: 'link', href, onClick: href ? follow : undefined }
-      }
-      if (href && !/^https?:/.test(href)) return { element: 'link', href }
-      return href
-        ? { element: 'link', href, target: '_blank', rel: 'noopener noreferrer' }
-        : { element: 'link' }
+  const action = actionOf(block)
+  if (action === null || action.element === 'button') return action
+  const { href, newTab, goTo } = action
+  if (goTo !== undefined) {
+    const follow = (event: MouseEvent<HTMLElement>) => {
+      event.preventDefault()
+      if (goTo !== null) onTarget(goTo)
     }
-    case 'gift': {
-      const href = safeHref(block.button_url)
-      return href
-        ? { element: 'link', href, target: '_blank', rel: 'noopener noreferrer' }
-        : { element: 'button' }
-    }
-    case 'price':
-    case 'subscribe':
-      return { element: 'button' }
-    default:
-      return null
+    return { element: 'link', href, onClick: href ? follow : undefined }
   }
+  return newTab && href
+    ? { element: 'link', href, target: '_blank', rel: 'noopener noreferrer' }
+    : { element: 'link', href }
 }
