@@ -3,6 +3,7 @@ import { useLingui } from '@lingui/react/macro'
 import type { ReactNode } from 'react'
 import { roundStored } from '../../../domain/geometry.ts'
 import { SwitchField } from '../../../ui/switch-field.tsx'
+import { useTouchFirst } from '../../../ui/use-touch-first.ts'
 import { NumberField, Row, Section, type FieldContext } from '../inspector/fields.tsx'
 import { ContentFields } from '../inspector/panel-parts.tsx'
 import type { BlockPatch } from './types.ts'
@@ -56,6 +57,7 @@ function MediaSize({
   onKeepAspect?: (keep: boolean) => void
 }) {
   const { t } = useLingui()
+  const touchFirst = useTouchFirst()
   const block = ctx.block
   const other =
     (from: 'width' | 'height', to: 'width' | 'height') =>
@@ -85,7 +87,11 @@ function MediaSize({
       {onKeepAspect ? (
         <SwitchField
           label={t`Сохранять пропорции`}
-          description={t`Ширина и высота меняются вместе, на холсте тоже (Shift — наоборот)`}
+          description={
+            touchFirst
+              ? t`Ширина и высота меняются вместе, на холсте тоже`
+              : t`Ширина и высота меняются вместе, на холсте тоже (Shift — наоборот)`
+          }
           checked={keepAspect}
           onChange={(e) => onKeepAspect(e.currentTarget.checked)}
         />
