@@ -96,7 +96,7 @@ export async function removeWorkspaceContent(db: MirrorDb, workspaceId: number):
 }
 
 /** References that the server sets to null when their target is deleted (the rest cascade). */
-const NULLABLE_REFS = new Set([
+export const NULLABLE_REFS: ReadonlySet<string> = new Set([
   'specialist.department_id',
   'specialist.location_id',
   'blocks.specialist_id',

@@ -1,7 +1,9 @@
 import type { Table } from 'dexie'
 import { withClientKeys } from '../data/client-keys.ts'
 import type { MirrorDb } from '../data/db.ts'
-import { keyOfId } from '../data/keyed.ts'
+import { NULLABLE_REFS } from '../data/cascade.ts'
+import { idOfKey, keyOfId } from '../data/keyed.ts'
+import { refsFrom } from '../data/refs.ts'
 import type { ClientKey, MirrorTable } from '../data/types.ts'
 
 /**
@@ -22,6 +24,52 @@ export async function hasEntries(db: MirrorDb, table: MirrorTable, id: number): 
 type Row = { id: number } & Record<string, unknown>
 
 /**
+ * The nullable references of `table` (a subscribe block's specialist, a specialist's department
+ * and location) whose target has a delete queued here, as field → ids. The server clears them
+ * when the delete arrives (ON DELETE SET NULL), and the local delete already did.
+ */
+async function queuedDeleteTargets(
+  db: MirrorDb,
+  table: MirrorTable,
+): Promise<Map<string, Set<number>>> {
+  const out = new Map<string, Set<number>>()
+  for (const ref of refsFrom(table)) {
+    if (!NULLABLE_REFS.has(`${table}.${ref.field}`)) continue
+    const deletes = await db.outbox
+      .where('table')
+      .equals(ref.target)
+      .filter((e) => e.op === 'delete')
+      .toArray()
+    if (deletes.length === 0) continue
+    const ids = new Set<number>()
+    for (const entry of deletes) ids.add(await idOfKey(db, ref.target, entry.ck))
+    out.set(ref.field, ids)
+  }
+  return out
+}
+
+/**
+ * `rows` as the server sent them, with the references to records whose delete is still queued
+ * cleared: a refresh between the local delete and its replay must not bring them back.
+ */
+export async function withoutQueuedDeleteRefs<R extends Row>(
+  db: MirrorDb,
+  table: MirrorTable,
+  rows: readonly R[],
+): Promise<readonly R[]> {
+  const targets = await queuedDeleteTargets(db, table)
+  if (targets.size === 0) return rows
+  return rows.map((row) => {
+    let next = row
+    for (const [field, ids] of targets) {
+      const value = next[field]
+      if (typeof value === 'number' && ids.has(value)) next = { ...next, [field]: null }
+    }
+    return next
+  })
+}
+
+/**
  * Puts `serverRows` and deletes the local rows of the scope (`inScope`) that the server no longer
  * has. Local (negative) ids are never deleted here: they wait for their add. Rows keep their client
  * keys (data/client-keys.ts). Returns the ids deleted. Call inside a transaction over `table` and `outbox`.
@@ -40,7 +88,8 @@ export async function reconcile(
   const vanished = local
     .filter((row) => row.id > 0 && !serverIds.has(row.id) && !edited(row))
     .map((row) => row.id)
-  const keyed = await withClientKeys(db, table, serverRows, local)
+  const cleared = await withoutQueuedDeleteRefs(db, table, serverRows)
+  const keyed = await withClientKeys(db, table, cleared, local)
   await t.bulkPut(keyed.filter((row) => !edited(row)))
   await t.bulkDelete(vanished)
   return vanished

@@ -2,6 +2,7 @@ import { ApiError } from '../../api/client.ts'
 import { keepingKey } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import type { SendEntry } from '../../data/entries.ts'
+import { NULLABLE_REFS } from '../../data/cascade.ts'
 import { keyOfId } from '../../data/keyed.ts'
 import { refsFrom, refsTo, remapRow } from '../../data/refs.ts'
 import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
@@ -33,15 +34,16 @@ export async function editsOf(db: MirrorDb, table: MirrorTable, ck: ClientKey): 
 }
 
 /**
- * A specialist answered before a queued delete of its department or location replays still names
- * it; the server clears that reference when the delete arrives (ON DELETE SET NULL), and so did
- * the local delete: keep it cleared rather than bring it back.
+ * A record answered before a queued delete of what it names replays still names it: a specialist
+ * its department or location, a subscribe block its specialist (also when the answer is the
+ * stored first answer of a save repeated after a lost one). The server clears that reference when
+ * the delete arrives (ON DELETE SET NULL), and so did the local delete: keep it cleared rather
+ * than bring it back.
  */
 async function withoutDeletedRefs(db: MirrorDb, table: MirrorTable, row: Row): Promise<Row> {
-  if (table !== 'specialist') return row
   let next = row
   for (const ref of refsFrom(table)) {
-    if (ref.field === 'workspace_id') continue
+    if (!NULLABLE_REFS.has(`${table}.${ref.field}`)) continue
     const value = next[ref.field]
     if (typeof value !== 'number') continue
     const deletes = await db.outbox
