@@ -16,7 +16,9 @@ const seeds = Number(process.env.SOAK_SEEDS ?? 1000)
 // tuned on (1–1,000) all pass, and the failures worth finding are beyond them. The start is printed
 // first, so a failing range can be run again.
 const from = Number(process.env.SOAK_FROM ?? 1_001 + Math.floor(Math.random() * 1_000_000))
-console.log(`soak: seeds ${from}…${from + seeds - 1} (again: SOAK_FROM=${from} SOAK_SEEDS=${seeds})`)
+console.log(
+  `soak: seeds ${from}…${from + seeds - 1} (again: SOAK_FROM=${from} SOAK_SEEDS=${seeds})`,
+)
 const parts = Math.max(
   1,
   Math.min(Number(process.env.SOAK_PROCESSES ?? availableParallelism()), seeds),
