@@ -44,6 +44,11 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/
 const MOSCOW_OFFSET = '+03:00'
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00${MOSCOW_OFFSET}`)
 
+/** Today in Moscow, `YYYY-MM-DD`. */
+export function moscowToday(now: number = Date.now()): string {
+  return moscowDayOf(now)
+}
+
 /** The Moscow day of a moment, `YYYY-MM-DD`. */
 export function moscowDayOf(iso: string | number): string {
   const ms = typeof iso === 'number' ? iso : Date.parse(iso)
