@@ -232,7 +232,14 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
     }
     measure()
     window.addEventListener('resize', measure)
-    return () => window.removeEventListener('resize', measure)
+    // A list hidden and shown again (a request open instead of the list on a phone) moves too.
+    const observer =
+      typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => measure())
+    if (listRef.current) observer?.observe(listRef.current)
+    return () => {
+      window.removeEventListener('resize', measure)
+      observer?.disconnect()
+    }
   }, [rows.length])
 
   const virtualizer = useWindowVirtualizer({
