@@ -9,6 +9,7 @@ import { FakeCrm, type AmoAccount } from '../support/fake-crm.ts'
 import { pngImage } from '../support/png.ts'
 import { BUILD_DIRS } from './global-setup.ts'
 import { submitLogin } from './helpers/app.ts'
+import { seriousAccessibilityProblems } from './helpers/axe.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/browser.ts'
 
 /**
@@ -30,6 +31,7 @@ let pageUrl = ''
 let blockId = 0
 let editorToken = ''
 let workspaceId = 0
+let amoId = 0
 const editor = {
   name: 'Редактор',
   email: `appeals-${randomUUID().slice(0, 8)}@example.com`,
@@ -74,7 +76,7 @@ beforeAll(async () => {
   workspaceId = workspace!.id
 
   account = fake.addAmo('clinic-e2e')
-  await call(token, 'amo/add', {
+  const amo = await call<{ id: number }>(token, 'amo/add', {
     workspace_id: workspaceId,
     name: 'Основная воронка',
     subdomain: account.subdomain,
@@ -83,6 +85,7 @@ beforeAll(async () => {
     redirect_uri: account.redirectUri,
     long_lived_token: fake.amoLongLivedToken(account),
   })
+  amoId = amo.id
 
   const { id: projectId } = await call<{ id: number }>(token, 'project/add', {
     workspace_id: workspaceId,
@@ -186,6 +189,8 @@ describe('a visitor’s request', () => {
       const detail = app.getByTestId('appeal-detail')
       await detail.getByText('Лучше после обеда').waitFor()
       await detail.getByTestId('delivery').filter({ hasText: 'Доставлено' }).waitFor()
+      // The list with a request open passes axe (WCAG 2.2 AA), as every screen does.
+      expect(await seriousAccessibilityProblems(app)).toEqual([])
 
       // «В работе» goes through the outbox to the server; the badge empties.
       await detail.getByRole('button', { name: 'В работе' }).click()
@@ -203,6 +208,35 @@ describe('a visitor’s request', () => {
     } finally {
       await office.close()
       await phone.close()
+    }
+  })
+
+  it('the amoCRM page shows its state and counts, checks it, and says what amoCRM’s redirect brought', async () => {
+    const office = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    office.setDefaultTimeout(20_000)
+    try {
+      const app = await office.newPage()
+      await app.goto(`${server.url}/pages/login`)
+      await submitLogin(app, editor)
+      await app.waitForURL((url) => !url.pathname.startsWith('/pages/login'))
+      // As amoCRM sends the person back after they refused access.
+      await app.goto(`${server.url}/integrations/amo/${amoId}?amo_oauth=denied`)
+      const notice = app.getByTestId('amo-oauth-notice')
+      await notice
+        .getByText('Вы отказались предоставить доступ в amoCRM', { exact: false })
+        .waitFor()
+      await expect.poll(() => new URL(app.url()).search).toBe('')
+      const state = app.getByTestId('integration-state')
+      await state.getByTestId('integration-state-badge').filter({ hasText: 'Подключено' }).waitFor()
+      await state.getByText('Доставлено: 1 · В очереди: 0 · Не доставлено: 0').waitFor()
+      await state.getByRole('button', { name: 'Проверить' }).click()
+      await state
+        .getByTestId('integration-check')
+        .getByText(account.name, { exact: false })
+        .waitFor()
+      expect(await seriousAccessibilityProblems(app)).toEqual([])
+    } finally {
+      await office.close()
     }
   })
 })
