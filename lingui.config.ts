@@ -16,6 +16,7 @@ export default defineConfig({
         '<rootDir>/src/features/directory/**',
         '<rootDir>/src/features/integrations/**',
         '<rootDir>/src/features/publishing/dialog/**',
+        '<rootDir>/src/features/appeals/**',
       ],
     },
     // The editor's words load with the editor route, not with the first page (bundle budget).
@@ -39,6 +40,12 @@ export default defineConfig({
     {
       path: '<rootDir>/src/locales/{locale}/publishing',
       include: ['<rootDir>/src/features/publishing/dialog'],
+      exclude: ['**/node_modules/**', '**/*.test.*'],
+    },
+    // «Обращения»'s words load with its screen.
+    {
+      path: '<rootDir>/src/locales/{locale}/appeals',
+      include: ['<rootDir>/src/features/appeals'],
       exclude: ['**/node_modules/**', '**/*.test.*'],
     },
   ],

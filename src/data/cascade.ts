@@ -6,8 +6,8 @@ import { keysOfIds } from './keyed.ts'
 import { RECORD_KINDS, type ClientKey, type MirrorTable } from './types.ts'
 
 /**
- * What a local delete takes with it, mirroring the server's foreign keys: a workspace its records
- * and projects, a project its backgrounds, a background its blocks (ON DELETE CASCADE); a department
+ * What a local delete takes with it, mirroring the server's foreign keys: a workspace its records,
+ * projects and visitors' requests, a project its backgrounds, a background its blocks (ON DELETE CASCADE); a department
  * or location is cleared from specialists (ON DELETE SET NULL). Unsent outbox entries about removed
  * records are dropped too: the server deletes those records itself. Entries name records by key:
  * the keys are read before the rows go. Call inside a transaction over every table.
@@ -86,6 +86,9 @@ export async function removeWorkspaceContent(db: MirrorDb, workspaceId: number):
     removed.set(kind, new Set(await keysOfIds(db, kind, ids)))
     await db.recordTable(kind).bulkDelete(ids)
   }
+  const appeals = await db.appeal.where('workspace_id').equals(workspaceId).primaryKeys()
+  removed.set('appeal', new Set(await keysOfIds(db, 'appeal', appeals)))
+  await db.appeal.bulkDelete(appeals)
   await dropEntries(
     db,
     (e) =>

@@ -1,5 +1,6 @@
 import { Dexie, type Table } from 'dexie'
 import type {
+  AppealRow,
   BackgroundRow,
   BlockRow,
   FileRow,
@@ -148,6 +149,15 @@ async function keyQueuedEntries(tx: import('dexie').Transaction): Promise<void> 
   await outbox.bulkPut(next)
 }
 
+/**
+ * Version 6: visitors' requests («Обращения», docs/requests.md), newest first by
+ * [workspace_id+id] (a list's first screen is a window of it) and counted by
+ * [workspace_id+status] (the navigation's number of new ones).
+ */
+export const SCHEMA_V6 = {
+  appeal: 'id, workspace_id, [workspace_id+id], [workspace_id+status], ck',
+} as const
+
 export const SCHEMA_VERSIONS: readonly {
   version: number
   stores: Record<string, string | null>
@@ -158,6 +168,7 @@ export const SCHEMA_VERSIONS: readonly {
   { version: 3, stores: SCHEMA_V3 },
   { version: 4, stores: SCHEMA_V4, upgrade: keyExistingRows },
   { version: 5, stores: SCHEMA_V5, upgrade: keyQueuedEntries },
+  { version: 6, stores: SCHEMA_V6 },
 ]
 
 export class MirrorDb extends Dexie {
@@ -171,6 +182,7 @@ export class MirrorDb extends Dexie {
   department!: Table<RecordOf<'department'>, number>
   location!: Table<RecordOf<'location'>, number>
   specialist!: Table<RecordOf<'specialist'>, number>
+  appeal!: Table<AppealRow, number>
   outbox!: Table<OutboxEntry, number>
   files!: Table<FileRow, number>
   rekeyed!: Table<RekeyedRow, [string, string]>

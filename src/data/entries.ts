@@ -1,3 +1,4 @@
+import type { AppealStatus } from '../domain/appeal.ts'
 import type { BlockType, Block } from '../domain/block.ts'
 import type { ProjectTypeId } from '../domain/project.ts'
 import type { ClientKey, RecordKind, RecordOf, ToggleKind } from './types.ts'
@@ -15,6 +16,7 @@ import type { ClientKey, RecordKind, RecordOf, ToggleKind } from './types.ts'
  * - create/delete on backgrounds: add_bg (multipart with the file from `files`) and delete_bg
  * - save/delete on blocks: the block-save chain; complete on backgrounds: get_items reconcile
  * - upload on files: image/upload, then every `local-file:<n>` url is rewritten
+ * - update (status) and delete on appeal: a visitor's request (docs/requests.md)
  *
  * A queued entry names its record and every record its payload refers to by client key (`ck`,
  * docs/SYNC.md "Ids"): the ids are looked up when it is sent (`SendEntry`, data/keyed.ts), so the
@@ -122,8 +124,12 @@ export type BlockOp =
 
 export type FileOp = Op<'files', 'upload', NoPayload>
 
+/** A visitor's request: its status (Новое → В работе → Обработано, Спам) and its delete (admins). */
+export type AppealOp =
+  Op<'appeal', 'update', { status: AppealStatus }> | Op<'appeal', 'delete', NoPayload>
+
 /** What an entry asks the server to do, with ids: its table, operation and payload. */
-export type SendOp = RecordOp | WorkspaceOp | ProjectOp | BackgroundOp | BlockOp | FileOp
+export type SendOp = RecordOp | WorkspaceOp | ProjectOp | BackgroundOp | BlockOp | FileOp | AppealOp
 
 /**
  * The payload fields that refer to another record, by table (data/refs.ts `ENTRY_REFS` lists
@@ -140,6 +146,7 @@ export interface EntryRefFields {
   backgrounds: 'project_id'
   blocks: 'bg_id' | 'specialist_id'
   files: never
+  appeal: never
 }
 
 /** An id field as queued: the key of the record it names (null and absent stay as they are). */

@@ -5,6 +5,7 @@ import { currentIdOf } from './client-keys.ts'
 import { idOfKey } from './keyed.ts'
 import { CURRENT_WORKSPACE, countOutbox, readSyncMeta } from './sync-state.ts'
 import type {
+  AppealRow,
   Background,
   BlockRow,
   MirrorTable,
@@ -89,6 +90,14 @@ async function record<K extends RecordKind>(kind: K, id: number): Promise<Record
 export type RecordSyncMark = 'pending' | 'parked' | 'conflict'
 const MARK_WEIGHT: Record<RecordSyncMark, number> = { pending: 0, parked: 1, conflict: 2 }
 
+/** A workspace's requests by [workspace_id+id]: newest first (ids rise with arrival). */
+function appealsNewestFirst(workspaceId: number) {
+  return getDb()
+    .appeal.where('[workspace_id+id]')
+    .between([workspaceId, Dexie.minKey], [workspaceId, Dexie.maxKey])
+    .reverse()
+}
+
 export const QUERIES = {
   async workspaces(): Promise<Workspace[]> {
     return (await getDb().workspaces.toArray()).sort(byName)
@@ -126,6 +135,31 @@ export const QUERIES = {
     const out = new Map<number, RecordSyncMark>()
     for (const [ck, mark] of byKey) out.set(await idOfKey(db, table, ck), mark)
     return out
+  },
+
+  /** A workspace's visitors' requests, newest first (docs/requests.md). */
+  async appeals(workspaceId: number | null): Promise<AppealRow[]> {
+    if (workspaceId === null) return []
+    return appealsNewestFirst(workspaceId).toArray()
+  },
+
+  /** The newest `limit` requests of a workspace, and whether there are more: a list's first screen. */
+  async appealsHead(workspaceId: number | null, limit: number): Promise<ListHead<AppealRow>> {
+    if (workspaceId === null) return { rows: [], more: false }
+    const rows = await appealsNewestFirst(workspaceId)
+      .limit(limit + 1)
+      .toArray()
+    return { rows: rows.slice(0, limit), more: rows.length > limit }
+  },
+
+  async appeal(id: number): Promise<AppealRow | null> {
+    return Number.isFinite(id) ? ((await getDb().appeal.get(id)) ?? null) : null
+  },
+
+  /** How many of a workspace's requests are new (the navigation's badge). */
+  async newAppealCount(workspaceId: number | null): Promise<number> {
+    if (workspaceId === null) return 0
+    return getDb().appeal.where('[workspace_id+status]').equals([workspaceId, 'new']).count()
   },
 
   async projects(workspaceId: number | null): Promise<Project[]> {

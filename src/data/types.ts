@@ -1,3 +1,4 @@
+import type { Appeal } from '../domain/appeal.ts'
 import type { Block } from '../domain/block.ts'
 import type { OutboxOp, OutboxTable } from './entries.ts'
 import type { Department, Location, Specialist } from '../domain/directory.ts'
@@ -34,15 +35,23 @@ export type RecordFields<K extends RecordKind> = Omit<
   (K extends ToggleKind ? { enabled?: boolean } : unknown)
 export type RecordPatch<K extends RecordKind> = Partial<Omit<RecordOf<K>, 'id' | 'workspace_id'>>
 
-/** Tables that mirror server data (ids may be local, see ids.ts). */
-export type MirrorTable = RecordKind | 'workspaces' | 'projects' | 'backgrounds' | 'blocks'
+/**
+ * Tables that mirror server data (ids may be local, see ids.ts). Visitors' requests (`appeal`) are
+ * made by the server only: their ids are always the server's.
+ */
+export type MirrorTable =
+  RecordKind | 'workspaces' | 'projects' | 'backgrounds' | 'blocks' | 'appeal'
 export const MIRROR_TABLES: readonly MirrorTable[] = [
   ...RECORD_KINDS,
   'workspaces',
   'projects',
   'backgrounds',
   'blocks',
+  'appeal',
 ]
+
+/** A visitor's request in the mirror (docs/requests.md), keyed by its id as rows the server made. */
+export type AppealRow = Appeal & { ck?: ClientKey }
 
 /**
  * Client keys (docs/SYNC.md "Ids"): a block or a background gets a key at birth that never changes,

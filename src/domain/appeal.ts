@@ -129,8 +129,8 @@ export const HookSecret = v.object({ workspace_id: Id, secret: v.string() })
 /**
  * A request's event on `GET /api/events` (docs/API.md, "Live changes"): `add` when it arrives,
  * `update` when its status changes, and `update` with `deliveries: true` and the version unchanged
- * when one of its deliveries moves on; `delete`. Apart from the mirror's ChangeEvent until the app
- * keeps requests.
+ * when one of its deliveries moves on; `delete`. The app reads it as a ChangeEvent
+ * (domain/workspace.ts) of table `appeal`.
  */
 export const AppealChangeEvent = v.object({
   table: v.literal('appeal'),

@@ -37,6 +37,7 @@ export const CHANGE_TABLES = [
   'project',
   'background',
   'block',
+  'appeal',
 ] as const
 
 /** The data of one event of `GET /api/events`. */
@@ -48,5 +49,7 @@ export const ChangeEvent = v.object({
   project_id: v.optional(Id),
   bg_id: v.optional(Id),
   type: v.optional(v.string()),
+  /** A visitor's request whose delivery moved on (its version unchanged): docs/API.md. */
+  deliveries: v.optional(v.boolean()),
 })
 export type ChangeEvent = v.InferOutput<typeof ChangeEvent>

@@ -4,6 +4,7 @@ import type { ListHead, Queries, QueryName, RecordSyncMark, StoredFile } from '.
 import type { WatchMessage } from '../sync/service.ts'
 import {
   DEFAULT_SYNC_META,
+  type AppealRow,
   type Background,
   type BlockRow,
   type MirrorTable,
@@ -191,6 +192,31 @@ export function useSyncMarks(table: MirrorTable): Map<number, RecordSyncMark> {
   return useMirror('syncMarks', table) ?? EMPTY_MARKS
 }
 const EMPTY_MARKS = new Map<number, RecordSyncMark>()
+
+/**
+ * A workspace's visitors' requests, newest first, as `useRecordList` reads a long list: the newest
+ * screenful at once, then all of them (`partial` until then).
+ */
+export function useAppealList(workspaceId: number | null): {
+  items: AppealRow[] | undefined
+  partial: boolean
+} {
+  const head = useMirror('appealsHead', workspaceId, LIST_FIRST_ROWS)
+  const more = head?.more === true
+  const all = useMirror('appeals', more ? workspaceId : null)
+  if (!head) return { items: undefined, partial: false }
+  if (!more) return { items: head.rows, partial: false }
+  return all ? { items: all, partial: false } : { items: head.rows, partial: true }
+}
+
+export function useAppeal(id: number): AppealRow | null | undefined {
+  return useMirror('appeal', id)
+}
+
+/** How many of the workspace's requests are new (undefined while it is read). */
+export function useNewAppealCount(workspaceId: number | null): number | undefined {
+  return useMirror('newAppealCount', workspaceId)
+}
 
 export function useProjects(workspaceId: number | null): Project[] | undefined {
   return useMirror('projects', workspaceId)

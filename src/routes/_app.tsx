@@ -1,5 +1,5 @@
 import { createFileRoute, Outlet, useMatches } from '@tanstack/react-router'
-import { lazy } from 'react'
+import { lazy, Suspense } from 'react'
 import { requireAuth } from '../features/auth/route-guard.ts'
 import { UserMenu } from '../features/auth/user-menu.tsx'
 import { LanguageSwitch } from '../features/locale/language-switch.tsx'
@@ -18,6 +18,13 @@ export const Route = createFileRoute('/_app')({
 // status reads IndexedDB, which the first paint does not need.
 const SyncStatus = lazy(() =>
   import('../features/sync-status/sync-status.tsx').then((m) => ({ default: m.SyncStatus })),
+)
+
+// The number of new requests reads IndexedDB and the API: after the first screen too.
+const NewAppealsBadge = lazy(() =>
+  import('../features/appeal-count/new-appeals-badge.tsx').then((m) => ({
+    default: m.NewAppealsBadge,
+  })),
 )
 
 const WorkspaceSwitcher = lazy(() =>
@@ -50,6 +57,15 @@ function AppRoute() {
         </AfterFirstScreen>
       }
       languageSwitch={<LanguageSwitch />}
+      navBadges={{
+        '/appeal': (
+          <AfterFirstScreen>
+            <Suspense fallback={null}>
+              <NewAppealsBadge />
+            </Suspense>
+          </AfterFirstScreen>
+        ),
+      }}
       userMenu={<UserMenu />}
     >
       {mantineFree ? (

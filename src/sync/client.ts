@@ -121,10 +121,18 @@ let liveWorkspace: number | null = null
 let stopLive: (() => void) | null = null
 const liveRefreshes = new Map<string, ReturnType<typeof setTimeout>>()
 
+/**
+ * The scope a screen registers that shows `scope`: a request is shown by its workspace's list (the
+ * list and the navigation's count of new requests register it).
+ */
+function shownBy(scope: RefreshScope): RefreshScope {
+  return scope.kind === 'appeal' ? { kind: 'appeals', workspaceId: scope.workspaceId } : scope
+}
+
 /** Refreshes a scope a change touched if a screen shows it (a burst of changes is one refresh). */
 function refreshIfShown(scope: RefreshScope) {
   const key = scopeKey(scope)
-  if (!activeScopes.has(key) || liveRefreshes.has(key)) return
+  if (!activeScopes.has(scopeKey(shownBy(scope))) || liveRefreshes.has(key)) return
   liveRefreshes.set(
     key,
     setTimeout(() => {
@@ -154,8 +162,9 @@ function updateLiveStream() {
     stop = listenToWorkspace({
       workspaceId: want,
       onChange: (event) => {
-        // A page change leaves the project's version as it was: the mirror cannot know it by that.
-        if (event.page) {
+        // A page change leaves the project's version as it was, and so does a request's delivery
+        // moving on: the mirror cannot know them by that.
+        if (event.page || event.deliveries) {
           for (const scope of scopesOf(event, want)) refreshIfShown(scope)
           return
         }

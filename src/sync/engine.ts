@@ -47,6 +47,8 @@ export interface SyncEngineOptions {
   coalesce?: boolean
   /** Schedules the next attempt after a backoff (default setTimeout; tests may pass a no-op). */
   schedule?: (run: () => void, delayMs: number) => void
+  /** How many visitors' requests one window of their list asks for (default 500). */
+  appealWindow?: number
 }
 
 export interface SyncEngine {
@@ -71,6 +73,7 @@ const MIRROR_TABLE_OF: Record<KnownChange['table'], MirrorTable> = {
   project: 'projects',
   background: 'backgrounds',
   block: 'blocks',
+  appeal: 'appeal',
 }
 const MAX_RESENDS = 10
 
@@ -85,7 +88,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     ((run: () => void, delay: number) => {
       setTimeout(run, delay)
     })
-  const pull = createPull(db, api)
+  const pull = createPull(db, api, { appealWindow: options.appealWindow })
   const parked = createParked(db, api, pull)
   let running: Promise<ReplayOutcome> | null = null
   let again = false

@@ -49,6 +49,8 @@ export function scopesOf(event: ChangeEvent, workspaceId: number): RefreshScope[
       // A project's cover and «changed» time follow its backgrounds and blocks.
       { kind: 'projects', workspaceId },
     ]
+  // A visitor's request: only it is read again, not every window of the list.
+  if (event.table === 'appeal') return [{ kind: 'appeal', workspaceId, id: event.id }]
   return []
 }
 

@@ -113,6 +113,7 @@ export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
     }
     try {
       if (isRecordKind(table)) return await put(await api.getRecord(table, id))
+      if (table === 'appeal') return await put(await api.getAppeal(id))
       if (entry.table === 'workspaces') {
         return await put((await api.listWorkspaces()).find((w) => w.id === id) ?? null)
       }

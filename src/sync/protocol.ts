@@ -8,6 +8,10 @@ export type RefreshScope =
   | { kind: RecordKind | 'projects'; workspaceId: number }
   | { kind: 'project'; projectId: number }
   | { kind: 'projectTypes' }
+  /** A workspace's visitors' requests, every window of the list (docs/requests.md). */
+  | { kind: 'appeals'; workspaceId: number }
+  /** One request, after its event (it arrived, its status or a delivery moved) or a retry. */
+  | { kind: 'appeal'; workspaceId: number; id: number }
 
 /** The sync worker's API (exposed with comlink). */
 export interface SyncWorkerApi {

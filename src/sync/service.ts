@@ -6,6 +6,7 @@ import {
   createRecord,
   createWorkspace,
   deleteBackground,
+  deleteAppeal,
   deleteBlocks,
   deleteProject,
   deleteRecord,
@@ -16,6 +17,7 @@ import {
   saveBlocks,
   setCurrentWorkspace,
   setProjectSlug,
+  setAppealStatus,
   setProjectType,
   setRecordEnabled,
   unpublishProject,
@@ -54,6 +56,8 @@ export const COMMANDS = {
   saveBlocks,
   deleteBlocks,
   uploadFile,
+  setAppealStatus,
+  deleteAppeal,
   /** The page mirrors its session token here; the worker and the service worker read it. */
   storeAuthToken: (auth: StoredAuth) => storeAuthToken(auth),
   /** Changes not on the server yet (pending and parked), for the sign-out confirmation. */

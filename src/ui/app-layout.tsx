@@ -12,6 +12,7 @@ import {
 import { Link, useRouterState } from '@tanstack/react-router'
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import classes from './app-layout.module.css'
+import { VisuallyHidden } from './layout.tsx'
 import { Logo } from './logo.tsx'
 
 export interface AppLayoutProps {
@@ -21,10 +22,12 @@ export interface AppLayoutProps {
   syncStatus?: ReactNode
   languageSwitch?: ReactNode
   userMenu?: ReactNode
+  /** Something at the end of a section's link: the number of new requests beside «Обращения». */
+  navBadges?: Partial<Record<NavTarget, ReactNode>>
   children: ReactNode
 }
 
-type NavTarget =
+export type NavTarget =
   | '/projects'
   | '/analytics'
   | '/appeal'
@@ -39,6 +42,21 @@ interface NavItem {
   icon: Icon
   /** Other path prefixes that belong to this section. */
   also?: string[]
+}
+
+/**
+ * A count at the end of a section's link: shown as a red number, heard as part of the link's name
+ * («Обращения, новых: 3»).
+ */
+export function NavBadge({ count, label }: { count: string; label: string }) {
+  return (
+    <>
+      <span className={classes.navBadge} aria-hidden data-testid="nav-badge">
+        {count}
+      </span>
+      <VisuallyHidden>{`, ${label}`}</VisuallyHidden>
+    </>
+  )
 }
 
 function isActive(pathname: string, item: NavItem): boolean {
@@ -162,6 +180,7 @@ export function AppLayout(props: AppLayoutProps) {
               >
                 <item.icon size={20} stroke={1.6} className={classes.icon} aria-hidden />
                 <span>{item.label}</span>
+                {props.navBadges?.[item.to]}
               </Link>
             )
           })}

@@ -1,7 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { IconSearch, IconSortAscending, IconSortDescending, IconX } from '@tabler/icons-react'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
-import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import {
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react'
 import { Button, IconButton } from './button.tsx'
 import controls from './controls.module.css'
 import { FirstScreenMark } from './first-screen.tsx'
@@ -49,6 +57,8 @@ export interface RecordListProps<T> {
   label: string
   searchPlaceholder?: string
   rowHeight?: number
+  /** Told the rows shown (searched, filtered, sorted) whenever they change: a screen's export. */
+  onShownChange?: (rows: readonly T[]) => void
 }
 
 /**
@@ -78,6 +88,10 @@ export function RecordList<T>(props: RecordListProps<T>) {
     () => filterList(sorted, { search: deferredSearch, searchText, filter }),
     [sorted, deferredSearch, searchText, filter],
   )
+  const { onShownChange } = props
+  useEffect(() => {
+    onShownChange?.(shown)
+  }, [shown, onShownChange])
 
   const sortControls = (
     <div className={classes.sort}>
@@ -218,7 +232,14 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
     }
     measure()
     window.addEventListener('resize', measure)
-    return () => window.removeEventListener('resize', measure)
+    // A list hidden and shown again (a request open instead of the list on a phone) moves too.
+    const observer =
+      typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => measure())
+    if (listRef.current) observer?.observe(listRef.current)
+    return () => {
+      window.removeEventListener('resize', measure)
+      observer?.disconnect()
+    }
   }, [rows.length])
 
   const virtualizer = useWindowVirtualizer({

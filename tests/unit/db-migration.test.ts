@@ -112,6 +112,29 @@ const SAMPLES: Record<number, Sample[]> = {
       row: { key: 'k', table: 'specialist', ck: '-1', op: 'create', state: 'pending', payload: {} },
     },
   ],
+  6: [
+    { table: 'workspaces', row: { id: 1, ck: '1', name: 'Клиника' } },
+    {
+      table: 'specialist',
+      row: {
+        id: -1,
+        ck: '-1',
+        workspace_id: 1,
+        name: 'Анна',
+        department_id: 7,
+        location_id: null,
+      },
+    },
+    { table: 'blocks', row: { id: 3, ck: 'c-1', bg_id: 2, type: 'subscribe', specialist_id: -1 } },
+    {
+      table: 'outbox',
+      row: { key: 'k', table: 'specialist', ck: '-1', op: 'create', state: 'pending', payload: {} },
+    },
+    {
+      table: 'appeal',
+      row: { id: 31, ck: '31', workspace_id: 1, status: 'new', name: 'Мария', version: 1 },
+    },
+  ],
 }
 
 const latest = Math.max(...SCHEMA_VERSIONS.map((v) => v.version))

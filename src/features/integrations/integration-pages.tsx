@@ -1,6 +1,7 @@
 import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
 import { createRecord, setRecordEnabled, updateRecord } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { notifySuccess } from '../../ui/notify.tsx'
@@ -12,6 +13,7 @@ import {
   integrationValues,
   type IntegrationOutput,
 } from './integration-form.tsx'
+import { IntegrationStatePanel } from './integration-state.tsx'
 import { KIND_NAME } from './kinds.ts'
 import { removeIntegration } from './remove-integration.ts'
 
@@ -57,7 +59,16 @@ export function IntegrationAddForm({
   )
 }
 
-export function IntegrationEditPage({ kind, id }: { kind: IntegrationKind; id: number }) {
+export function IntegrationEditPage({
+  kind,
+  id,
+  notice,
+}: {
+  kind: IntegrationKind
+  id: number
+  /** Above the state: what amoCRM's redirect back said (amo-oauth.tsx). */
+  notice?: ReactNode
+}) {
   return (
     <RecordEditPage
       kind={kind}
@@ -75,6 +86,17 @@ export function IntegrationEditPage({ kind, id }: { kind: IntegrationKind; id: n
         return (
           <IntegrationForm
             {...form}
+            notice={
+              <>
+                {form.notice}
+                {notice}
+                <IntegrationStatePanel
+                  kind={kind}
+                  id={record.id}
+                  workspaceId={record.workspace_id}
+                />
+              </>
+            }
             kind={kind}
             record={record}
             initial={integrationValues(kind, record)}

@@ -2,7 +2,7 @@ import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useMemo } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import { useCurrentWorkspaceId, useRecordList, useSyncMarks } from '../../mirror/live.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { RowDeleteButton } from '../../ui/row-delete-button.tsx'
@@ -21,7 +21,14 @@ import rowText from '../../ui/row-text.module.css'
 import { KIND_NAME } from './kind-names.ts'
 import { removeIntegration } from './remove-integration.ts'
 
-export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
+export function IntegrationsListPage({
+  kind,
+  notice,
+}: {
+  kind: IntegrationKind
+  /** Above the list: what amoCRM's redirect back said (amo-oauth.tsx). */
+  notice?: ReactNode
+}) {
   const { t } = useLingui()
   const navigate = useNavigate()
   const workspaceId = useCurrentWorkspaceId()
@@ -63,6 +70,7 @@ export function IntegrationsListPage({ kind }: { kind: IntegrationKind }) {
           </Link>
         </p>
       </PageHeader>
+      {notice}
       {workspaceId === null ? (
         <NoWorkspace />
       ) : (

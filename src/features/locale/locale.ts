@@ -18,6 +18,7 @@ const ENGLISH_CATALOGS = [
   () => import('../../locales/en/directory.po'),
   () => import('../../locales/en/integrations.po'),
   () => import('../../locales/en/publishing.po'),
+  () => import('../../locales/en/appeals.po'),
 ]
 
 export function isLocale(value: unknown): value is Locale {

@@ -79,7 +79,11 @@ export function RecordEditPage<K extends RecordKind>({
   const routes: RecordRoutes = RECORD_ROUTES[kind]
   const record = useKeepWhileLoading(useRecord(kind, id), id)
   const parked = useParkedOf(kind, id)
-  useRefresh(record ? { kind, workspaceId: record.workspace_id } : null)
+  // A record opened by its address on a device that has not read its kind yet (amoCRM's redirect
+  // back after «Подключить amoCRM», a shared link) is read with the current workspace's records.
+  const currentWorkspace = useCurrentWorkspaceId()
+  const scopeWorkspace = record ? record.workspace_id : (currentWorkspace ?? null)
+  useRefresh(scopeWorkspace ? { kind, workspaceId: scopeWorkspace } : null)
   const follow = useCallback(
     (next: number) =>
       void navigate({ to: routes.item, params: { id: String(next) }, replace: true }),

@@ -46,11 +46,22 @@ const FIELD_NAMES: Record<string, MessageDescriptor> = {
   specialist_id: msg`Специалист`,
   date: msg`Дата`,
   action: msg`Текст действия`,
+  status: msg`Статус`,
+}
+
+/** A request's status (docs/requests.md) by its name on screen, not its code. */
+const STATUS_VALUES: Record<string, MessageDescriptor> = {
+  new: msg`Новое`,
+  in_work: msg`В работе`,
+  done: msg`Обработано`,
+  spam: msg`Спам`,
 }
 
 function useValueText() {
   const { t, i18n } = useLingui()
-  return (value: unknown): string => {
+  return (value: unknown, field?: string): string => {
+    const status = field === 'status' && typeof value === 'string' ? STATUS_VALUES[value] : null
+    if (status) return t(status)
     if (value === null || value === undefined) return t`не задано`
     if (value === '') return t`пусто`
     if (typeof value === 'boolean') return value ? t`да` : t`нет`
@@ -82,13 +93,13 @@ export function ConflictFields({ conflict }: { conflict: ParkedConflict }) {
               <span className={classes.side}>
                 <Trans>Ваше:</Trans>
               </span>{' '}
-              <span data-testid="conflict-mine">{text(mine)}</span>
+              <span data-testid="conflict-mine">{text(mine, field)}</span>
             </dd>
             <dd className={classes.value}>
               <span className={classes.side}>
                 <Trans>На сервере:</Trans>
               </span>{' '}
-              <span data-testid="conflict-theirs">{text(theirs)}</span>
+              <span data-testid="conflict-theirs">{text(theirs, field)}</span>
             </dd>
           </div>
         )

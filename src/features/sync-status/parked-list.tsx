@@ -21,6 +21,7 @@ const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
   backgrounds: msg`Фон`,
   blocks: msg`Блок`,
   files: msg`Изображение`,
+  appeal: msg`Обращение`,
 }
 
 /** Changes of a project's public page (docs/SYNC.md "Publishing") say what they were. */

@@ -1,19 +1,27 @@
-import { useLingui } from '@lingui/react/macro'
 import { createFileRoute } from '@tanstack/react-router'
-import { PlaceholderPage } from '../../ui/placeholder-page.tsx'
+import { lazy, Suspense } from 'react'
+
+// The screen and its words load with this route only (docs/requests.md, "The app").
+const AppealsPage = lazy(() => import('../../features/appeals/appeals-page.tsx'))
+
+/** `?id=` opens one request beside the list; anything else is dropped. */
+function validateSearch(search: Record<string, unknown>): { id?: number } {
+  const id = Number(search.id)
+  return Number.isSafeInteger(id) && id > 0 ? { id } : {}
+}
 
 export const Route = createFileRoute('/_app/appeal')({
   // Drawn without Mantine, like the list pages (docs/app-shell.md "UI kit").
   staticData: { mantineFree: true },
+  validateSearch,
   component: Page,
 })
 
 function Page() {
-  const { t } = useLingui()
+  const { id } = Route.useSearch()
   return (
-    <PlaceholderPage
-      title={t`Обращения`}
-      description={t`Здесь появятся заявки и вопросы, которые посетители оставили на ваших промо-страницах.`}
-    />
+    <Suspense fallback={null}>
+      <AppealsPage openId={id ?? null} />
+    </Suspense>
   )
 }

@@ -1,4 +1,5 @@
 import type { SendEntry } from '../../data/entries.ts'
+import { sendAppeal } from './appeals.ts'
 import { sendBackground } from './backgrounds.ts'
 import { sendBlock } from './blocks.ts'
 import type { SendContext } from './context.ts'
@@ -12,6 +13,7 @@ import { sendWorkspace } from './workspaces.ts'
  * its outbox entry), the request an entry becomes, and how the answer is applied. The replay
  * engine (src/sync/engine.ts) sends each entry through `send`.
  */
+export { deleteAppeal, setAppealStatus } from './appeals.ts'
 export { addBackground, deleteBackground } from './backgrounds.ts'
 export { deleteBlocks, saveBlocks } from './blocks.ts'
 export { uploadFile } from './files.ts'
@@ -51,5 +53,7 @@ export function send(entry: SendEntry, ctx: SendContext): Promise<void> {
     case 'location':
     case 'specialist':
       return sendRecord(entry, ctx)
+    case 'appeal':
+      return sendAppeal(entry, ctx)
   }
 }

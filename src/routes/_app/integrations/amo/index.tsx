@@ -1,12 +1,29 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { useCallback } from 'react'
+import {
+  AmoOauthNotice,
+  useAmoOauthOutcome,
+  validateAmoOauthSearch,
+} from '../../../../features/integrations/amo-oauth.tsx'
 import { IntegrationsListPage } from '../../../../features/integrations/integrations-list-page.tsx'
 
 export const Route = createFileRoute('/_app/integrations/amo/')({
   // Drawn without Mantine: a list page is a first screen (docs/performance.md).
   staticData: { mantineFree: true },
+  // A stale or used link of «Подключить amoCRM» comes back here (`amo_oauth=bad_state`).
+  validateSearch: validateAmoOauthSearch,
   component: Page,
 })
 
 function Page() {
-  return <IntegrationsListPage kind="amo" />
+  const { amo_oauth } = Route.useSearch()
+  const navigate = Route.useNavigate()
+  const drop = useCallback(() => void navigate({ search: {}, replace: true }), [navigate])
+  const outcome = useAmoOauthOutcome(amo_oauth, drop)
+  return (
+    <IntegrationsListPage
+      kind="amo"
+      notice={outcome ? <AmoOauthNotice outcome={outcome} /> : null}
+    />
+  )
 }
