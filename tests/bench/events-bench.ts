@@ -72,6 +72,13 @@ export async function runEventsBench(options: Options = {}): Promise<Record<stri
       workspace_id: id,
       email: person.email,
     })
+    const waiting = await call<{ id: number; workspace_id: number }[]>(
+      'GET',
+      '/api/workspace/invitations',
+      person.token,
+    )
+    const invitation = waiting.find((i) => i.workspace_id === id)!
+    await call('POST', '/api/workspace/invitation/accept', person.token, { id: invitation.id })
   }
   const signIn = async (email: string): Promise<Session> => ({
     token: (

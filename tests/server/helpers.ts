@@ -151,4 +151,15 @@ export async function addMember(
     body: { workspace_id: workspaceId, email: user.email },
   })
   if (added.status !== 200) throw new Error(`member/add: ${added.status} ${await added.text()}`)
+  const list = await s.call('GET', '/api/workspace/invitations', { token: user.token })
+  const waiting = (await list.json()) as { id: number; workspace_id: number }[]
+  const invitation = waiting.find((i) => i.workspace_id === workspaceId)
+  // Already a member: nothing was waiting.
+  if (!invitation) return
+  const accepted = await s.call('POST', '/api/workspace/invitation/accept', {
+    token: user.token,
+    body: { id: invitation.id },
+  })
+  if (accepted.status !== 200)
+    throw new Error(`accept: ${accepted.status} ${await accepted.text()}`)
 }
