@@ -102,8 +102,9 @@ export class EventHub {
     if (kind === 'w') {
       const group = this.groups.get(id)
       if (group) void this.read(group)
-      // A member gone: their other streams hear that their workspaces changed.
-      if (news === 'member' && who) this.tell(Number(who), 'workspaces')
+      // A member gone: their other streams hear that their workspaces changed (that workspace's
+      // own stream says `removed` instead).
+      if (news === 'member' && who) this.tell(Number(who), 'workspaces', id)
       return
     }
     if (kind !== 'u') return
@@ -121,10 +122,11 @@ export class EventHub {
     }
   }
 
-  /** Tells each open stream of the user that their workspaces or invitations changed. */
-  private tell(userId: number, news: AccountNews): void {
+  /** Tells each open stream of the user (but those of `except`) that their account changed. */
+  private tell(userId: number, news: AccountNews, except?: number): void {
     const message = encoder.encode(`event: ${news}\ndata: {}\n\n`)
-    for (const stream of this.byUser.get(userId) ?? []) this.send(stream, message)
+    for (const stream of this.byUser.get(userId) ?? [])
+      if (stream.workspaceId !== except) this.send(stream, message)
   }
 
   private send(stream: Stream, bytes: Uint8Array): void {

@@ -171,8 +171,58 @@ function updateLiveStream() {
         )
       },
       onReset: refreshActiveScopes,
+      onRemoved: (workspaceId) => {
+        // The stream has stopped: the next current workspace opens its own.
+        if (liveWorkspace === want) {
+          stopLive = null
+          liveWorkspace = null
+        }
+        const reason = leaving.has(workspaceId) ? 'left' : 'removed'
+        void remote?.forgetWorkspace(workspaceId, reason).then(
+          () => refresh({ kind: 'workspaces' }),
+          (error: unknown) => console.error(error),
+        )
+      },
+      onAccount: (news) => {
+        if (news === 'workspaces') refreshIfShown({ kind: 'workspaces' })
+        for (const listener of accountListeners) listener(news)
+      },
     })
   })
+}
+
+/** Workspaces the person is leaving from this tab: their end is no removal. */
+const leaving = new Set<number>()
+
+/**
+ * Leaves a workspace through `leave` (the server call) and drops it here, with the changes still
+ * queued for it (useSyncMeta().workspaceLoss lists them when there were any).
+ */
+export async function leaveWorkspace(workspaceId: number, leave: () => Promise<unknown>) {
+  leaving.add(workspaceId)
+  try {
+    await leave()
+    await remote?.forgetWorkspace(workspaceId, 'left')
+    await refresh({ kind: 'workspaces' })
+  } finally {
+    leaving.delete(workspaceId)
+  }
+}
+
+const accountListeners = new Set<(news: 'workspaces' | 'invitations') => void>()
+
+/**
+ * Calls `listener` when the person's own workspaces or invitations change (the server tells every
+ * stream of theirs, docs/API.md "Members"); returns the unsubscribe.
+ */
+export function onAccountNews(listener: (news: 'workspaces' | 'invitations') => void): () => void {
+  accountListeners.add(listener)
+  return () => accountListeners.delete(listener)
+}
+
+/** The person has read the notice of a workspace they lost (useSyncMeta().workspaceLoss). */
+export function dismissWorkspaceLoss(): Promise<void> {
+  return remote?.dismissWorkspaceLoss() ?? Promise.resolve()
 }
 
 /**
