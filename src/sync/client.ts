@@ -159,6 +159,7 @@ function updateLiveStream() {
           for (const scope of scopesOf(event, want)) refreshIfShown(scope)
           return
         }
+        if (event.table === 'workspace' && event.op === 'delete') deleted.add(event.id)
         // This device's own writes come back too: the mirror has them already.
         const { table, id, version, op } = event
         void (remote?.knows({ table, id, version, op }) ?? Promise.resolve(false)).then(
@@ -177,7 +178,12 @@ function updateLiveStream() {
           stopLive = null
           liveWorkspace = null
         }
-        const reason = leaving.has(workspaceId) ? 'left' : 'removed'
+        // A 404 after the workspace's own delete event: deleted, not a removal.
+        const reason = leaving.has(workspaceId)
+          ? 'left'
+          : deleted.has(workspaceId)
+            ? 'gone'
+            : 'removed'
         void remote?.forgetWorkspace(workspaceId, reason).then(
           () => refresh({ kind: 'workspaces' }),
           (error: unknown) => console.error(error),
@@ -193,6 +199,8 @@ function updateLiveStream() {
 
 /** Workspaces the person is leaving from this tab: their end is no removal. */
 const leaving = new Set<number>()
+/** Workspaces whose delete came on their stream: a 404 after it is no removal either. */
+const deleted = new Set<number>()
 
 /**
  * Leaves a workspace through `leave` (the server call) and drops it here, with the changes still

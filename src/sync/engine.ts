@@ -56,7 +56,7 @@ export interface SyncEngine {
   knows(change: KnownChange): Promise<boolean>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
-  forgetWorkspace(workspaceId: number, reason: 'removed' | 'left'): Promise<void>
+  forgetWorkspace(workspaceId: number, reason: 'removed' | 'left' | 'gone'): Promise<void>
   dismissWorkspaceLoss(): Promise<void>
   flush(timeoutMs: number): Promise<boolean>
 }
@@ -350,20 +350,28 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     })
   }
 
-  async function forgetWorkspace(workspaceId: number, reason: 'removed' | 'left'): Promise<void> {
+  async function forgetWorkspace(
+    workspaceId: number,
+    reason: 'removed' | 'left' | 'gone',
+  ): Promise<void> {
     // Under the replay lock: an entry of it being sent settles first (a 404 parks it, and it
     // goes with the rest).
     await withLock(locks, REPLAY_LOCK, false, async () => {
       const lost = await inAll(db, () => dropWorkspace(db, workspaceId))
       if (lost) {
-        // Leaving is the person's own doing: said only when it cost queued changes.
-        if (reason === 'left' && lost.discarded.length === 0) return
+        // Leaving is the person's own doing, and a deletion was announced as a change: said only
+        // when it cost queued changes.
+        if (reason !== 'removed' && lost.discarded.length === 0) return
         await writeSyncMeta({ workspaceLoss: { workspaceId, ...lost, reason, at: now() } }, db)
         return
       }
       // Already dropped by a refresh of the list, which could not tell why: now it is known.
       const { workspaceLoss } = await readSyncMeta(db)
-      if (workspaceLoss?.workspaceId === workspaceId && workspaceLoss.reason === 'gone')
+      if (
+        reason === 'removed' &&
+        workspaceLoss?.workspaceId === workspaceId &&
+        workspaceLoss.reason === 'gone'
+      )
         await writeSyncMeta({ workspaceLoss: { ...workspaceLoss, reason } }, db)
     })
   }

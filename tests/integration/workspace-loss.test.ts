@@ -74,10 +74,14 @@ describe('a workspace lost', () => {
     expect((await readSyncMeta(h.db)).workspaceLoss?.reason).toBe('removed')
   })
 
-  it('left with nothing queued: no notice', async () => {
+  it('left, or deleted (its delete came on the stream), with nothing queued: no notice', async () => {
     const lost = await secondWorkspace('Архив')
     await h.engine.forgetWorkspace(lost, 'left')
     expect(await h.db.workspaces.get(lost)).toBeUndefined()
+    expect((await readSyncMeta(h.db)).workspaceLoss).toBeNull()
+    const deleted = await secondWorkspace('Старое')
+    await h.engine.forgetWorkspace(deleted, 'gone')
+    expect(await h.db.workspaces.get(deleted)).toBeUndefined()
     expect((await readSyncMeta(h.db)).workspaceLoss).toBeNull()
   })
 })
