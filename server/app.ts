@@ -104,6 +104,8 @@ export interface AppOptions {
   eventPingMs?: number
   /** How long change events are kept for resuming streams (default 24 h; docs/API.md). */
   eventKeepMs?: number
+  /** Event streams open at once per token and per user (default STREAM_CAPS, services/events.ts). */
+  eventStreamCaps?: { perToken?: number; perUser?: number }
   /** Where published pages are seen from (PUBLIC_URL); default: the server's own address. */
   publicUrl?: string
   /** The published pages' renderer: built (dist-page) or, under tests, from source. */
@@ -217,7 +219,11 @@ export function createApp(options: AppOptions = {}): ApiApp {
       },
       idempotencyWaitMs: options.idempotencyWaitMs,
       sessionCacheMs: options.sessionCacheMs,
-      events: { pingMs: options.eventPingMs, keepMs: options.eventKeepMs },
+      events: {
+        pingMs: options.eventPingMs,
+        keepMs: options.eventKeepMs,
+        caps: options.eventStreamCaps,
+      },
       publicUrl: options.publicUrl,
       delivery: options.delivery,
       appeals: options.appeals,

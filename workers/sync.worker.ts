@@ -30,6 +30,8 @@ const api = {
   knows: (change) => engine.knows(change),
   retryEntry: (seq) => engine.retryEntry(seq),
   discardEntry: (seq) => engine.discardEntry(seq),
+  forgetWorkspace: (id, reason) => engine.forgetWorkspace(id, reason),
+  dismissWorkspaceLoss: () => engine.dismissWorkspaceLoss(),
   flush: (timeoutMs: number) => engine.flush(timeoutMs),
 } satisfies SyncWorkerApi & MirrorService
 

@@ -100,6 +100,10 @@ export interface ThrottleSettings {
   forgotAccount: BackoffRule
   /** Reset attempts with a token that does not work, from one address. */
   reset: BackoffRule
+  /** Invitations sent by one person (docs/API.md, "Members"). */
+  inviter: BackoffRule
+  /** Invitations sent to one address, whoever sends them. */
+  invitee: BackoffRule
   /** How long an address an account signed in from counts as the owner's. */
   knownAddressMs: number
 }
@@ -116,6 +120,9 @@ export const DEFAULT_THROTTLE: ThrottleSettings = {
   // Capped at a minute: someone else asking for links must not keep the owner from one for long.
   forgotAccount: { free: 3, baseMs: 30 * SECOND, capMs: MINUTE, forgetMs: 60 * MINUTE },
   reset: { free: 10, baseMs: SECOND, capMs: 15 * MINUTE, forgetMs: 60 * MINUTE },
+  inviter: { free: 20, baseMs: SECOND, capMs: 15 * MINUTE, forgetMs: 60 * MINUTE },
+  // Capped at a minute, as sign-ins of one account: others' invitations must not keep one back long.
+  invitee: { free: 10, baseMs: SECOND, capMs: MINUTE, forgetMs: 15 * MINUTE },
   knownAddressMs: 30 * 24 * 60 * MINUTE,
 }
 
@@ -156,6 +163,8 @@ export class Throttle {
   private readonly forgotAddress: Backoff
   private readonly forgotAccount: Backoff
   private readonly reset: Backoff
+  private readonly inviter: Backoff
+  private readonly invitee: Backoff
   /** account → address → last successful sign-in. */
   private readonly known = new Map<string, Map<string, number>>()
 
@@ -170,6 +179,8 @@ export class Throttle {
     this.forgotAddress = new Backoff(settings.forgotAddress, now)
     this.forgotAccount = new Backoff(settings.forgotAccount, now)
     this.reset = new Backoff(settings.reset, now)
+    this.inviter = new Backoff(settings.inviter, now)
+    this.invitee = new Backoff(settings.invitee, now)
   }
 
   private isKnown(account: string, address: string): boolean {
@@ -235,5 +246,15 @@ export class Throttle {
 
   resetFailed(address: string): void {
     if (!isLocalAddress(address)) this.reset.count(address)
+  }
+
+  /**
+   * Counts an invitation (any, whether the address is registered or not: the limit itself must
+   * tell nothing), refusing it when its sender or its address must wait.
+   */
+  inviteAttempt(inviterId: number, email: string): void {
+    throwIfWaiting(Math.max(this.inviter.wait(String(inviterId)), this.invitee.wait(email)))
+    this.inviter.count(String(inviterId))
+    this.invitee.count(email)
   }
 }

@@ -1,7 +1,6 @@
 import type { Database, Queryable } from '../db/database.ts'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
-import type { Workspace, WorkspaceMember } from '../../src/domain/workspace.ts'
-import { findUserByEmail } from '../storage/users.ts'
+import type { MemberListEntry, Workspace, WorkspaceInvitation } from '../../src/domain/workspace.ts'
 import { normaliseEmail } from './auth.ts'
 import * as store from '../storage/workspaces.ts'
 import { AppError } from './errors.ts'
@@ -26,17 +25,82 @@ export class WorkspaceService {
     if (role !== 'admin') throw AppError.forbidden()
   }
 
-  async members(userId: number, workspaceId: number): Promise<WorkspaceMember[]> {
-    await this.assertMember(userId, workspaceId)
-    return store.listMembers(this.db, workspaceId)
+  /** The members; for an admin, the invitations still waiting after them. */
+  async members(userId: number, workspaceId: number): Promise<MemberListEntry[]> {
+    const role = await store.memberRole(this.db, userId, workspaceId)
+    if (role === null) throw AppError.notFound()
+    const members = await store.listMembers(this.db, workspaceId)
+    if (role !== 'admin') return members
+    return [...members, ...(await store.listPendingInvitations(this.db, workspaceId))]
   }
 
-  /** Adds a registered user as an editor; one already a member is answered as they are. */
-  async addMember(userId: number, workspaceId: number, email: string): Promise<WorkspaceMember> {
+  /**
+   * Invites the address (admins only). The answer is the same whoever it belongs to — someone
+   * registered, nobody yet, a member already (then nothing is stored) — so it tells nothing about
+   * who has an account.
+   */
+  async invite(
+    userId: number,
+    workspaceId: number,
+    email: string,
+  ): Promise<{ invited: true; email: string }> {
     await this.assertAdmin(userId, workspaceId)
-    const user = await findUserByEmail(this.db, normaliseEmail(email))
-    if (!user) throw AppError.validation({ email: { code: 'unknown_user' } })
-    return store.insertMember(this.db, workspaceId, user.id)
+    const address = normaliseEmail(email)
+    await this.db.transaction(async (tx) => {
+      if (await store.isMemberByEmail(tx, workspaceId, address)) return
+      await store.insertInvitation(tx, workspaceId, address, userId)
+    })
+    return { invited: true, email: address }
+  }
+
+  /** The invitations waiting for the user's address (made before they registered too). */
+  invitations(userId: number): Promise<WorkspaceInvitation[]> {
+    return store.listInvitationsFor(this.db, userId)
+  }
+
+  /** Accepts the user's invitation: they join as an editor. 404 unless it is theirs. */
+  async accept(userId: number, id: number): Promise<Workspace> {
+    return this.db.transaction(async (tx) => {
+      const workspaceId = await store.takeInvitation(tx, userId, id)
+      if (workspaceId === null) throw AppError.notFound()
+      await store.insertMember(tx, workspaceId, userId)
+      return (await store.findWorkspaceForUser(tx, userId, workspaceId))!
+    })
+  }
+
+  /** Declines the user's invitation. 404 unless it is theirs. */
+  async decline(userId: number, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if ((await store.takeInvitation(tx, userId, id)) === null) throw AppError.notFound()
+    })
+  }
+
+  /** Withdraws an invitation of the workspace (its admins only). */
+  async cancelInvitation(userId: number, id: number): Promise<number> {
+    const workspaceId = await store.invitationWorkspace(this.db, id)
+    if (workspaceId === null) throw AppError.notFound()
+    await this.assertAdmin(userId, workspaceId)
+    await store.deleteInvitation(this.db, id)
+    return workspaceId
+  }
+
+  /**
+   * The user leaves the workspace; from the next request on it is unknown to them (404). The last
+   * admin stays (422 `last_admin_leave`): they hand the role on, or delete the workspace.
+   */
+  async leave(userId: number, workspaceId: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const members = await store.lockMembers(tx, workspaceId)
+      const me = members.find((m) => m.user_id === userId)
+      if (!me) throw AppError.notFound()
+      const admins = members.filter((m) => m.role === 'admin').length
+      if (me.role === 'admin' && admins === 1) {
+        throw new AppError(422, ERROR_CODES.validation, 'last_admin_leave', {
+          workspace_id: { code: 'last_admin_leave' },
+        })
+      }
+      await store.deleteMember(tx, workspaceId, userId)
+    })
   }
 
   /**

@@ -1,7 +1,12 @@
 import type { Queryable } from '../db/database.ts'
 import { selectJsonRows } from './json-rows.ts'
 import type { Role } from '../../src/domain/user.ts'
-import type { Workspace, WorkspaceMember } from '../../src/domain/workspace.ts'
+import type {
+  PendingInvitation,
+  Workspace,
+  WorkspaceInvitation,
+  WorkspaceMember,
+} from '../../src/domain/workspace.ts'
 
 export async function listWorkspaces(db: Queryable, userId: number): Promise<Workspace[]> {
   return selectJsonRows<Workspace>(
@@ -145,4 +150,92 @@ export async function renameWorkspace(
 /** Deletes the workspace; foreign keys cascade to everything in it. */
 export async function deleteWorkspace(db: Queryable, id: number): Promise<void> {
   await db.query('DELETE FROM workspaces WHERE id = $1', [id])
+}
+
+/** Invites the address to the workspace; an invitation already there stays as it is. */
+export async function insertInvitation(
+  db: Queryable,
+  workspaceId: number,
+  email: string,
+  invitedBy: number,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO workspace_invitations (workspace_id, email, invited_by) VALUES ($1, $2, $3)
+     ON CONFLICT (workspace_id, email) DO NOTHING`,
+    [workspaceId, email, invitedBy],
+  )
+}
+
+/** Whether someone signing in with the address is a member of the workspace already. */
+export async function isMemberByEmail(
+  db: Queryable,
+  workspaceId: number,
+  email: string,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM workspace_members m JOIN users u ON u.id = m.user_id
+     WHERE m.workspace_id = $1 AND u.email = $2`,
+    [workspaceId, email],
+  )
+  return rows.length > 0
+}
+
+/** The invitations waiting for the user's address, oldest first. */
+export async function listInvitationsFor(
+  db: Queryable,
+  userId: number,
+): Promise<WorkspaceInvitation[]> {
+  return selectJsonRows<WorkspaceInvitation>(
+    db,
+    `SELECT i.id, i.workspace_id, w.name AS workspace_name,
+       COALESCE(b.name, '') AS invited_by, i.created_at
+     FROM workspace_invitations i
+     JOIN users u ON u.email = i.email AND u.id = $1
+     JOIN workspaces w ON w.id = i.workspace_id
+     LEFT JOIN users b ON b.id = i.invited_by
+     ORDER BY i.id`,
+    [userId],
+  )
+}
+
+/** The invitations of a workspace still waiting, oldest first (admins see them). */
+export async function listPendingInvitations(
+  db: Queryable,
+  workspaceId: number,
+): Promise<PendingInvitation[]> {
+  return selectJsonRows<PendingInvitation>(
+    db,
+    `SELECT i.id AS invitation_id, i.email, COALESCE(b.name, '') AS invited_by, i.created_at,
+       true AS pending
+     FROM workspace_invitations i LEFT JOIN users b ON b.id = i.invited_by
+     WHERE i.workspace_id = $1 ORDER BY i.id`,
+    [workspaceId],
+  )
+}
+
+/** Takes the user's invitation out (when it is theirs): its workspace, or null. */
+export async function takeInvitation(
+  db: Queryable,
+  userId: number,
+  id: number,
+): Promise<number | null> {
+  const { rows } = await db.query<{ workspace_id: number }>(
+    `DELETE FROM workspace_invitations i USING users u
+     WHERE i.id = $2 AND u.id = $1 AND u.email = i.email RETURNING i.workspace_id`,
+    [userId, id],
+  )
+  return rows[0]?.workspace_id ?? null
+}
+
+/** The workspace of an invitation, or null. */
+export async function invitationWorkspace(db: Queryable, id: number): Promise<number | null> {
+  const { rows } = await db.query<{ workspace_id: number }>(
+    'SELECT workspace_id FROM workspace_invitations WHERE id = $1',
+    [id],
+  )
+  return rows[0]?.workspace_id ?? null
+}
+
+export async function deleteInvitation(db: Queryable, id: number): Promise<void> {
+  await db.query('DELETE FROM workspace_invitations WHERE id = $1', [id])
 }

@@ -3,7 +3,7 @@ import { localFileId } from './ids.ts'
 import { refsTo } from './refs.ts'
 import { payloadFields, withPayloadField, type OutboxEntry } from './entries.ts'
 import { keysOfIds } from './keyed.ts'
-import { RECORD_KINDS, type ClientKey, type MirrorTable } from './types.ts'
+import { RECORD_KINDS, type ClientKey, type DiscardedChange, type MirrorTable } from './types.ts'
 
 /**
  * What a local delete takes with it, mirroring the server's foreign keys: a workspace its records,
@@ -96,6 +96,73 @@ export async function removeWorkspaceContent(db: MirrorDb, workspaceId: number):
       e.table !== 'workspaces' &&
       (removed.get(e.table)?.has(e.ck) === true || payloadFields(e).workspace_id === workspace),
   )
+}
+
+/**
+ * Drops a workspace that is no longer the person's from the mirror: its row, everything in it and
+ * every change still queued for it, which the server would refuse (sent ones are in flight and
+ * settle by themselves). Answers its name and the changes dropped; null when it was not here.
+ * Call inside a transaction over every table.
+ */
+export async function dropWorkspace(
+  db: MirrorDb,
+  workspaceId: number,
+): Promise<{ name: string; discarded: DiscardedChange[] } | null> {
+  const row = await db.workspaces.get(workspaceId)
+  if (!row) return null
+  const [key] = await keysOfIds(db, 'workspaces', [workspaceId])
+  // Changes the server already refused (a 404 once the person was out) are about it too: they
+  // go with the rest rather than wait for a «Повторить» that cannot succeed.
+  const inside = new Set<string>([`workspaces:${key}`])
+  const note = async (table: MirrorTable, rows: { id: number }[]) => {
+    const keys = await keysOfIds(
+      db,
+      table,
+      rows.map((r) => r.id),
+    )
+    for (const ck of keys) inside.add(`${table}:${ck}`)
+  }
+  const projects = await db.projects.where('workspace_id').equals(workspaceId).toArray()
+  const bgs = await db.backgrounds
+    .where('project_id')
+    .anyOf(projects.map((p) => p.id))
+    .toArray()
+  await note('projects', projects)
+  await note('backgrounds', bgs)
+  await note(
+    'blocks',
+    await db.blocks
+      .where('bg_id')
+      .anyOf(bgs.map((b) => b.id))
+      .toArray(),
+  )
+  for (const kind of RECORD_KINDS)
+    await note(kind, await db.recordTable(kind).where('workspace_id').equals(workspaceId).toArray())
+  const refused = (await db.outbox.where('state').equals('parked').toArray()).filter(
+    (e) =>
+      e.table !== 'files' &&
+      (inside.has(`${e.table}:${e.ck}`) || payloadFields(e).workspace_id === key),
+  )
+  const queued = [
+    ...(await db.outbox.filter((entry) => !entry.sent).toArray()),
+    ...refused.filter((entry) => entry.sent),
+  ]
+  await removeWorkspaceContent(db, workspaceId)
+  await dropEntries(db, (e) => e.table === 'workspaces' && e.ck === key)
+  await db.outbox.bulkDelete(refused.map((entry) => entry.seq!))
+  await db.workspaces.delete(workspaceId)
+  const left = new Set(await db.outbox.toCollection().primaryKeys())
+  return { name: row.name, discarded: discardedOf(queued, left) }
+}
+
+/** The queued changes not among `left` (outbox seqs), as the notice lists them. */
+export function discardedOf(
+  queued: readonly OutboxEntry[],
+  left: ReadonlySet<number>,
+): DiscardedChange[] {
+  return queued
+    .filter((entry) => !left.has(entry.seq!))
+    .map((entry) => ({ table: entry.table, op: entry.op, label: entry.label }))
 }
 
 /** References that the server sets to null when their target is deleted (the rest cascade). */

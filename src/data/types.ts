@@ -103,9 +103,35 @@ export interface MetaRow {
 export interface SyncMeta {
   lastSyncedAt: number | null
   needsSignIn: boolean
+  /** A workspace this person lost while the app was open, until they have read it. */
+  workspaceLoss: WorkspaceLoss | null
 }
 
-export const DEFAULT_SYNC_META: SyncMeta = { lastSyncedAt: null, needsSignIn: false }
+export const DEFAULT_SYNC_META: SyncMeta = {
+  lastSyncedAt: null,
+  needsSignIn: false,
+  workspaceLoss: null,
+}
+
+/**
+ * A workspace that is no longer the person's (docs/SYNC.md, "Live changes"): `removed` — an admin
+ * removed them (the server said so); `left` — they left it here; `gone` — it left their list (deleted, or removed while this
+ * device did not listen). Its mirror is dropped, and so are the changes still queued for it, which
+ * could never be sent: they are listed here, never offered for «Повторить».
+ */
+export interface WorkspaceLoss {
+  workspaceId: number
+  name: string
+  reason: 'removed' | 'left' | 'gone'
+  discarded: DiscardedChange[]
+  at: number
+}
+
+export interface DiscardedChange {
+  table: OutboxTable
+  op: OutboxOp
+  label: string
+}
 
 export interface ParkedEntry {
   seq: number

@@ -23,7 +23,37 @@ export const WorkspaceMember = v.object({
 })
 export type WorkspaceMember = v.InferOutput<typeof WorkspaceMember>
 
+/** An invitation an admin made that is still waiting (admins see them among the members). */
+export const PendingInvitation = v.object({
+  invitation_id: Id,
+  email: v.string(),
+  /** The name of who invited (empty when they are gone). */
+  invited_by: v.string(),
+  created_at: v.string(),
+  pending: v.literal(true),
+})
+export type PendingInvitation = v.InferOutput<typeof PendingInvitation>
+
+/** `GET /api/workspace/members`: the members, then, for an admin, the invitations still waiting. */
+export const MemberListEntry = v.union([WorkspaceMember, PendingInvitation])
+export type MemberListEntry = v.InferOutput<typeof MemberListEntry>
+
+/** An invitation waiting for the signed-in person (docs/API.md, "Members"). */
+export const WorkspaceInvitation = v.object({
+  id: Id,
+  workspace_id: Id,
+  workspace_name: v.string(),
+  /** The name of who invited (empty when they are gone). */
+  invited_by: v.string(),
+  created_at: v.string(),
+})
+export type WorkspaceInvitation = v.InferOutput<typeof WorkspaceInvitation>
+
+/** What `member/add` answers, whoever the address belongs to. */
+export const Invited = v.object({ invited: v.literal(true), email: v.string() })
+
 export const MemberAddInput = v.object({ workspace_id: Id, email })
+export const LeaveInput = v.object({ workspace_id: Id })
 export const MemberRemoveInput = v.object({ workspace_id: Id, user_id: Id })
 
 /** Tables a change event names (docs/API.md, "Live changes"). */

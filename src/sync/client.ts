@@ -168,6 +168,7 @@ function updateLiveStream() {
           for (const scope of scopesOf(event, want)) refreshIfShown(scope)
           return
         }
+        if (event.table === 'workspace' && event.op === 'delete') deleted.add(event.id)
         // This device's own writes come back too: the mirror has them already.
         const { table, id, version, op } = event
         void (remote?.knows({ table, id, version, op }) ?? Promise.resolve(false)).then(
@@ -180,8 +181,65 @@ function updateLiveStream() {
         )
       },
       onReset: refreshActiveScopes,
+      onRemoved: (workspaceId) => {
+        // The stream has stopped: the next current workspace opens its own.
+        if (liveWorkspace === want) {
+          stopLive = null
+          liveWorkspace = null
+        }
+        // A 404 after the workspace's own delete event: deleted, not a removal.
+        const reason = leaving.has(workspaceId)
+          ? 'left'
+          : deleted.has(workspaceId)
+            ? 'gone'
+            : 'removed'
+        void remote?.forgetWorkspace(workspaceId, reason).then(
+          () => refresh({ kind: 'workspaces' }),
+          (error: unknown) => console.error(error),
+        )
+      },
+      onAccount: (news) => {
+        if (news === 'workspaces') refreshIfShown({ kind: 'workspaces' })
+        for (const listener of accountListeners) listener(news)
+      },
     })
   })
+}
+
+/** Workspaces the person is leaving from this tab: their end is no removal. */
+const leaving = new Set<number>()
+/** Workspaces whose delete came on their stream: a 404 after it is no removal either. */
+const deleted = new Set<number>()
+
+/**
+ * Leaves a workspace through `leave` (the server call) and drops it here, with the changes still
+ * queued for it (useSyncMeta().workspaceLoss lists them when there were any).
+ */
+export async function leaveWorkspace(workspaceId: number, leave: () => Promise<unknown>) {
+  leaving.add(workspaceId)
+  try {
+    await leave()
+    await remote?.forgetWorkspace(workspaceId, 'left')
+    await refresh({ kind: 'workspaces' })
+  } finally {
+    leaving.delete(workspaceId)
+  }
+}
+
+const accountListeners = new Set<(news: 'workspaces' | 'invitations') => void>()
+
+/**
+ * Calls `listener` when the person's own workspaces or invitations change (the server tells every
+ * stream of theirs, docs/API.md "Members"); returns the unsubscribe.
+ */
+export function onAccountNews(listener: (news: 'workspaces' | 'invitations') => void): () => void {
+  accountListeners.add(listener)
+  return () => accountListeners.delete(listener)
+}
+
+/** The person has read the notice of a workspace they lost (useSyncMeta().workspaceLoss). */
+export function dismissWorkspaceLoss(): Promise<void> {
+  return remote?.dismissWorkspaceLoss() ?? Promise.resolve()
 }
 
 /**

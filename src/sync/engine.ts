@@ -13,6 +13,7 @@ import { inAll } from './mutators/apply.ts'
 import { versionOf } from './mutators/local.ts'
 import { ParkError, send, type SendContext, type SyncApi } from './mutators/index.ts'
 import { createParked } from './parked.ts'
+import { dropWorkspace } from '../data/cascade.ts'
 import { createPull } from './pull.ts'
 import type { MirrorTable } from '../data/types.ts'
 import {
@@ -57,6 +58,8 @@ export interface SyncEngine {
   knows(change: KnownChange): Promise<boolean>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
+  forgetWorkspace(workspaceId: number, reason: 'removed' | 'left' | 'gone'): Promise<void>
+  dismissWorkspaceLoss(): Promise<void>
   flush(timeoutMs: number): Promise<boolean>
 }
 
@@ -350,6 +353,32 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     })
   }
 
+  async function forgetWorkspace(
+    workspaceId: number,
+    reason: 'removed' | 'left' | 'gone',
+  ): Promise<void> {
+    // Under the replay lock: an entry of it being sent settles first (a 404 parks it, and it
+    // goes with the rest).
+    await withLock(locks, REPLAY_LOCK, false, async () => {
+      const lost = await inAll(db, () => dropWorkspace(db, workspaceId))
+      if (lost) {
+        // Leaving is the person's own doing, and a deletion was announced as a change: said only
+        // when it cost queued changes.
+        if (reason !== 'removed' && lost.discarded.length === 0) return
+        await writeSyncMeta({ workspaceLoss: { workspaceId, ...lost, reason, at: now() } }, db)
+        return
+      }
+      // Already dropped by a refresh of the list, which could not tell why: now it is known.
+      const { workspaceLoss } = await readSyncMeta(db)
+      if (
+        reason === 'removed' &&
+        workspaceLoss?.workspaceId === workspaceId &&
+        workspaceLoss.reason === 'gone'
+      )
+        await writeSyncMeta({ workspaceLoss: { ...workspaceLoss, reason } }, db)
+    })
+  }
+
   async function knows(change: KnownChange): Promise<boolean> {
     const row = await db.mirror(MIRROR_TABLE_OF[change.table]).get(change.id)
     if (change.op === 'delete') return row === undefined
@@ -376,6 +405,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     knows,
     retryEntry: parked.retryEntry,
     discardEntry: parked.discardEntry,
+    forgetWorkspace,
+    dismissWorkspaceLoss: () => writeSyncMeta({ workspaceLoss: null }, db),
     flush,
   }
 }

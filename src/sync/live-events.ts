@@ -25,6 +25,13 @@ export interface LiveOptions {
   onChange(event: LiveChange): void
   /** The server cannot replay what was missed: refresh everything on screen. */
   onReset(): void
+  /**
+   * The person is no longer a member of the workspace: the server said so (`event: removed`), or
+   * a reconnect was answered 404. The stream stops.
+   */
+  onRemoved?(workspaceId: number): void
+  /** The person's own workspaces or invitations changed (docs/API.md, "Members"). */
+  onAccount?(news: 'workspaces' | 'invitations'): void
   /** Opens the stream (default: the API client's, with the session's token). */
   open?: (lastEventId: string | null, signal: AbortSignal) => Promise<Response>
   random?: () => number
@@ -90,6 +97,13 @@ export function listenToWorkspace(options: LiveOptions): () => void {
   let failures = 0
   let wake: (() => void) | null = null
 
+  const removed = () => {
+    if (stopped) return
+    stopped = true
+    controller?.abort()
+    options.onRemoved?.(options.workspaceId)
+  }
+
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms)
@@ -102,6 +116,12 @@ export function listenToWorkspace(options: LiveOptions): () => void {
   async function connect(): Promise<void> {
     controller = new AbortController()
     const response = await open(lastEventId, controller.signal)
+    // No longer theirs (a workspace made here and not yet on the server is not asked about).
+    if (response.status === 404 && options.workspaceId > 0) {
+      await response.body?.cancel().catch(() => undefined)
+      removed()
+      return
+    }
     if (!response.ok || !response.body) {
       await response.body?.cancel().catch(() => undefined)
       throw new Error(`events: ${response.status}`)
@@ -111,6 +131,14 @@ export function listenToWorkspace(options: LiveOptions): () => void {
         if (message.id) lastEventId = message.id
         if (message.event === 'reset') {
           options.onReset()
+          return
+        }
+        if (message.event === 'removed') {
+          removed()
+          return
+        }
+        if (message.event === 'workspaces' || message.event === 'invitations') {
+          options.onAccount?.(message.event)
           return
         }
         const change = parseChange(message.data)

@@ -29,6 +29,14 @@ export interface SyncWorkerApi {
   knows(change: KnownChange): Promise<boolean>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
+  /**
+   * The person was removed from the workspace (the server said so, docs/API.md "Live changes"),
+   * left it, or it was deleted: its mirror and the changes still queued for it go, and
+   * `workspaceLoss` says so.
+   */
+  forgetWorkspace(workspaceId: number, reason: 'removed' | 'left' | 'gone'): Promise<void>
+  /** The person has read the notice of `workspaceLoss`. */
+  dismissWorkspaceLoss(): Promise<void>
   /** Replays until the outbox is idle or `timeoutMs` passes; true when nothing is left pending. */
   flush(timeoutMs: number): Promise<boolean>
 }

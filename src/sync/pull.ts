@@ -3,11 +3,13 @@ import { APPEAL_WINDOW } from '../api/appeals.ts'
 import type { Appeal } from '../domain/appeal.ts'
 import {
   clearReferences,
+  discardedOf,
   removeBackgroundContent,
   removeProjectContent,
   removeWorkspaceContent,
 } from '../data/cascade.ts'
 import { withClientKeys } from '../data/client-keys.ts'
+import { writeSyncMeta } from '../data/sync-state.ts'
 import type { MirrorDb } from '../data/db.ts'
 import type { AppealRow } from '../data/types.ts'
 import { isLocalId } from '../data/ids.ts'
@@ -145,8 +147,26 @@ export function createPull(db: MirrorDb, api: SyncApi, options: PullOptions = {}
     if (scope.kind === 'workspaces') {
       const list = await api.listWorkspaces()
       await inAll(db, async () => {
+        const before = await db.workspaces.toArray()
+        const queued = await db.outbox.filter((entry) => !entry.sent).toArray()
         const gone = await reconcile(db, 'workspaces', (t) => t.toArray(), list)
         for (const id of gone) await removeWorkspaceContent(db, id)
+        // Changes that were queued for a workspace no longer theirs are said, never silently lost.
+        const discarded = discardedOf(queued, new Set(await db.outbox.toCollection().primaryKeys()))
+        const lost = before.find((w) => gone.includes(w.id))
+        if (lost && discarded.length > 0)
+          await writeSyncMeta(
+            {
+              workspaceLoss: {
+                workspaceId: lost.id,
+                name: lost.name,
+                reason: 'gone',
+                discarded,
+                at: Date.now(),
+              },
+            },
+            db,
+          )
       })
       return
     }

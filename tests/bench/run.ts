@@ -50,6 +50,12 @@ const benches: Bench[] = [
     },
   },
   {
+    // What 300 open event streams and two writers cost another person's list call
+    // (BENCH_SMOKE=1: seconds).
+    name: 'events',
+    load: async () => (await import('./events-bench.ts')).runEventsBench,
+  },
+  {
     name: 'analytics',
     load: async () => (await import('./analytics-bench.ts')).runAnalyticsBench,
   },

@@ -466,7 +466,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * Forks tests/bench/server-instance.ts (with tsx, as the repository's scripts run TypeScript) and
  * starts in it a server instance or the bare handler; resolves with its URL once it serves.
  */
-async function startInstance(start: Extract<InstanceOrder, { type: 'start' }>): Promise<Instance> {
+export async function startInstance(
+  start: Extract<InstanceOrder, { type: 'start' }>,
+): Promise<Instance> {
   const child = fork(fileURLToPath(new URL('./server-instance.ts', import.meta.url)), [], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_CHILD_ARGS?.split(' ') ?? [])],

@@ -12,7 +12,7 @@ import { launchBrowser, type BrowserSession } from './helpers/browser.ts'
 import { apiGet, apiPost, registerUser, type TestUser } from './helpers/editor.ts'
 
 // Two people on one workspace, each in a browser of their own (docs/SYNC.md, "Conflicts" and
-// "Live changes"): the admin who owns it and an editor the admin added by e-mail.
+// "Live changes"): the admin who owns it and an editor the admin invited by e-mail, who accepted.
 let admin: TestUser
 let editor: TestUser
 let workspaceId: number
@@ -34,10 +34,7 @@ beforeAll(async () => {
   await apiPost(admin, '/api/workspace/update', { id: workspaceId, name: 'А-клиника' })
   const [editorsOwn] = await apiGet<{ id: number }[]>(editor, '/api/workspace/list')
   await apiPost(editor, '/api/workspace/update', { id: editorsOwn!.id, name: 'Я-черновики' })
-  await apiPost(admin, '/api/workspace/member/add', {
-    workspace_id: workspaceId,
-    email: editor.email,
-  })
+  await join(workspaceId)
   adminBrowser = await launchBrowser()
   editorBrowser = await launchBrowser()
   await signIn(adminBrowser.page, admin)
@@ -57,6 +54,28 @@ async function department(name: string, description = ''): Promise<Department> {
     name,
     description,
   })
+}
+
+/** The admin invites the editor to a workspace of theirs, and the editor accepts (through the API). */
+async function join(workspace: number): Promise<void> {
+  await apiPost(admin, '/api/workspace/member/add', {
+    workspace_id: workspace,
+    email: editor.email,
+  })
+  const waiting = await apiGet<{ id: number; workspace_id: number }[]>(
+    editor,
+    '/api/workspace/invitations',
+  )
+  const invitation = waiting.find((i) => i.workspace_id === workspace)!
+  await apiPost(editor, '/api/workspace/invitation/accept', { id: invitation.id })
+}
+
+async function editorsId(): Promise<number> {
+  const members = await apiGet<{ user_id: number; email: string }[]>(
+    admin,
+    `/api/workspace/members?workspace_id=${workspaceId}`,
+  )
+  return members.find((m) => m.email === editor.email)!.user_id
 }
 
 const onServer = (id: number) => apiGet<Department>(admin, `/api/department/get?id=${id}`)
@@ -143,5 +162,105 @@ describe('two people on one workspace', () => {
     await expect
       .poll(() => page.getByTestId('sync-status').getAttribute('data-state'), { timeout: 20_000 })
       .toBe('saved')
+  })
+
+  it('an invitation appears in the switcher as it is made; accepted, its workspace is there at once', async () => {
+    const { page } = editorBrowser
+    await page.goto(appUrl('/department'))
+    await expectShell(page, 'Отделения')
+    const reloads: string[] = []
+    const onNavigated = (frame: { url(): string }) => reloads.push(frame.url())
+    page.on('framenavigated', onNavigated)
+    const other = await apiPost<{ id: number }>(admin, '/api/workspace/add', { name: 'Б-филиал' })
+    await apiPost(admin, '/api/workspace/member/add', {
+      workspace_id: other.id,
+      email: editor.email,
+    })
+    // Told on the editor's own channel: no reload, no waiting for a periodic refresh.
+    const button = page.getByTestId('invitations-button')
+    await button.waitFor({ timeout: 10_000 })
+    expect(await button.textContent()).toContain('Приглашения: 1')
+    await button.click()
+    const invitation = page.getByTestId('invitation')
+    expect(await invitation.textContent()).toContain('приглашает вас в пространство «Б-филиал»')
+    await invitation.getByRole('button', { name: 'Принять' }).click()
+    const switcher = page.getByTestId('workspace-switcher')
+    await expect
+      .poll(() => switcher.locator('option:checked').textContent(), { timeout: 10_000 })
+      .toBe('Б-филиал')
+    await button.waitFor({ state: 'detached' })
+
+    // Accepted elsewhere (another device): the workspace still appears here live.
+    const third = await apiPost<{ id: number }>(admin, '/api/workspace/add', { name: 'В-склад' })
+    await join(third.id)
+    await expect
+      .poll(() => switcher.locator('option').allTextContents(), { timeout: 10_000 })
+      .toContain('В-склад')
+    expect(reloads).toEqual([])
+    page.off('framenavigated', onNavigated)
+    // Back to the shared workspace for what follows.
+    await switcher.selectOption({ label: 'А-клиника' })
+    await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('А-клиника')
+  })
+
+  it('a member removed while their tab is open is told within 2 s and moved to a workspace of theirs', async () => {
+    const { page } = editorBrowser
+    // The tab's stream of the workspace is open (answered) before the removal.
+    const streaming = page.waitForResponse((response) =>
+      response.url().includes(`/api/events?workspace_id=${workspaceId}`),
+    )
+    await page.goto(appUrl('/department'))
+    await expectShell(page, 'Отделения')
+    const switcher = page.getByTestId('workspace-switcher')
+    await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('А-клиника')
+    expect((await streaming).status()).toBe(200)
+    const notice = page.getByRole('dialog', { name: 'Вас убрали из пространства «А-клиника»' })
+    await apiPost(admin, '/api/workspace/member/remove', {
+      workspace_id: workspaceId,
+      user_id: await editorsId(),
+    })
+    await notice.waitFor({ timeout: 2_000 })
+    expect(await switcher.locator('option').allTextContents()).not.toContain('А-клиника')
+    expect(await switcher.locator('option:checked').textContent()).not.toBe('А-клиника')
+    // Nothing was queued: nothing to list, and nothing to retry.
+    expect(await notice.getByTestId('discarded-changes').count()).toBe(0)
+    await notice.getByRole('button', { name: 'Понятно' }).click()
+    await notice.waitFor({ state: 'detached' })
+  })
+
+  it('changes still queued for a workspace the person was removed from are listed as discarded, never offered again', async () => {
+    await join(workspaceId)
+    const row = await department('Офтальмология')
+    const { page, context } = editorBrowser
+    const switcher = page.getByTestId('workspace-switcher')
+    await expect
+      .poll(() => switcher.locator('option').allTextContents(), { timeout: 10_000 })
+      .toContain('А-клиника')
+    await switcher.selectOption({ label: 'А-клиника' })
+    await page.goto(appUrl('/department'))
+    await page.getByText('Офтальмология', { exact: true }).first().waitFor()
+    await goOffline(context)
+    try {
+      await openForm(page, row.id)
+      await page.getByLabel('Название').fill('Офтальмология (редактор)')
+      await saveForm(page)
+      await apiPost(admin, '/api/workspace/member/remove', {
+        workspace_id: workspaceId,
+        user_id: await editorsId(),
+      })
+    } finally {
+      await goOnline(context)
+    }
+    const notice = page.getByRole('dialog', { name: 'Вас убрали из пространства «А-клиника»' })
+    await notice.waitFor({ timeout: 15_000 })
+    const discarded = notice.getByTestId('discarded-changes')
+    expect(await discarded.textContent()).toContain('Отделение «Офтальмология (редактор)»')
+    await notice.getByRole('button', { name: 'Понятно' }).click()
+    // Nothing is left to send, nor parked with «Повторить».
+    await expect
+      .poll(() => page.getByTestId('sync-status').getAttribute('data-state'), { timeout: 20_000 })
+      .toBe('saved')
+    expect(await page.getByRole('button', { name: 'Повторить' }).count()).toBe(0)
+    expect((await onServer(row.id)).name).toBe('Офтальмология')
   })
 })

@@ -12,7 +12,7 @@ import {
   submission,
   type RequestsWorld,
 } from './appeals-support.ts'
-import { json } from './helpers.ts'
+import { addMember, json } from './helpers.ts'
 import { waitUntil } from '../support/fake-crm.ts'
 import { SseReader } from './sse.ts'
 
@@ -244,10 +244,7 @@ describe('requests: the API', () => {
 
   it('lets only an admin delete a request', async () => {
     const editor = await world.server.signUp('Редактор')
-    const added = await call('POST', '/api/workspace/member/add', {
-      body: { workspace_id: world.user.workspaceId, email: editor.email },
-    })
-    expect(added.status).toBe(200)
+    await addMember(world.server, world.user.token, world.user.workspaceId, editor)
     const { id } = await world.services.appeals.submit(submission(world))
     const asEditor = await world.server.call('POST', '/api/appeal/delete', {
       token: editor.token,

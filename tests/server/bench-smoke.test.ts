@@ -30,4 +30,12 @@ describe('benchmarks still run', () => {
     expect(figures.submit_failures).toBe(0)
     expect(figures.crm_delivery_ms_p50).toBeGreaterThan(0)
   }, 180_000)
+
+  it('events: streams of a shared workspace and two writers, beside another person’s list', async () => {
+    const { runEventsBench } = await import('../bench/events-bench.ts')
+    const figures = await runEventsBench({ smoke: true })
+    expect(figures.events_fanout_p50_ratio_30_streams).toBeGreaterThan(0)
+    // Every stream got every event of the writes.
+    expect(figures.events_fanout_delivered_share).toBe(1)
+  }, 180_000)
 })

@@ -2,7 +2,14 @@ import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp, type ApiApp } from '../../server/app.ts'
 import { sessionCacheFor } from '../../server/services/session-cache.ts'
-import { json, secondInstance, testServer, type TestServer, type TestUser } from './helpers.ts'
+import {
+  addMember,
+  json,
+  secondInstance,
+  testServer,
+  type TestServer,
+  type TestUser,
+} from './helpers.ts'
 
 /**
  * What the server keeps in memory between requests — a token's user, a workspace's lists — is never
@@ -390,11 +397,7 @@ describe('a list kept in memory', () => {
   it('is not answered to a member removed through the other instance, on their next call', async () => {
     const admin = await s.signUp()
     const editor = await s.signUp()
-    const added = await s.call('POST', '/api/workspace/member/add', {
-      token: admin.token,
-      body: { workspace_id: admin.workspaceId, email: editor.email },
-    })
-    expect(added.status).toBe(200)
+    await addMember(s, admin.token, admin.workspaceId, editor)
     const path = `/api/department/list?workspace_id=${admin.workspaceId}`
     // Kept on the other instance for the editor, and answered again from memory.
     expect((await onOther('GET', path, editor.token)).status).toBe(200)
@@ -484,14 +487,7 @@ describe('a record answered from a kept list', () => {
     const admin = await s.signUp()
     const editor = await s.signUp()
     const stranger = await s.signUp()
-    expect(
-      (
-        await s.call('POST', '/api/workspace/member/add', {
-          token: admin.token,
-          body: { workspace_id: admin.workspaceId, email: editor.email },
-        })
-      ).status,
-    ).toBe(200)
+    await addMember(s, admin.token, admin.workspaceId, editor)
     const dep = await json<{ id: number }>(
       await s.call('POST', '/api/department/add', {
         token: admin.token,

@@ -225,6 +225,15 @@ export function apiEndpoints(rows: EndpointRows): Endpoint[] {
       path: '/api/workspace/member/remove',
       sample: () => ({ workspace_id: ids.workspace, user_id: 1 }),
     },
+    { method: 'POST', path: '/api/workspace/invitation/cancel', sample: () => ({ id: 1 }) },
+    { method: 'GET', path: '/api/workspace/invitations', sample: () => ({}) },
+    { method: 'POST', path: '/api/workspace/invitation/accept', sample: () => ({ id: 1 }) },
+    { method: 'POST', path: '/api/workspace/invitation/decline', sample: () => ({ id: 1 }) },
+    {
+      method: 'POST',
+      path: '/api/workspace/leave',
+      sample: () => ({ workspace_id: ids.workspace }),
+    },
     ...RECORD_KINDS.flatMap((kind): Endpoint[] => [
       { method: 'GET', path: `/api/${kind}/list`, sample: () => ({ workspace_id: ids.workspace }) },
       { method: 'GET', path: `/api/${kind}/get`, sample: () => ({ id: ids[kind] }) },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer } from '../../server/index.ts'
-import { json, testServer, type TestServer, type TestUser } from './helpers.ts'
+import { addMember, json, testServer, type TestServer, type TestUser } from './helpers.ts'
 import { SseReader } from './sse.ts'
 import { fixtures } from './write-cases.ts'
 
@@ -39,9 +39,7 @@ async function stream(user: TestUser, workspaceId: number, lastEventId?: string)
 /** A workspace of the admin's with the editor in it. */
 async function shared() {
   const ws = await fa.workspace('Общее')
-  await fa.ok(
-    fa.call('POST', '/api/workspace/member/add', { workspace_id: ws.id, email: editor.email }),
-  )
+  await addMember(s, admin.token, ws.id, editor)
   return ws
 }
 

@@ -529,6 +529,7 @@ const TABLES = [
   'password_resets',
   'workspaces',
   'workspace_members',
+  'workspace_invitations',
   'amo_integrations',
   'bitrix_integrations',
   'departments',

@@ -135,3 +135,31 @@ export const textBlock = (bgId: number, extra: Record<string, unknown> = {}) => 
   name: 'Заголовок',
   ...extra,
 })
+
+/**
+ * Makes `user` a member (editor) of the admin's workspace as the app does (docs/API.md,
+ * "Members"): the admin invites their address and they accept.
+ */
+export async function addMember(
+  s: TestServer,
+  adminToken: string,
+  workspaceId: number,
+  user: TestUser,
+): Promise<void> {
+  const added = await s.call('POST', '/api/workspace/member/add', {
+    token: adminToken,
+    body: { workspace_id: workspaceId, email: user.email },
+  })
+  if (added.status !== 200) throw new Error(`member/add: ${added.status} ${await added.text()}`)
+  const list = await s.call('GET', '/api/workspace/invitations', { token: user.token })
+  const waiting = (await list.json()) as { id: number; workspace_id: number }[]
+  const invitation = waiting.find((i) => i.workspace_id === workspaceId)
+  // Already a member: nothing was waiting.
+  if (!invitation) return
+  const accepted = await s.call('POST', '/api/workspace/invitation/accept', {
+    token: user.token,
+    body: { id: invitation.id },
+  })
+  if (accepted.status !== 200)
+    throw new Error(`accept: ${accepted.status} ${await accepted.text()}`)
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { json, testServer, type TestServer, type TestUser } from './helpers.ts'
+import { SseReader } from './sse.ts'
+import { addMember, json, testServer, type TestServer, type TestUser } from './helpers.ts'
 
 /** Several people in one workspace: its members and their roles (docs/API.md, "Members"). */
 let s: TestServer
@@ -8,7 +9,10 @@ let editor: TestUser
 let stranger: TestUser
 
 beforeAll(async () => {
-  s = await testServer()
+  // Invitations to one address: more than the default allows in a minute, all in this file.
+  s = await testServer({
+    throttle: { invitee: { free: 100, baseMs: 1000, capMs: 60_000, forgetMs: 60_000 } },
+  })
   admin = await s.signUp('Администратор')
   editor = await s.signUp('Редактор')
   stranger = await s.signUp('Посторонний')
@@ -57,19 +61,74 @@ describe('workspace members', () => {
     ])
   })
 
-  it('an admin adds a registered user by email as an editor, once', async () => {
+  it('member/add invites: the same answer whoever the address is, nobody joins unasked', async () => {
     const ws = await newWorkspace(admin)
-    const res = await add(admin, ws.id, `  ${editor.email.toUpperCase()} `)
-    expect(res.status).toBe(200)
-    const member = await json<Member>(res)
-    expect(member).toEqual({
-      user_id: editor.id,
-      name: 'Редактор',
-      email: editor.email,
-      role: 'editor',
+    const answers = []
+    for (const email of [
+      `  ${editor.email.toUpperCase()} `,
+      'nobody-here@example.ru',
+      admin.email,
+      editor.email,
+    ]) {
+      const res = await add(admin, ws.id, email)
+      expect(res.status).toBe(200)
+      answers.push(await json(res))
+    }
+    // Registered or not, a member already or not: nothing tells them apart.
+    expect(answers).toEqual([
+      { invited: true, email: editor.email },
+      { invited: true, email: 'nobody-here@example.ru' },
+      { invited: true, email: admin.email },
+      { invited: true, email: editor.email },
+    ])
+    // Not a member yet: the workspace is unknown to them.
+    expect((await members(editor, ws.id)).status).toBe(404)
+    // The admin sees the two invitations waiting (one each, the repeat made nothing).
+    const list = await json<Record<string, unknown>[]>(await members(admin, ws.id))
+    expect(list).toEqual([
+      { user_id: admin.id, name: 'Администратор', email: admin.email, role: 'admin' },
+      {
+        invitation_id: expect.any(Number),
+        email: editor.email,
+        invited_by: 'Администратор',
+        created_at: expect.any(String),
+        pending: true,
+      },
+      {
+        invitation_id: expect.any(Number),
+        email: 'nobody-here@example.ru',
+        invited_by: 'Администратор',
+        created_at: expect.any(String),
+        pending: true,
+      },
+    ])
+  })
+
+  it('the invited person sees the invitation and, accepting it, works in the workspace as an editor', async () => {
+    const ws = await newWorkspace(admin, 'Клиника')
+    await add(admin, ws.id, editor.email)
+    const waiting = await json<Record<string, unknown>[]>(
+      await s.call('GET', '/api/workspace/invitations', { token: editor.token }),
+    )
+    const mine = waiting.find((i) => i.workspace_id === ws.id)
+    expect(mine).toEqual({
+      id: expect.any(Number),
+      workspace_id: ws.id,
+      workspace_name: 'Клиника',
+      invited_by: 'Администратор',
+      created_at: expect.any(String),
     })
-    // Again: answered as is, nothing doubled.
-    expect(await json(await add(admin, ws.id, editor.email))).toEqual(member)
+    // Someone else cannot take it.
+    for (const path of ['/api/workspace/invitation/accept', '/api/workspace/invitation/decline']) {
+      const res = await s.call('POST', path, { token: stranger.token, body: { id: mine!.id } })
+      expect(res.status).toBe(404)
+    }
+    const accepted = await s.call('POST', '/api/workspace/invitation/accept', {
+      token: editor.token,
+      body: { id: mine!.id },
+    })
+    expect(accepted.status).toBe(200)
+    expect(await json(accepted)).toEqual({ id: ws.id, name: 'Клиника', version: 1, role: 'editor' })
     const list = await json<Member[]>(await members(editor, ws.id))
     expect(list.map((m) => [m.user_id, m.role])).toEqual([
       [admin.id, 'admin'],
@@ -79,26 +138,143 @@ describe('workspace members', () => {
       await s.call('GET', '/api/workspace/list', { token: editor.token }),
     )
     expect(theirs.find((w) => w.id === ws.id)?.role).toBe('editor')
+    const invitations = await json<{ workspace_id: number }[]>(
+      await s.call('GET', '/api/workspace/invitations', { token: editor.token }),
+    )
+    expect(invitations.map((i) => i.workspace_id)).not.toContain(ws.id)
     // The editor works in it like any member.
     const dep = await s.call('POST', '/api/department/add', {
       token: editor.token,
       body: { workspace_id: ws.id, name: 'Терапия' },
     })
     expect(dep.status).toBe(200)
+    // Accepted twice: it is gone.
+    expect(
+      (
+        await s.call('POST', '/api/workspace/invitation/accept', {
+          token: editor.token,
+          body: { id: mine!.id },
+        })
+      ).status,
+    ).toBe(404)
   })
 
-  it('an unknown email is a 422 on the email field, in Russian', async () => {
+  it('an invitation to an address not registered yet waits for whoever registers with it', async () => {
+    const ws = await newWorkspace(admin, 'Будущее')
+    const email = `later.${Date.now()}@example.ru`
+    expect((await add(admin, ws.id, email)).status).toBe(200)
+    const res = await s.call('POST', '/api/register', {
+      body: { name: 'Новичок', email, password: 'password123' },
+    })
+    const { access_token: token } = await json<{ access_token: string }>(res)
+    const waiting = await json<{ id: number; workspace_name: string }[]>(
+      await s.call('GET', '/api/workspace/invitations', { token }),
+    )
+    expect(waiting.map((i) => i.workspace_name)).toEqual(['Будущее'])
+    // Declined: gone, and no membership.
+    const declined = await s.call('POST', '/api/workspace/invitation/decline', {
+      token,
+      body: { id: waiting[0]!.id },
+    })
+    expect(await json(declined)).toEqual({ id: waiting[0]!.id, declined: true })
+    expect(await json(await s.call('GET', '/api/workspace/invitations', { token }))).toEqual([])
+    expect(
+      (await s.call('GET', '/api/workspace/members', { token, query: { workspace_id: ws.id } }))
+        .status,
+    ).toBe(404)
+  })
+
+  it('an admin withdraws an invitation; an editor may not', async () => {
     const ws = await newWorkspace(admin)
-    const res = await add(admin, ws.id, 'nobody-here@example.ru')
-    expect(res.status).toBe(422)
-    const body = await json<ErrorBody>(res)
+    await addMember(s, admin.token, ws.id, editor)
+    await add(admin, ws.id, stranger.email)
+    const pending = (await json<{ invitation_id?: number }[]>(await members(admin, ws.id))).find(
+      (m) => m.invitation_id,
+    )!
+    // An editor sees the members only, and may not withdraw.
+    const seen = await json<{ invitation_id?: number }[]>(await members(editor, ws.id))
+    expect(seen.some((m) => m.invitation_id)).toBe(false)
+    const cancel = (user: TestUser) =>
+      s.call('POST', '/api/workspace/invitation/cancel', {
+        token: user.token,
+        body: { id: pending.invitation_id },
+      })
+    expect((await cancel(editor)).status).toBe(403)
+    expect((await cancel(stranger)).status).toBe(404)
+    const res = await cancel(admin)
+    expect(await json(res)).toEqual({
+      id: pending.invitation_id,
+      workspace_id: ws.id,
+      cancelled: true,
+    })
+    expect(
+      await json(await s.call('GET', '/api/workspace/invitations', { token: stranger.token })),
+    ).toEqual([])
+    expect((await cancel(admin)).status).toBe(404)
+  })
+
+  it('invitations are limited like sign-ins: a flood waits (429), whoever the addresses are', async () => {
+    const own = await testServer({
+      throttle: { inviter: { free: 3, baseMs: 1000, capMs: 60_000, forgetMs: 60_000 } },
+    })
+    try {
+      const boss = await own.signUp('Администратор')
+      const send = (email: string) =>
+        own.call('POST', '/api/workspace/member/add', {
+          token: boss.token,
+          body: { workspace_id: boss.workspaceId, email },
+        })
+      for (let i = 0; i < 3; i++) expect((await send(`a${i}@example.ru`)).status).toBe(200)
+      const refused = await send('a3@example.ru')
+      expect(refused.status).toBe(429)
+      expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
+    } finally {
+      await own.close()
+    }
+  }, 60_000)
+
+  it('a member leaves; the last admin cannot, and is told so in Russian', async () => {
+    const ws = await newWorkspace(admin)
+    await addMember(s, admin.token, ws.id, editor)
+    const leave = (user: TestUser) =>
+      s.call('POST', '/api/workspace/leave', { token: user.token, body: { workspace_id: ws.id } })
+    const refused = await leave(admin)
+    expect(refused.status).toBe(422)
+    const body = await json<ErrorBody>(refused)
     expect(body.error.code).toBe('validation_error')
-    expect(body.error.fields?.email).toBe('Пользователь с таким адресом не зарегистрирован')
+    expect(body.error.fields?.workspace_id).toMatch(/^Вы последний администратор пространства/)
+    const left = await leave(editor)
+    expect(await json(left)).toEqual({ workspace_id: ws.id, left: true })
+    expect((await members(editor, ws.id)).status).toBe(404)
+    expect((await leave(editor)).status).toBe(404)
+    expect((await leave(stranger)).status).toBe(404)
   })
 
-  it('an editor may not add, remove or delete the workspace: 403; a stranger gets 404', async () => {
-    const ws = await newWorkspace(admin)
+  it("an accepted invitation reaches the person's own open streams at once", async () => {
+    const ws = await newWorkspace(admin, 'Живое')
+    const res = await s.call('GET', '/api/events', {
+      token: editor.token,
+      query: { workspace_id: editor.workspaceId },
+    })
+    const stream = new SseReader(res)
+    await stream.next()
     await add(admin, ws.id, editor.email)
+    expect(await stream.next()).toMatchObject({ event: 'invitations', data: '{}' })
+    const waiting = await json<{ id: number; workspace_id: number }[]>(
+      await s.call('GET', '/api/workspace/invitations', { token: editor.token }),
+    )
+    await s.call('POST', '/api/workspace/invitation/accept', {
+      token: editor.token,
+      body: { id: waiting.find((i) => i.workspace_id === ws.id)!.id },
+    })
+    const told = [await stream.next(), await stream.next()].map((m) => m?.event)
+    expect(told.sort()).toEqual(['invitations', 'workspaces'])
+    await stream.cancel()
+  })
+
+  it('an editor may not invite, remove or delete the workspace: 403; a stranger gets 404', async () => {
+    const ws = await newWorkspace(admin)
+    await addMember(s, admin.token, ws.id, editor)
     for (const res of [
       await add(editor, ws.id, stranger.email),
       await remove(editor, ws.id, admin.id),
@@ -124,7 +300,7 @@ describe('workspace members', () => {
 
   it('the last admin cannot be removed', async () => {
     const ws = await newWorkspace(admin)
-    await add(admin, ws.id, editor.email)
+    await addMember(s, admin.token, ws.id, editor)
     const res = await remove(admin, ws.id, admin.id)
     expect(res.status).toBe(422)
     const body = await json<ErrorBody>(res)
@@ -134,7 +310,7 @@ describe('workspace members', () => {
 
   it('a removed member loses the workspace at once, on every call', async () => {
     const ws = await newWorkspace(admin)
-    await add(admin, ws.id, editor.email)
+    await addMember(s, admin.token, ws.id, editor)
     const project = await json<{ id: number }>(
       await s.call('POST', '/api/project/add', {
         token: admin.token,

@@ -53,9 +53,14 @@ export class SseReader {
     }
   }
 
-  /** The next change event's data, parsed. */
+  /**
+   * The next change event's data, parsed. What a person's streams are told about their own
+   * workspaces and invitations (`event: workspaces`, `event: invitations`) is passed over.
+   */
   async change(): Promise<{ eventId: string; data: Record<string, unknown> }> {
-    const message = await this.next()
+    let message = await this.next()
+    while (message?.event === 'workspaces' || message?.event === 'invitations')
+      message = await this.next()
     if (!message?.data) throw new Error(`expected a change, got ${JSON.stringify(message)}`)
     return { eventId: message.id!, data: JSON.parse(message.data) as Record<string, unknown> }
   }

@@ -71,4 +71,53 @@ describe('live changes of a workspace', () => {
     // The second connection resumes after the last event the first one delivered.
     expect(requests.slice(0, 2)).toEqual([null, '6'])
   })
+
+  it('says when the person was removed (an event, or a 404 on reconnect) and stops; passes on account news', async () => {
+    const removed: number[] = []
+    const news: string[] = []
+    let opened = 0
+    const stop = listenToWorkspace({
+      workspaceId: 7,
+      onChange: () => undefined,
+      onReset: () => undefined,
+      onRemoved: (id) => removed.push(id),
+      onAccount: (what) => news.push(what),
+      random: () => 0,
+      open: () => {
+        opened += 1
+        return Promise.resolve(
+          stream(
+            [
+              'id: 3\n\n',
+              'event: invitations\ndata: {}\n\n',
+              'event: workspaces\ndata: {}\n\n',
+              'event: removed\ndata: {"workspace_id":7}\n\n',
+            ],
+            true,
+          ),
+        )
+      },
+    })
+    await waitFor(() => removed.length === 1)
+    expect(news).toEqual(['invitations', 'workspaces'])
+    expect(removed).toEqual([7])
+
+    // A reconnect answered 404: no longer theirs either.
+    const gone: number[] = []
+    const stopGone = listenToWorkspace({
+      workspaceId: 8,
+      onChange: () => undefined,
+      onReset: () => undefined,
+      onRemoved: (id) => gone.push(id),
+      random: () => 0,
+      open: () => Promise.resolve(new Response('{}', { status: 404 })),
+    })
+    await waitFor(() => gone.length === 1)
+    // Stopped: no second attempt comes (the backoff's first wait is at least 1 s).
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(gone).toEqual([8])
+    expect(opened).toBe(1)
+    stop()
+    stopGone()
+  })
 })

@@ -31,10 +31,13 @@ const PAGE_OP_NAMES: Record<string, MessageDescriptor> = {
   set_slug: msg`Адрес страницы проекта`,
 }
 
-function kindName(entry: ParkedEntry): MessageDescriptor {
+function kindName(entry: Pick<ParkedEntry, 'table' | 'op'>): MessageDescriptor {
   const page = entry.table === 'projects' ? PAGE_OP_NAMES[entry.op] : undefined
   return page ?? KIND_NAMES[entry.table]
 }
+
+/** What kind of change a queued entry is, as the lists of changes name it. */
+export { kindName as changeKindName }
 
 const FALLBACK_MESSAGES: Record<string, MessageDescriptor> = {
   file_missing: msg`Файл больше не найден на этом устройстве`,

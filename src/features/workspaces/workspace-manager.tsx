@@ -208,7 +208,9 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: SyncMa
           </>
         )}
       </Group>
-      {showMembers ? <WorkspaceMembers workspaceId={workspace.id} /> : null}
+      {showMembers ? (
+        <WorkspaceMembers workspaceId={workspace.id} workspaceName={workspace.name} />
+      ) : null}
     </div>
   )
 }

@@ -1,9 +1,16 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { IconUserMinus } from '@tabler/icons-react'
+import { IconLogout, IconUserMinus } from '@tabler/icons-react'
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { ApiError, NetworkError } from '../../api/client.ts'
-import { addMember, listMembers, removeMember } from '../../api/members.ts'
-import type { WorkspaceMember as Member } from '../../domain/workspace.ts'
+import {
+  addMember,
+  cancelInvitation,
+  leaveWorkspaceCall,
+  listMembers,
+  removeMember,
+} from '../../api/members.ts'
+import type { PendingInvitation, WorkspaceMember as Member } from '../../domain/workspace.ts'
+import { leaveWorkspace } from '../../sync/client.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
 import { readSession } from '../auth/session.ts'
 import { Button, IconButton } from '../../ui/button.tsx'
@@ -12,19 +19,30 @@ import { confirmDialog } from '../../ui/confirm.tsx'
 import { notifyError, notifySuccess } from '../../ui/notify.tsx'
 import classes from './workspace-members.module.css'
 
-type Loaded = { members: Member[] } | { error: 'offline' | 'failed' } | null
+type Loaded =
+  { members: Member[]; invitations: PendingInvitation[] } | { error: 'offline' | 'failed' } | null
 
 /**
- * The people of a workspace: everyone sees the list; an admin adds a registered person by e-mail
- * and removes members (the last admin stays). Members are managed online only: the list is the
- * server's, never a stale copy.
+ * The people of a workspace: everyone sees the list; an admin invites a person by e-mail, sees
+ * the invitations still waiting (and withdraws them) and removes members (the last admin stays);
+ * a member leaves. Members are managed online only: the list is the server's, never a stale copy.
  */
-export function WorkspaceMembers({ workspaceId }: { workspaceId: number }) {
+export function WorkspaceMembers({
+  workspaceId,
+  workspaceName,
+}: {
+  workspaceId: number
+  workspaceName: string
+}) {
   const { t } = useLingui()
   const [loaded, setLoaded] = useState<Loaded>(null)
   const load = useCallback(() => {
     listMembers(workspaceId).then(
-      (members) => setLoaded({ members }),
+      (entries) =>
+        setLoaded({
+          members: entries.filter((e): e is Member => !('pending' in e)),
+          invitations: entries.filter((e): e is PendingInvitation => 'pending' in e),
+        }),
       (error: unknown) =>
         setLoaded({ error: error instanceof NetworkError ? 'offline' : 'failed' }),
     )
@@ -51,10 +69,39 @@ export function WorkspaceMembers({ workspaceId }: { workspaceId: number }) {
       </div>
     )
 
-  const { members } = loaded
+  const { members, invitations } = loaded
   const me = readSession().user?.id
   const admin = members.some((m) => m.user_id === me && m.role === 'admin')
   const admins = members.filter((m) => m.role === 'admin').length
+  const mayLeave = members.some((m) => m.user_id === me) && !(admin && admins <= 1)
+  const workspace = nestQuotes(workspaceName)
+
+  const cancel = async (invitation: PendingInvitation) => {
+    const email = invitation.email
+    try {
+      await cancelInvitation(invitation.invitation_id)
+      notifySuccess(t`Приглашение для ${email} отменено`)
+      load()
+    } catch (error) {
+      notifyError(memberError(error, t`Не удалось отменить приглашение. Попробуйте ещё раз.`))
+    }
+  }
+
+  const leave = async () => {
+    const ok = await confirmDialog({
+      title: t`Покинуть пространство «${workspace}»?`,
+      message: t`Вы больше не увидите его проекты и справочники. Вернуться можно только по новому приглашению администратора.`,
+      confirmLabel: t`Покинуть`,
+      danger: true,
+    })
+    if (!ok) return
+    try {
+      await leaveWorkspace(workspaceId, () => leaveWorkspaceCall(workspaceId))
+      notifySuccess(t`Вы покинули пространство «${workspace}»`)
+    } catch (error) {
+      notifyError(memberError(error, t`Не удалось покинуть пространство. Попробуйте ещё раз.`))
+    }
+  }
 
   const remove = async (member: Member) => {
     const name = nestQuotes(member.name || member.email)
@@ -104,8 +151,35 @@ export function WorkspaceMembers({ workspaceId }: { workspaceId: number }) {
             </li>
           )
         })}
+        {invitations.map((invitation) => (
+          <li
+            key={`invitation-${invitation.invitation_id}`}
+            className={classes.member}
+            data-testid="pending-invitation"
+          >
+            <div className={classes.who}>
+              <span className={classes.name}>{invitation.email}</span>
+              <span className={classes.meta}>
+                <Trans>приглашение ждёт ответа</Trans>
+              </span>
+            </div>
+            <Button variant="subtle" size="compact-sm" onClick={() => void cancel(invitation)}>
+              <Trans>Отменить</Trans>
+            </Button>
+          </li>
+        ))}
       </ul>
       {admin ? <AddMember workspaceId={workspaceId} onAdded={load} /> : null}
+      {mayLeave ? (
+        <Button
+          variant="subtle"
+          color="red"
+          leftSection={<IconLogout size={18} aria-hidden />}
+          onClick={() => void leave()}
+        >
+          <Trans>Покинуть пространство</Trans>
+        </Button>
+      ) : null}
     </div>
   )
 }
@@ -130,17 +204,17 @@ function AddMember({ workspaceId, onAdded }: { workspaceId: number; onAdded: () 
     }
     setBusy(true)
     try {
-      const member = await addMember(workspaceId, value)
+      const invited = await addMember(workspaceId, value)
       setEmail('')
       setError(undefined)
-      const name = nestQuotes(member.name || member.email)
-      notifySuccess(t`«${name}» теперь участник`)
+      const address = invited.email
+      notifySuccess(t`Приглашение отправлено: ${address}`)
       onAdded()
     } catch (failure) {
       if (failure instanceof ApiError && failure.fields.email) setError(failure.fields.email)
       else if (failure instanceof NetworkError)
-        setError(t`Нет связи с сервером. Добавить участника можно при подключении к сети.`)
-      else setError(memberError(failure, t`Не удалось добавить участника. Попробуйте ещё раз.`))
+        setError(t`Нет связи с сервером. Пригласить участника можно при подключении к сети.`)
+      else setError(memberError(failure, t`Не удалось отправить приглашение. Попробуйте ещё раз.`))
     } finally {
       setBusy(false)
     }
@@ -150,8 +224,8 @@ function AddMember({ workspaceId, onAdded }: { workspaceId: number; onAdded: () 
       <TextInput
         className={classes.email}
         type="email"
-        label={t`Добавить участника по адресу почты`}
-        description={t`Человек должен быть зарегистрирован в приложении`}
+        label={t`Пригласить участника по адресу почты`}
+        description={t`Приглашение появится у человека, когда он войдёт в приложение с этим адресом`}
         value={email}
         onChange={(event) => {
           setEmail(event.currentTarget.value)
@@ -161,7 +235,7 @@ function AddMember({ workspaceId, onAdded }: { workspaceId: number; onAdded: () 
         autoComplete="off"
       />
       <Button type="submit" disabled={busy}>
-        <Trans>Добавить</Trans>
+        <Trans>Пригласить</Trans>
       </Button>
     </form>
   )

@@ -9,6 +9,8 @@ import { NativeSelect } from '../../ui/text-input.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useRefresh } from '../../sync/client.ts'
 import classes from './workspace-switcher.module.css'
+import { Invitations } from './invitations.tsx'
+import { WorkspaceLossNotice } from './workspace-loss.tsx'
 
 // The manager loads when it is opened: it is not part of the first load.
 const WorkspaceManager = lazy(() =>
@@ -16,8 +18,9 @@ const WorkspaceManager = lazy(() =>
 )
 
 /**
- * The top bar's workspace switcher: a native select (the platform's own picker on a tablet) and a
- * button to manage workspaces. The choice is remembered in the mirror, so every tab and a reload
+ * The top bar's workspace switcher: a native select (the platform's own picker on a tablet), a
+ * button to manage workspaces, the invitations waiting for the person, and the notice of a
+ * workspace they lost while the app was open. The choice is remembered in the mirror, so every tab and a reload
  * keep it; every list shows the current workspace's records only.
  */
 export function WorkspaceSwitcher() {
@@ -37,7 +40,8 @@ export function WorkspaceSwitcher() {
         >
           <Trans>Создать пространство</Trans>
         </Button>
-      ) : (
+      ) : null}
+      {workspaces?.length === 0 ? null : (
         <Group gap={6} wrap="nowrap" className={classes.group}>
           <NativeSelect
             className={classes.select}
@@ -63,6 +67,8 @@ export function WorkspaceSwitcher() {
           </IconButton>
         </Group>
       )}
+      <Invitations />
+      <WorkspaceLossNotice />
       {managing ? (
         <Suspense fallback={null}>
           <WorkspaceManager opened onClose={() => setManaging(false)} />
