@@ -25,6 +25,12 @@ export class SessionCache extends EventEmitter {
   private started: Promise<void> | undefined
   /** Raised by every drop: a lookup that began before one must not fill the cache after it. */
   private generation = 0
+  /**
+   * The latest drops, by the generation they raised: what they concerned (a token, a user, or
+   * everything). A lookup that began before a drop about someone else may still fill the cache:
+   * another person's logout must not make everyone's next request ask the database again.
+   */
+  private drops: { generation: number; token?: string; user?: number }[] = []
 
   constructor(
     private readonly db: Database,
@@ -50,7 +56,7 @@ export class SessionCache extends EventEmitter {
         (payload) => this.apply(payload),
         () => {
           this.usable = false
-          this.generation++
+          this.dropped({})
           this.entries.clear()
         },
       )
@@ -77,7 +83,7 @@ export class SessionCache extends EventEmitter {
   }
 
   set(tokenHash: string, user: User, expiresAt: number, stamp: number, now = Date.now()): void {
-    if (!this.usable || stamp !== this.generation) return
+    if (!this.usable || !this.unchangedSince(stamp, tokenHash, user.id)) return
     if (this.entries.size >= this.maxEntries) {
       const [oldest] = this.entries.keys()
       if (oldest !== undefined) this.entries.delete(oldest)
@@ -87,7 +93,7 @@ export class SessionCache extends EventEmitter {
 
   /** A session ended: here at once, on other instances when they hear it. */
   async endSession(tokenHash: string): Promise<void> {
-    this.generation++
+    this.dropped({ token: tokenHash })
     this.entries.delete(tokenHash)
     if (this.db.listen) await this.db.notify(CHANNEL, `token:${tokenHash}`)
   }
@@ -98,15 +104,38 @@ export class SessionCache extends EventEmitter {
     if (this.db.listen) await this.db.notify(CHANNEL, `user:${userId}`)
   }
 
-  private dropUser(userId: number): void {
+  /** Whether nothing dropped since `stamp` concerns this token or user (or everything). */
+  private unchangedSince(stamp: number, tokenHash: string, userId: number): boolean {
+    if (stamp === this.generation) return true
+    const oldest = this.drops[0]
+    // Drops older than those remembered are unknown: assume they concerned this one.
+    if (!oldest || oldest.generation > stamp + 1) return false
+    return this.drops.every(
+      (drop) =>
+        drop.generation <= stamp ||
+        (drop.token !== undefined && drop.token !== tokenHash) ||
+        (drop.user !== undefined && drop.user !== userId),
+    )
+  }
+
+  private dropped(what: { token?: string; user?: number }): void {
     this.generation++
+    this.drops.push({ generation: this.generation, ...what })
+    if (this.drops.length > 64) this.drops.shift()
+  }
+
+  private dropUser(userId: number): void {
+    this.dropped({ user: userId })
     for (const [key, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(key)
   }
 
   private apply(payload: string): void {
-    this.generation++
-    if (payload.startsWith('token:')) this.entries.delete(payload.slice('token:'.length))
-    else if (payload.startsWith('user:')) this.dropUser(Number(payload.slice('user:'.length)))
+    if (payload.startsWith('token:')) {
+      const token = payload.slice('token:'.length)
+      this.dropped({ token })
+      this.entries.delete(token)
+    } else if (payload.startsWith('user:')) this.dropUser(Number(payload.slice('user:'.length)))
+    else this.dropped({})
     // What another instance announced has been applied here (tests wait for it).
     this.emit('heard', payload)
   }
