@@ -162,15 +162,7 @@ export const AmoOauthCallbackQuery = v.object({
   error: callbackValue(/^[A-Za-z0-9._ -]+$/),
 })
 
-/** Where `GET /api/amo/oauth/callback` sends the person back: the outcome in `amo_oauth`. */
-export const AMO_OAUTH_OUTCOMES = [
-  'connected',
-  'bad_state',
-  'denied',
-  'other_account',
-  'refused',
-] as const
-export type AmoOauthOutcome = (typeof AMO_OAUTH_OUTCOMES)[number]
+export { AMO_OAUTH_OUTCOMES, type AmoOauthOutcome } from './amo-oauth.ts'
 
 /** The answer of «Подключить amoCRM» (`POST /api/amo/connect`): amoCRM's consent page. */
 export const AmoConnect = v.object({ url: v.string() })

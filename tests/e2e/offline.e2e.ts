@@ -138,7 +138,7 @@ describe('offline', () => {
 })
 
 describe('the API out of reach while the browser reports a network', () => {
-  it('the header says «Нет сети» over the queued changes, and «Всё сохранено» once they reached the server', async () => {
+  it('the header says «Сервер не отвечает» over the queued changes, and «Всё сохранено» once they reached the server', async () => {
     const user = await signInFreshUser(page)
     await waitForServiceWorker(page)
     const status = page.getByTestId('sync-status')
@@ -152,7 +152,9 @@ describe('the API out of reach while the browser reports a network', () => {
       await page.waitForURL((url) => /^\/project\/-\d+\/type$/.test(url.pathname))
       await page.goto(appUrl('/projects'))
       expect(await page.evaluate(() => navigator.onLine)).toBe(true)
-      await page.getByRole('button', { name: 'Синхронизация: Нет сети · ждут: 1' }).waitFor()
+      await page
+        .getByRole('button', { name: 'Синхронизация: Сервер не отвечает · ждут: 1' })
+        .waitFor()
     } finally {
       await browser.context.unroute('**/api/**')
     }

@@ -4,10 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { configureApi } from '../../src/api/client.ts'
 import { i18n } from '../../src/app/i18n.ts'
 import { AMO_OAUTH_OUTCOMES, type IntegrationState } from '../../src/domain/appeal.ts'
-import {
-  AmoOauthNotice,
-  validateAmoOauthSearch,
-} from '../../src/features/integrations/amo-oauth.tsx'
+import { validateAmoOauthSearch } from '../../src/features/integrations/amo-oauth-search.ts'
+import { AmoOauthNotice } from '../../src/features/integrations/amo-oauth.tsx'
 import { IntegrationStatePanel } from '../../src/features/integrations/integration-state.tsx'
 import { renderInApp } from './helpers/render-app.tsx'
 

@@ -2,7 +2,7 @@ import './integration-messages.ts'
 import { Trans } from '@lingui/react/macro'
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react'
 import { useEffect, useState } from 'react'
-import { AMO_OAUTH_OUTCOMES, type AmoOauthOutcome } from '../../domain/appeal.ts'
+import type { AmoOauthOutcome } from '../../domain/amo-oauth.ts'
 import { Alert } from '../../ui/alert.tsx'
 
 // Kept apart from the state panel: the amoCRM list page (a first screen) shows the notice of a
@@ -65,15 +65,4 @@ export function AmoOauthNotice({ outcome }: { outcome: AmoOauthOutcome }) {
       )}
     </Alert>
   )
-}
-
-/** `?amo_oauth=` of the amoCRM pages: one of the known outcomes, else nothing. */
-export function validateAmoOauthSearch(search: Record<string, unknown>): {
-  amo_oauth?: AmoOauthOutcome
-} {
-  const value = search.amo_oauth
-  const known: readonly string[] = AMO_OAUTH_OUTCOMES
-  return typeof value === 'string' && known.includes(value)
-    ? { amo_oauth: value as AmoOauthOutcome }
-    : {}
 }

@@ -1,10 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { useCallback } from 'react'
-import {
-  AmoOauthNotice,
-  useAmoOauthOutcome,
-  validateAmoOauthSearch,
-} from '../../../../features/integrations/amo-oauth.tsx'
+import { AmoOauthNotice, useAmoOauthOutcome } from '../../../../features/integrations/amo-oauth.tsx'
+import { validateAmoOauthSearch } from '../../../../features/integrations/amo-oauth-search.ts'
 import { IntegrationEditPage } from '../../../../features/integrations/integration-pages.tsx'
 import { parseRecordId } from '../../../../features/records/record-id.ts'
 import { RecordNotFound } from '../../../../features/records/record-state.tsx'

@@ -1,10 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { useCallback } from 'react'
-import {
-  AmoOauthNotice,
-  useAmoOauthOutcome,
-  validateAmoOauthSearch,
-} from '../../../../features/integrations/amo-oauth.tsx'
+import { AmoOauthNotice, useAmoOauthOutcome } from '../../../../features/integrations/amo-oauth.tsx'
+import { validateAmoOauthSearch } from '../../../../features/integrations/amo-oauth-search.ts'
 import { IntegrationsListPage } from '../../../../features/integrations/integrations-list-page.tsx'
 
 export const Route = createFileRoute('/_app/integrations/amo/')({
