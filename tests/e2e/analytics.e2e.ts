@@ -1,7 +1,6 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MIN_FILL_SECONDS } from '../../src/domain/visitor-request.ts'
-import { pngImage } from '../support/png.ts'
 import { appUrl, expectShell } from './helpers/app.ts'
 import {
   CHROMIUM_ARGS,
@@ -9,7 +8,7 @@ import {
   launchBrowser,
   type BrowserSession,
 } from './helpers/browser.ts'
-import { api, signInFreshUser, type FreshUser } from './helpers/user.ts'
+import { addBackgroundApi, api, signInFreshUser, type FreshUser } from './helpers/user.ts'
 
 /**
  * «Аналитика» as a clinic's marketer meets it (docs/analytics.md): a page is published, two
@@ -29,23 +28,6 @@ let user: FreshUser
 let url = ''
 let giftId = 0
 
-async function addBackground(projectId: number) {
-  const form = new FormData()
-  form.append(
-    'file',
-    new Blob([new Uint8Array(pngImage(90, 160))], { type: 'image/png' }),
-    'bg.png',
-  )
-  form.append('project_id', String(projectId))
-  const res = await fetch(appUrl('/api/project/add_bg'), {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${user.token}` },
-    body: form,
-  })
-  if (!res.ok) throw new Error(`add_bg: ${res.status}`)
-  return ((await res.json()) as { id: number }).id
-}
-
 beforeAll(async () => {
   editor = await launchBrowser()
   user = await signInFreshUser(editor.page)
@@ -53,7 +35,7 @@ beforeAll(async () => {
     workspace_id: user.workspaceId,
     name: 'Акция на чистку зубов',
   })
-  const bg = await addBackground(id)
+  const bg = await addBackgroundApi(user.token, id, 90, 160)
   giftId = (
     await api<{ id: number }>(user.token, 'gift/add', {
       bg_id: bg,

@@ -6,7 +6,7 @@ import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/start.ts'
 import { FakeCrm, type AmoAccount } from '../support/fake-crm.ts'
-import { pngImage } from '../support/png.ts'
+import { addBackgroundApi } from './helpers/user.ts'
 import { BUILD_DIRS } from './global-setup.ts'
 import { submitLogin } from './helpers/app.ts'
 import { seriousAccessibilityProblems } from './helpers/axe.ts'
@@ -92,19 +92,7 @@ beforeAll(async () => {
     name: 'Запись к стоматологу',
   })
   await call(token, 'project/set_type', { project_id: projectId, type: 1 })
-  const form = new FormData()
-  form.append(
-    'file',
-    new Blob([new Uint8Array(pngImage(160, 240))], { type: 'image/png' }),
-    'bg.png',
-  )
-  form.append('project_id', String(projectId))
-  const bg = await fetch(`${server.url}/api/project/add_bg`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
-    body: form,
-  })
-  const { id: bgId } = (await bg.json()) as { id: number }
+  const bgId = await addBackgroundApi(token, projectId, 160, 240, server.url)
   blockId = (
     await call<{ id: number }>(token, 'subscribe/add', {
       bg_id: bgId,

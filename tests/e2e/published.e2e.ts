@@ -1,9 +1,7 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pngImage } from '../support/png.ts'
-import { appUrl } from './helpers/app.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/browser.ts'
-import { api, registerUser, type FreshUser } from './helpers/user.ts'
+import { addBackgroundApi, api, registerUser, type FreshUser } from './helpers/user.ts'
 
 /**
  * Published pages as visitors meet them (docs/publishing.md): a phone with no account, stories
@@ -16,22 +14,8 @@ let stories = ''
 let secondBg = 0
 let giftId = 0
 
-async function addBackground(projectId: number, width: number, height: number) {
-  const form = new FormData()
-  form.append(
-    'file',
-    new Blob([new Uint8Array(pngImage(width, height))], { type: 'image/png' }),
-    'bg.png',
-  )
-  form.append('project_id', String(projectId))
-  const res = await fetch(appUrl('/api/project/add_bg'), {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${user.token}` },
-    body: form,
-  })
-  if (!res.ok) throw new Error(`add_bg: ${res.status}`)
-  return ((await res.json()) as { id: number }).id
-}
+const addBackground = (projectId: number, width: number, height: number) =>
+  addBackgroundApi(user.token, projectId, width, height)
 
 const text = (bgId: number, words: string, y = 30) => ({
   bg_id: bgId,

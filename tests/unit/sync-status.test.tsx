@@ -46,6 +46,20 @@ const entry = (
   ...partial,
 })
 
+/** A department renamed here while a colleague renamed it on the server: a conflict to decide. */
+const conflictEntry = () =>
+  entry({
+    state: 'parked',
+    code: 'conflict',
+    message: 'Запись изменена',
+    baseVersion: 4,
+    conflict: {
+      version: 4,
+      fields: [{ field: 'name', mine: 'Кардиология (новая)', theirs: 'Кардиоцентр' }],
+      current: { id: 5, version: 4, name: 'Кардиоцентр' },
+    },
+  })
+
 describe('sync status in the top bar', () => {
   it('says everything is saved when the outbox is empty', async () => {
     await renderInApp(() => <SyncStatus />)
@@ -97,19 +111,7 @@ describe('sync status in the top bar', () => {
   })
 
   it('shows a conflict with both values and lets the person keep theirs or take the server’s', async () => {
-    const seq = await db.outbox.add(
-      entry({
-        state: 'parked',
-        code: 'conflict',
-        message: 'Запись изменена',
-        baseVersion: 4,
-        conflict: {
-          version: 4,
-          fields: [{ field: 'name', mine: 'Кардиология (новая)', theirs: 'Кардиоцентр' }],
-          current: { id: 5, version: 4, name: 'Кардиоцентр' },
-        },
-      }),
-    )
+    const seq = await db.outbox.add(conflictEntry())
     await renderInApp(() => <SyncStatus />)
     // The header says what waits: a conflict to decide, not a refusal.
     await userEvent.click(await screen.findByRole('button', { name: /Конфликты: 1/ }))
@@ -126,19 +128,7 @@ describe('sync status in the top bar', () => {
   })
 
   it('counts a conflict once in the header, and never says everything was sent above it', async () => {
-    await db.outbox.add(
-      entry({
-        state: 'parked',
-        code: 'conflict',
-        message: 'Запись изменена',
-        baseVersion: 4,
-        conflict: {
-          version: 4,
-          fields: [{ field: 'name', mine: 'Кардиология (новая)', theirs: 'Кардиоцентр' }],
-          current: { id: 5, version: 4, name: 'Кардиоцентр' },
-        },
-      }),
-    )
+    await db.outbox.add(conflictEntry())
     await renderInApp(() => <SyncStatus />)
     const button = await screen.findByRole('button', { name: /Конфликты: 1/ })
     // The words give the count; no badge repeats it.

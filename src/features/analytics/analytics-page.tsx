@@ -59,7 +59,7 @@ export default function AnalyticsPage() {
 
   useEffect(() => {
     if (!workspaceId || !valid) return
-    const key = `${workspaceId}:${range.from}:${range.to}:${projectId ?? ''}`
+    const key = shownKey
     let live = true
     let answered = false
     const query: SummaryQuery = {
@@ -109,7 +109,7 @@ export default function AnalyticsPage() {
     return () => {
       live = false
     }
-  }, [workspaceId, range.from, range.to, projectId, valid])
+  }, [shownKey, workspaceId, range.from, range.to, projectId, valid])
 
   const labels = useMemo(
     () => ({ views: t`Просмотры`, visitors: t`Посетители`, requests: t`Заявки` }),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from 'playwright-core'
+import { pngImage } from '../../support/png.ts'
 import { appUrl, expectShell, resetBrowserState, signIn } from './app.ts'
 
 export interface FreshUser {
@@ -58,4 +59,32 @@ export async function signInFreshUser(page: Page): Promise<FreshUser> {
   await signIn(page, user)
   await expectShell(page, 'Проекты')
   return user
+}
+
+/**
+ * Adds a plain PNG background of `width` × `height` to a project through the API as `token`;
+ * returns its id. `origin`: a server of the journey's own (default: the shared one).
+ */
+export async function addBackgroundApi(
+  token: string,
+  projectId: number,
+  width: number,
+  height: number,
+  origin?: string,
+): Promise<number> {
+  const form = new FormData()
+  form.append(
+    'file',
+    new Blob([new Uint8Array(pngImage(width, height))], { type: 'image/png' }),
+    'bg.png',
+  )
+  form.append('project_id', String(projectId))
+  const url = origin ? `${origin}/api/project/add_bg` : appUrl('/api/project/add_bg')
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  })
+  if (!res.ok) throw new Error(`add_bg: ${res.status}`)
+  return ((await res.json()) as { id: number }).id
 }
