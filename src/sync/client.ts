@@ -210,6 +210,8 @@ function updateLiveStream() {
 const leaving = new Set<number>()
 /** Workspaces whose delete came on their stream: a 404 after it is no removal either. */
 const deleted = new Set<number>()
+/** Workspaces whose loss found by a refresh of the list was told as a removal (once). */
+const explained = new Set<number>()
 
 /**
  * Leaves a workspace through `leave` (the server call) and drops it here, with the changes still
@@ -256,6 +258,17 @@ export function followLiveChanges(): void {
     stopLive?.()
     stopLive = null
     updateLiveStream()
+  })
+  // A refresh of the list can find a workspace gone before its stream hears why (back online, the
+  // list is asked first). Told by the same rule as a stream answered 404: a removal, unless its
+  // delete was heard or the person left it.
+  watchMirror('syncMeta', [], (meta) => {
+    const loss = meta?.workspaceLoss
+    if (loss?.reason !== 'gone') return
+    const id = loss.workspaceId
+    if (deleted.has(id) || leaving.has(id) || explained.has(id)) return
+    explained.add(id)
+    void remote?.forgetWorkspace(id, 'removed').catch((error: unknown) => console.error(error))
   })
   if (typeof window === 'undefined') return
   window.addEventListener('online', updateLiveStream)
