@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { BLOCK_SCHEMAS, BLOCK_TYPES } from '../../src/domain/block.ts'
 import { appearanceOf, BLOCK_DEFINITIONS } from '../../src/features/editor/blocks/index.ts'
 import type { BlockLabels } from '../../src/features/editor/blocks/types.ts'
-import { defaultBlock } from '../../src/features/editor/model/block-shape.ts'
+import { halfHeightUnits } from '../../src/domain/geometry.ts'
+import {
+  defaultBlock,
+  heightUnits,
+  widthUnits,
+} from '../../src/features/editor/model/block-shape.ts'
 
 const texts = {
   text: 'Текст',
@@ -33,6 +38,20 @@ describe('block type definitions (docs/editor.md «Block types»)', () => {
       expect(def.handles.heightFollows === 'stored').toBe(def.storedHeight)
     },
   )
+
+  // A story slide (9:16) and a landing section: a new block lands whole inside either.
+  it.each(
+    BLOCK_TYPES.flatMap((type) => [
+      [type, 'slide', { width: 1080, height: 1920 }] as const,
+      [type, 'section', WIDE] as const,
+    ]),
+  )('%s: a new block lands inside a %s', (type, _kind, bg) => {
+    const block = defaultBlock(type, 1, bg, 0, texts)
+    const halfWidth = widthUnits(block) / 2
+    const halfHeight = heightUnits(block, bg) / 2
+    expect(Math.abs(block.x) + halfWidth).toBeLessThanOrEqual(100)
+    expect(Math.abs(block.y) + halfHeight).toBeLessThanOrEqual(halfHeightUnits(bg))
+  })
 
   it('draws a button without a colour as transparent, with its label on the face a visitor presses', () => {
     const button = { ...defaultBlock('button', 1, WIDE, 0, texts), background: 'transparent' }

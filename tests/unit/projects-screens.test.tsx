@@ -15,6 +15,15 @@ import { ProjectTypePage } from '../../src/features/projects/project-type-page.t
 import { ProjectsPage } from '../../src/features/projects/projects-page.tsx'
 import { WorkspaceManager } from '../../src/features/workspaces/workspace-manager.tsx'
 import { ConfirmHost } from '../../src/ui/confirm.tsx'
+import { defaultBlock } from '../../src/features/editor/model/block-shape.ts'
+
+const BLOCK_TEXTS = {
+  text: 'Текст',
+  button: 'Кнопка',
+  gift: 'Подарок',
+  priceButton: 'Купить',
+  subscribeAction: 'Записаться',
+}
 import { renderInApp } from './helpers/render-app.tsx'
 
 let db: MirrorDb
@@ -168,6 +177,76 @@ describe('projects', () => {
     await user.click(landing)
     await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${id}/edit/type-1`))
     expect((await db.projects.get(id))?.type).toBe(1)
+  })
+  it('asks before changing the type of a project with content, and says what becomes of it', async () => {
+    const ws = await workspace()
+    const id = await createProject(ws, 'Акция')
+    await setProjectType(id, 1)
+    await db.backgrounds.bulkPut([
+      {
+        id: 41,
+        project_id: id,
+        version: 1,
+        image_url: '/u/a.png',
+        width: 1600,
+        height: 900,
+        position: 0,
+      },
+      {
+        id: 42,
+        project_id: id,
+        version: 1,
+        image_url: '/u/b.png',
+        width: 1600,
+        height: 900,
+        position: 1,
+      },
+    ])
+    await db.blocks.bulkPut(
+      [1, 2, 3].map((n) => ({
+        ...defaultBlock('text', 41, { width: 1600, height: 900 }, n, BLOCK_TEXTS),
+        id: 60 + n,
+        version: 1,
+      })) as never,
+    )
+    function Page() {
+      const path = useRouterState({ select: (s) => s.location.pathname })
+      return path.endsWith('/type') ? <ProjectTypePage id={id} /> : <p>editor</p>
+    }
+    const { router } = await renderInApp(
+      () => (
+        <>
+          <Page />
+          <ConfirmHost />
+        </>
+      ),
+      `/project/${id}/type`,
+    )
+    const user = userEvent.setup()
+    await user.click(await screen.findByTestId('type-2'))
+    const question = await screen.findByRole('dialog', {
+      name: 'Сменить тип проекта на «Сторис»?',
+    })
+    expect(question).toHaveTextContent(
+      'В проекте 2 секции и 3 блока: ничего не удалится, блоки останутся на своих местах относительно фонов.',
+    )
+    expect(question).toHaveTextContent('Секции станут слайдами сторис')
+    await user.click(within(question).getByRole('button', { name: 'Отмена' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect((await db.projects.get(id))?.type).toBe(1)
+    expect(router.state.location.pathname).toBe(`/project/${id}/type`)
+
+    // The type it has: no question, its editor opens.
+    await user.click(screen.getByTestId('type-1'))
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${id}/edit/type-1`))
+    expect(screen.queryByRole('dialog')).toBeNull()
+
+    await act(() => router.navigate({ to: '/project/$id/type', params: { id: String(id) } }))
+    await user.click(await screen.findByTestId('type-2'))
+    const again = await screen.findByRole('dialog', { name: 'Сменить тип проекта на «Сторис»?' })
+    await user.click(within(again).getByRole('button', { name: 'Сменить тип' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${id}/edit/type-2`))
+    expect((await db.projects.get(id))?.type).toBe(2)
   })
 })
 

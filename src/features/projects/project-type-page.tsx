@@ -4,14 +4,20 @@ import { Paper, SimpleGrid, Stack, Text } from '../../ui/layout.tsx'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useRef, useState } from 'react'
 import { setProjectType } from '../../mirror/commands.ts'
-import { useProject, useProjectTypes } from '../../mirror/live.ts'
+import {
+  useBackgrounds,
+  useBlocksOfProject,
+  useProject,
+  useProjectTypes,
+} from '../../mirror/live.ts'
+import { confirmDialog } from '../../ui/confirm.tsx'
 import { PROJECT_TYPE_IDS, type ProjectTypeId } from '../../domain/project.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
 import { useRefresh } from '../../sync/client.ts'
-import { projectRoute, TYPE_TEXT } from './project-types.ts'
+import { describeTypeChange, projectRoute, TYPE_TEXT } from './project-types.ts'
 import { TypePicture } from './type-picture.tsx'
 
 /** /project/$id/type: choose the editor; choosing sets the type and opens that editor. */
@@ -22,6 +28,8 @@ export function ProjectTypePage({ id }: { id: number }) {
   useRefresh({ kind: 'project', projectId: id })
   const project = useKeepWhileLoading(useProject(id), id)
   const types = useProjectTypes()
+  const backgrounds = useBackgrounds(id)
+  const blocks = useBlocksOfProject(id)
   const [choosing, setChoosing] = useState<ProjectTypeId | null>(null)
   // Once a type is chosen the page is on its way to the editor (whose code may still be loading,
   // with this page on screen): the editor follows the project to its server id, this page must not
@@ -52,6 +60,20 @@ export function ProjectTypePage({ id }: { id: number }) {
 
   const choose = async (type: ProjectTypeId) => {
     if (choosing) return
+    // A project with content changes its editor only when the person has read what happens to it.
+    const from = project.type
+    const content = { backgrounds: backgrounds?.length ?? 0, blocks: blocks?.length ?? 0 }
+    if (from !== null && from !== type && content.backgrounds > 0) {
+      const change = describeTypeChange(from, type, content)
+      const typeName = i18n._(TYPE_TEXT[type].name)
+      const ok = await confirmDialog({
+        title: t`Сменить тип проекта на «${typeName}»?`,
+        message: change,
+        confirmLabel: t`Сменить тип`,
+        cancelLabel: t`Отмена`,
+      })
+      if (!ok) return
+    }
     setChoosing(type)
     const done = await runCommand(() => setProjectType(project.id, type).then(() => true))
     setChoosing(null)
