@@ -229,9 +229,20 @@ describe('button block inspector', () => {
 })
 
 describe('price block inspector', () => {
+  it('rounds what a drag left to one decimal, with a comma', () => {
+    // A resize and a drag leave stored numbers of four decimals (docs/editor.md).
+    setup('text', { x: 1.25, y: -10.3333, width: 31.6667, fontSize: 9.4375 })
+    expect(field('X')).toHaveValue('50,6')
+    expect(field('Ширина')).toHaveValue('31,7')
+    expect(field('Размер шрифта')).toHaveValue('9,4')
+    expect((field('Y') as HTMLInputElement).value).toMatch(/^\d+(,\d)?$/)
+  })
+
   it('derives text_price from the rouble amount and tidies the text', async () => {
     const { user, onChange, block } = setup('price')
     const price = field('Цена, ₽')
+    // A tablet opens its number pad for the price.
+    expect(price).toHaveAttribute('inputmode', 'decimal')
     await user.clear(price)
     await user.type(price, '2500')
     expect(onChange).toHaveBeenLastCalledWith({ text: '2500', text_price: 2500 }, 'text')

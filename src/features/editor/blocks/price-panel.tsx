@@ -25,6 +25,7 @@ function PricePanel({ ctx }: BlockPanelProps<'price'>) {
         ctx={ctx}
         field="text"
         label={t`Цена, ₽`}
+        inputMode="decimal"
         placeholder={formatPrice(1500)}
         description={
           amount !== null ? t`Сумма: ${amount}` : t`Введите сумму в рублях, например 1 500 ₽`

@@ -36,17 +36,17 @@ export interface BlockInspectorProps {
 const WHOLE_DEGREES: NumberUnit = { show: (n) => n, store: (n) => n, digits: 0 }
 
 /**
- * X and Y as per cent of the background from its top left corner: the stored centre offsets run
+ * X and Y as per cent of the background from its top left corner, to one decimal: the stored centre offsets run
  * from -100 to 100 across the width and ± half the height in the same units (docs/editor.md).
  */
 export function positionUnits(bg: Size | undefined): { x: NumberUnit; y: NumberUnit } {
   const half = bg ? halfHeightUnits(bg) : 100
   return {
-    x: { show: (x) => (x + 100) / 2, store: (p) => p * 2 - 100, digits: 2 },
+    x: { show: (x) => (x + 100) / 2, store: (p) => p * 2 - 100, digits: 1 },
     y: {
       show: (y) => ((y + half) / (2 * half)) * 100,
       store: (p) => (p / 100) * 2 * half - half,
-      digits: 2,
+      digits: 1,
     },
   }
 }

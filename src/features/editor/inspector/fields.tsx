@@ -88,7 +88,8 @@ export interface NumberUnit {
   digits: number
 }
 
-const AS_STORED: NumberUnit = { show: (n) => n, store: (n) => n, digits: 4 }
+/** Sizes and font sizes: shown to one decimal (the stored value keeps its own precision). */
+const AS_STORED: NumberUnit = { show: (n) => n, store: (n) => n, digits: 1 }
 
 export function NumberField<T extends BlockType>(props: {
   ctx: FieldContext<T>
@@ -145,6 +146,8 @@ export function TextField<T extends BlockType>(props: {
   placeholder?: string
   multiline?: boolean
   type?: string
+  /** The keyboard a touch device opens (a price: the number pad). */
+  inputMode?: 'decimal' | 'url' | 'email' | 'tel'
   /** Extra check after the schema (returns a message or null). */
   validate?: (value: string) => string | null
   /** More fields to change with this one (e.g. the price number). */
@@ -188,7 +191,12 @@ export function TextField<T extends BlockType>(props: {
       onChange={(e) => onChange(e.currentTarget.value)}
     />
   ) : (
-    <TextInput {...common} type={props.type} onChange={(e) => onChange(e.currentTarget.value)} />
+    <TextInput
+      {...common}
+      type={props.type}
+      inputMode={props.inputMode}
+      onChange={(e) => onChange(e.currentTarget.value)}
+    />
   )
 }
 
