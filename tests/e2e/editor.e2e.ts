@@ -932,4 +932,27 @@ describe('the layers list', () => {
     await page.getByRole('button', { name: 'Отменить', exact: true }).click()
     await expect.poll(order).toEqual(['image', 'button', 'text'])
   }, 60_000)
+  it('raises no uncaught error while backgrounds are uploaded one after another, in either editor', async () => {
+    // A picture's texture destroyed while a background still showed it stopped the canvas's frames
+    // with «Cannot read properties of null (reading 'alphaMode')» (canvas/textures.ts).
+    const errors: string[] = []
+    const onError = (error: Error) => errors.push(error.message)
+    page.on('pageerror', onError)
+    try {
+      await createProjectThroughUi(page, 'Фоны подряд', 1)
+      await uploadBackground(page, makePng(320, 180))
+      await addBlockButton(page, 'Текст').click()
+      await expect.poll(() => layerItems(page).count()).toBe(1)
+      await uploadBackground(page, makePng(640, 360))
+      await uploadBackground(page, makePng(640, 1138))
+      await expect.poll(() => mirrorOutboxSize(page), { timeout: 30_000 }).toBe(0)
+      await createProjectThroughUi(page, 'Слайды подряд', 2)
+      await uploadBackground(page, makePng(360, 640))
+      await uploadBackground(page, makePng(360, 640))
+      await expect.poll(() => mirrorOutboxSize(page), { timeout: 30_000 }).toBe(0)
+    } finally {
+      page.off('pageerror', onError)
+    }
+    expect(errors).toEqual([])
+  }, 90_000)
 })

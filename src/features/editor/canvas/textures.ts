@@ -92,26 +92,33 @@ export type TextureState =
   | { status: 'error' }
   | { status: 'ready'; texture: Texture }
 
-/** The texture of an image (or, with `video`, of a video's first frame); 'none' for an empty URL. */
+/**
+ * The texture of an image (or, with `video`, of a video's first frame); 'none' for an empty URL.
+ * What it answers belongs to the cache entry it was loaded into: a URL released and asked for
+ * again (a background's address going to its uploaded file and back) is a new entry, and the old
+ * one's texture, destroyed with it, is never shown again ("loading" until the new one is ready).
+ */
 export function useTexture(url: string, kind: 'image' | 'video' = 'image'): TextureState {
-  const [state, setState] = useState<{ url: string; state: TextureState }>({
-    url: '',
+  const [state, setState] = useState<{ entry: Entry | null; state: TextureState }>({
+    entry: null,
     state: { status: 'none' },
   })
+  const key = `${kind}:${url}`
   useEffect(() => {
     if (!url) return
-    const key = `${kind}:${url}`
     const entry = acquire(key, () => (kind === 'video' ? loadVideoPoster(url) : loadImage(url)))
     let live = true
     entry.promise.then(
-      (texture) => live && setState({ url, state: { status: 'ready', texture } }),
-      () => live && setState({ url, state: { status: 'error' } }),
+      (texture) => live && setState({ entry, state: { status: 'ready', texture } }),
+      () => live && setState({ entry, state: { status: 'error' } }),
     )
     return () => {
       live = false
       release(key)
     }
-  }, [url, kind])
+  }, [key, url, kind])
   if (!url) return { status: 'none' }
-  return state.url === url ? state.state : { status: 'loading' }
+  return state.entry !== null && state.entry === cache.get(key)
+    ? state.state
+    : { status: 'loading' }
 }
