@@ -2,11 +2,10 @@ import { ApiError } from '../../api/client.ts'
 import { keepingKey } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import type { SendEntry } from '../../data/entries.ts'
-import { NULLABLE_REFS } from '../../data/cascade.ts'
-import { keyOfId } from '../../data/keyed.ts'
-import { refsFrom, refsTo, remapRow } from '../../data/refs.ts'
+import { refsTo, remapRow } from '../../data/refs.ts'
 import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
 import type { ClientKey, MirrorTable } from '../../data/types.ts'
+import { withoutQueuedDeleteRefs } from '../mirror.ts'
 import { versionOf } from './local.ts'
 
 /**
@@ -38,22 +37,11 @@ export async function editsOf(db: MirrorDb, table: MirrorTable, ck: ClientKey): 
  * its department or location, a subscribe block its specialist (also when the answer is the
  * stored first answer of a save repeated after a lost one). The server clears that reference when
  * the delete arrives (ON DELETE SET NULL), and so did the local delete: keep it cleared rather
- * than bring it back.
+ * than bring it back, by the same rule a refresh follows (`withoutQueuedDeleteRefs`).
  */
 async function withoutDeletedRefs(db: MirrorDb, table: MirrorTable, row: Row): Promise<Row> {
-  let next = row
-  for (const ref of refsFrom(table)) {
-    if (!NULLABLE_REFS.has(`${table}.${ref.field}`)) continue
-    const value = next[ref.field]
-    if (typeof value !== 'number') continue
-    const deletes = await db.outbox
-      .where('[table+ck]')
-      .equals([ref.target, await keyOfId(db, ref.target, value)])
-      .filter((e) => e.op === 'delete')
-      .count()
-    if (deletes > 0) next = { ...next, [ref.field]: null }
-  }
-  return next
+  const [cleared] = await withoutQueuedDeleteRefs(db, table, [row])
+  return cleared ?? row
 }
 
 /**
