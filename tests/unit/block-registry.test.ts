@@ -8,13 +8,16 @@ import {
   BLOCK_DOMAINS,
   BLOCK_SCHEMAS,
   BLOCK_TYPES,
+  type BlockType,
   ITEM_BLOCK_TYPES,
   referencedIds,
   requestFieldsOf,
   REQUEST_BLOCK_TYPES,
   WIDGET_BLOCK_TYPES,
 } from '../../src/domain/block.ts'
-import { BLOCK_DEFINITIONS } from '../../src/features/editor/blocks/index.ts'
+import { formatPrice } from '../../src/domain/format.ts'
+import { BLOCK_DEFINITIONS, requestFormOf } from '../../src/features/editor/blocks/index.ts'
+import type { BlockLabels } from '../../src/features/editor/blocks/types.ts'
 import { BLOCK_PANELS } from '../../src/features/editor/blocks/panels.ts'
 import { defaultBlock } from '../../src/features/editor/model/block-shape.ts'
 
@@ -106,6 +109,57 @@ describe('block registry, editor part (docs/editor.md «Adding a block type»)',
   it('registers every type of the domain, and nothing else', () => {
     expect(Object.keys(BLOCK_DEFINITIONS).sort()).toEqual([...BLOCK_TYPES].sort())
     expect(Object.keys(BLOCK_PANELS).sort()).toEqual([...BLOCK_TYPES].sort())
+  })
+
+  it('the types that take requests, and only they, say what their form says', () => {
+    const withForm = BLOCK_TYPES.filter((type) => BLOCK_DEFINITIONS[type].requestForm)
+    expect(withForm.sort()).toEqual([...REQUEST_BLOCK_TYPES].sort())
+    const labels = {
+      giftButton: 'Получить подарок',
+      buy: 'Купить',
+      subscribe: 'Записаться',
+      noSpecialist: 'Специалист не выбран',
+    } as BlockLabels
+    const block = (type: BlockType, fields: Record<string, unknown>) => ({
+      ...defaultBlock(type, 1, { width: 1600, height: 900 }, 0, texts),
+      id: 5,
+      ...fields,
+    })
+    const specialist = { name: 'Иванова Анна', position: 'Терапевт' }
+    expect(requestFormOf(block('text', {}), { labels, specialist: null })).toBeNull()
+    expect(
+      requestFormOf(block('gift', { text: 'Чистка', button_url: 'https://a.example' }), {
+        labels,
+        specialist: null,
+      }),
+    ).toEqual({
+      title: 'Чистка',
+      lines: [],
+      submit: 'Получить подарок',
+      comment: false,
+      gift: { text: 'Чистка', url: 'https://a.example' },
+    })
+    expect(
+      requestFormOf(block('price', { text: 'Чистка', text_price: 1500, button_text: ' ' }), {
+        labels,
+        specialist: null,
+      }),
+    ).toMatchObject({
+      title: 'Чистка',
+      lines: [formatPrice(1500)],
+      submit: 'Купить',
+      comment: false,
+    })
+    expect(
+      requestFormOf(block('subscribe', { specialist_id: 7, action: 'Прийти' }), {
+        labels,
+        specialist,
+      }),
+    ).toMatchObject({ title: 'Иванова Анна', lines: ['Терапевт'], submit: 'Прийти', comment: true })
+    // Fields that are not its type's: no form words rather than wrong ones.
+    expect(
+      requestFormOf(block('price', { text_price: 'много' }), { labels, specialist: null }),
+    ).toBeNull()
   })
 
   it.each(BLOCK_TYPES)('%s: its module provides every part', (type) => {

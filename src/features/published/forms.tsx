@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { takesRequests } from '../../domain/block.ts'
+import { referencedIds, takesRequests } from '../../domain/block.ts'
 import type { PageSnapshot } from '../../domain/publish.ts'
-import { formatDayMonth, formatPrice } from '../../domain/format.ts'
+import { requestFormOf } from '../editor/blocks/index.ts'
 import { useBlockLabels } from '../editor/blocks/use-block-labels.ts'
 
 /**
@@ -39,32 +39,19 @@ export interface RequestFormProps {
   standalone?: boolean
 }
 
-/** A form-bearing block's title line, as its card shows it. */
-function useFormTitle(
-  block: FormBlock,
-  snapshot: PageSnapshot,
-): { title: string; lines: string[] } {
+/**
+ * What a block's form says (its type's `requestForm`, `editor/blocks/<type>.ts`), with the
+ * specialist it names as the page carries them.
+ */
+function useRequestForm(block: FormBlock, snapshot: PageSnapshot) {
   const labels = useBlockLabels()
-  const str = (key: string) => (typeof block[key] === 'string' ? (block[key] as string) : '')
-  if (block.type === 'gift') return { title: str('text') || labels.giftButton, lines: [] }
-  if (block.type === 'price') {
-    const price = typeof block.text_price === 'number' ? formatPrice(block.text_price) : ''
-    return { title: str('text') || price, lines: price && str('text') ? [price] : [] }
-  }
-  const specialist = snapshot.specialists.find((s) => s.id === block.specialist_id)
-  const date = formatDayMonth(str('date'))
+  const [specialistId] = referencedIds(block, 'specialist')
+  const specialist = snapshot.specialists.find((s) => s.id === specialistId) ?? null
+  const look = requestFormOf(block, { labels, specialist })
   return {
-    title: specialist?.name ?? labels.noSpecialist,
-    lines: [specialist?.position ?? '', date].filter(Boolean),
+    specialist,
+    look: look ?? { title: '', lines: [], submit: labels.subscribe, comment: false },
   }
-}
-
-function useSubmitLabel(block: FormBlock): string {
-  const labels = useBlockLabels()
-  const str = (key: string) => (typeof block[key] === 'string' ? (block[key] as string).trim() : '')
-  if (block.type === 'gift') return labels.giftButton
-  if (block.type === 'price') return str('button_text') || labels.buy
-  return str('action') || labels.subscribe
 }
 
 function FieldError({ id, error }: { id: string; error?: string }) {
@@ -84,13 +71,9 @@ export function RequestForm({
   standalone,
 }: RequestFormProps) {
   const { t } = useLingui()
-  const { title, lines } = useFormTitle(block, snapshot)
-  const submit = useSubmitLabel(block)
+  const { specialist, look } = useRequestForm(block, snapshot)
+  const { title, lines, submit } = look
   const id = formAnchor(block.id)
-  const specialist =
-    block.type === 'subscribe'
-      ? snapshot.specialists.find((s) => s.id === block.specialist_id)
-      : undefined
   const field = (name: string) => ({
     name,
     id: `${id}-${name}`,
@@ -157,7 +140,7 @@ export function RequestForm({
             defaultValue={values.phone}
           />
           <FieldError id={`${id}-phone-error`} error={errors.phone} />
-          {block.type === 'subscribe' ? (
+          {look.comment ? (
             <>
               <label htmlFor={`${id}-comment`}>
                 <Trans>Комментарий (необязательно)</Trans>
@@ -208,7 +191,7 @@ export function RequestForm({
           <button type="submit">{submit}</button>
         </form>
         <div className="sheet-done" data-done="" hidden>
-          <Thanks block={block} />
+          <Thanks block={block} snapshot={snapshot} />
         </div>
       </div>
     </div>
@@ -216,15 +199,16 @@ export function RequestForm({
 }
 
 /** What a visitor sees once their request is sent: for a gift, the gift and its link. */
-export function Thanks({ block }: { block: FormBlock }) {
-  const giftText = typeof block.text === 'string' ? block.text : ''
-  const giftUrl = typeof block.button_url === 'string' ? block.button_url : ''
+export function Thanks({ block, snapshot }: { block: FormBlock; snapshot: PageSnapshot }) {
+  const { gift } = useRequestForm(block, snapshot).look
+  const giftText = gift?.text ?? ''
+  const giftUrl = gift?.url ?? ''
   return (
     <>
       <h2>
         <Trans>Спасибо! Заявка отправлена</Trans>
       </h2>
-      {block.type === 'gift' ? (
+      {gift ? (
         <>
           <p>
             <Trans>Ваш подарок: {giftText}</Trans>

@@ -383,7 +383,7 @@ export function renderThanksPage(input: RenderInput, blockId: number): RenderedP
     <I18nProvider i18n={i18n}>
       <div className="sheet open">
         <div className="sheet-card">
-          <Thanks block={block} />
+          <Thanks block={block} snapshot={input.snapshot} />
           <a className="sheet-button" href={`/p/${input.slug}`}>
             {back}
           </a>

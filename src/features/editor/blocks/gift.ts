@@ -60,4 +60,11 @@ export const giftBlock: BlockDefinition<'gift'> = {
       primitives: cardPrimitives(w, paint(block.color, giftDomain.defaults.color), texts),
     }
   },
+  requestForm: (block, { labels }) => ({
+    title: block.text || labels.giftButton,
+    lines: [],
+    submit: labels.giftButton,
+    comment: false,
+    gift: { text: block.text, url: block.button_url },
+  }),
 }

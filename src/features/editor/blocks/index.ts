@@ -1,4 +1,5 @@
-import type { BlockOf, BlockType } from '../../../domain/block.ts'
+import * as v from 'valibot'
+import { BLOCK_SCHEMAS, isBlockType, type BlockOf, type BlockType } from '../../../domain/block.ts'
 import type { LocalBlock } from '../editor-data.ts'
 import { buttonBlock } from './button.ts'
 import { giftBlock } from './gift.ts'
@@ -12,6 +13,8 @@ import type {
   BlockAction,
   BlockDefinition,
   FontUse,
+  RequestFormContext,
+  RequestFormLook,
 } from './types.ts'
 import { videoBlock } from './video.ts'
 
@@ -49,6 +52,21 @@ export function fontsOf(block: LocalBlock): readonly FontUse[] {
 export function actionOf(block: LocalBlock): BlockAction | null {
   const def = BLOCK_DEFINITIONS[block.type] as BlockDefinition<BlockType>
   return def.action?.(block as BlockOf<BlockType>) ?? null
+}
+
+/**
+ * What a request form says for a published page's block, from its stored fields (checked against
+ * its type's schema); null: the block takes no requests, or its fields are not its type's.
+ */
+export function requestFormOf(
+  block: { type: string } & Record<string, unknown>,
+  ctx: RequestFormContext,
+): RequestFormLook | null {
+  if (!isBlockType(block.type)) return null
+  const def = BLOCK_DEFINITIONS[block.type] as BlockDefinition<BlockType>
+  if (!def.requestForm) return null
+  const parsed = v.safeParse(BLOCK_SCHEMAS[block.type], block)
+  return parsed.success ? def.requestForm(parsed.output as BlockOf<BlockType>, ctx) : null
 }
 
 export type * from './types.ts'

@@ -50,4 +50,13 @@ export const priceBlock: BlockDefinition<'price'> = {
       primitives: cardPrimitives(w, paint(block.color, priceDomain.defaults.color), texts),
     }
   },
+  requestForm: (block, { labels }) => {
+    const price = block.text_price !== null ? formatPrice(block.text_price) : ''
+    return {
+      title: block.text || price,
+      lines: price && block.text ? [price] : [],
+      submit: block.button_text.trim() || labels.buy,
+      comment: false,
+    }
+  },
 }

@@ -49,4 +49,10 @@ export const subscribeBlock: BlockDefinition<'subscribe'> = {
     }
     return { w, h: w * CARD_RATIO, primitives: cardPrimitives(w, '#1c7ed6', texts) }
   },
+  requestForm: (block, { labels, specialist }) => ({
+    title: specialist?.name ?? labels.noSpecialist,
+    lines: [specialist?.position ?? '', formatDayMonth(block.date)].filter(Boolean),
+    submit: block.action.trim() || labels.subscribe,
+    comment: true,
+  }),
 }

@@ -129,6 +129,26 @@ export interface AppearanceContext {
   specialistName: (id: number | null) => string | null
 }
 
+/** What a request form may depend on besides the block (docs/requests.md). */
+export interface RequestFormContext {
+  labels: BlockLabels
+  /** The specialist the block names, as the page carries them; null: none or unknown. */
+  specialist: { name: string; position: string } | null
+}
+
+/** A request form's words on the published page (`published/forms.tsx`). */
+export interface RequestFormLook {
+  /** The form's heading, and the lines under it. */
+  title: string
+  lines: string[]
+  /** The submit button's words. */
+  submit: string
+  /** The optional comment field (a visit to arrange). */
+  comment: boolean
+  /** What the thanks shows: the gift and, where it has one, its link. */
+  gift?: { text: string; url: string }
+}
+
 /** Which handles a block has on the canvas and how it resizes. */
 export interface BlockHandles {
   /**
@@ -254,4 +274,9 @@ export interface BlockDefinition<T extends BlockType> {
   fonts(block: BlockOf<T>): readonly FontUse[]
   /** What its `action` rectangle does for a visitor; none: it has nothing to press. */
   action?(block: BlockOf<T>): BlockAction
+  /**
+   * A block a visitor sends a request from (its domain's `request`): what its form says on the
+   * published page. Exactly the types that take requests have one (`tests/unit/block-registry.test.ts`).
+   */
+  requestForm?(block: BlockOf<T>, ctx: RequestFormContext): RequestFormLook
 }
