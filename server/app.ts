@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import { AnalyticsCounter } from './analytics/counter.ts'
@@ -37,6 +38,7 @@ import {
 } from './services/throttle.ts'
 import { pruneKeys } from './storage/idempotency.ts'
 import { pruneReservations } from './storage/uploads.ts'
+import { S3UploadStorage, type S3Settings } from './uploads/s3-storage.ts'
 import { DiskUploadStorage, MemoryUploadStorage, type UploadStorage } from './uploads/storage.ts'
 import { RESERVATION_TTL_MS, sweepUploads } from './uploads/sweep.ts'
 import { parseVariant } from './uploads/variants.ts'
@@ -61,8 +63,12 @@ export interface AppOptions {
   seed?: boolean
   /** true: JSON lines on stdout; a function: receives each entry; default: silent. */
   log?: boolean | Logger
-  /** Where uploads go; default DATA_DIR/uploads on disk, or memory when dataDir is 'memory'. */
+  /**
+   * Where uploads go; default DATA_DIR/uploads on disk, or memory when dataDir is 'memory'; an
+   * S3-compatible bucket with `s3` (docs/server.md, "Uploads").
+   */
   uploads?: UploadStorage
+  s3?: S3Settings
   /** Largest image upload (default 10 MB). */
   uploadMaxBytes?: number
   /** Largest video upload on `image/upload` (default 100 MB). */
@@ -187,9 +193,16 @@ export function createApp(options: AppOptions = {}): ApiApp {
   const dataDir = options.dataDir ?? './data'
   const uploadStorage =
     options.uploads ??
-    (dataDir === 'memory'
-      ? new MemoryUploadStorage()
-      : new DiskUploadStorage(join(dataDir, 'uploads')))
+    (options.s3
+      ? new S3UploadStorage(
+          options.s3,
+          dataDir === 'memory'
+            ? join(tmpdir(), `promo-uploading-${process.pid}`)
+            : join(dataDir, 'uploading'),
+        )
+      : dataDir === 'memory'
+        ? new MemoryUploadStorage()
+        : new DiskUploadStorage(join(dataDir, 'uploads')))
 
   const analytics = new AnalyticsCounter(async () => (await init).services.db, {
     flushEveryMs: options.analyticsFlushMs,

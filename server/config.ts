@@ -31,6 +31,17 @@ const EnvSchema = v.object({
    * Tests only: every outbound call (amoCRM, Bitrix24, web hooks) goes to
    * `{OUTBOUND_TEST_ORIGIN}/{host}{path}`, and private addresses are allowed (docs/crm.md).
    */
+  /**
+   * Uploads in S3-compatible object storage instead of DATA_DIR/uploads (docs/server.md,
+   * "Uploads"): all of endpoint, bucket and keys, or none.
+   */
+  S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url('must be http(s)://host'))),
+  S3_BUCKET: v.optional(
+    v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name')),
+  ),
+  S3_ACCESS_KEY_ID: v.optional(v.string()),
+  S3_SECRET_ACCESS_KEY: v.optional(v.string()),
+  S3_REGION: v.optional(v.string(), 'us-east-1'),
   OUTBOUND_TEST_ORIGIN: v.optional(
     v.pipe(v.string(), v.regex(/^https?:\/\/[^/]+\/?$/, 'must be http(s)://host:port')),
   ),
@@ -49,6 +60,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid environment:\n${lines.join('\n')}`)
   }
   const e = result.output
+  const s3Keys = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY]
+  if (s3Keys.some(Boolean) && !s3Keys.every(Boolean))
+    throw new Error(
+      'Invalid environment:\n  S3_*: set S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together',
+    )
   return {
     port: e.PORT,
     hostname: e.HOST,
@@ -65,5 +81,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env) {
     seed: e.SEED === '1' || e.SEED === 'true',
     publicUrl: e.PUBLIC_URL,
     delivery: e.OUTBOUND_TEST_ORIGIN ? { testOrigin: e.OUTBOUND_TEST_ORIGIN } : undefined,
+    s3:
+      e.S3_ENDPOINT && e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? {
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            region: e.S3_REGION,
+          }
+        : undefined,
   }
 }

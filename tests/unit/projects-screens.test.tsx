@@ -185,6 +185,7 @@ describe('projects', () => {
     await db.backgrounds.bulkPut([
       {
         id: 41,
+        ck: '41',
         project_id: id,
         version: 1,
         image_url: '/u/a.png',
@@ -194,6 +195,7 @@ describe('projects', () => {
       },
       {
         id: 42,
+        ck: '42',
         project_id: id,
         version: 1,
         image_url: '/u/b.png',
@@ -206,6 +208,7 @@ describe('projects', () => {
       [1, 2, 3].map((n) => ({
         ...defaultBlock('text', 41, { width: 1600, height: 900 }, n, BLOCK_TEXTS),
         id: 60 + n,
+        ck: String(60 + n),
         version: 1,
       })) as never,
     )
