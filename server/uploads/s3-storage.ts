@@ -9,7 +9,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3'
 import { createReadStream } from 'node:fs'
-import { readdir, rm, stat } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   DiskUploadStorage,
@@ -178,12 +178,9 @@ export class S3UploadStorage implements UploadStorage {
   /** What a process killed mid-upload left on this machine: its partial files, and any file it was streaming up. */
   async removePartials(before: number): Promise<number> {
     let removed = await this.partials.removePartials(before)
-    const names = await readdir(this.tempDir).catch(() => [] as string[])
-    for (const name of names) {
-      if (!UPLOAD_NAME.test(name)) continue
-      const info = await stat(join(this.tempDir, name)).catch(() => null)
-      if (!info?.isFile() || info.mtimeMs >= before) continue
-      await rm(join(this.tempDir, name), { force: true })
+    for (const file of await this.partials.list()) {
+      if (file.writtenAt >= before) continue
+      await this.partials.remove(file.name)
       removed += 1
     }
     return removed
