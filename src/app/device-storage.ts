@@ -3,7 +3,8 @@ import { hasValidToken, readSession, subscribe } from '../features/auth/session.
 /**
  * Once a user is signed in (at start or after signing in), asks for persistent storage and warns
  * when space is short — once per page load, after the first render, and never on the sign-in page
- * of a signed-out visitor.
+ * of a signed-out visitor. The warning, with Mantine's notifications, loads only when space is
+ * short: it is not part of the first screen (docs/performance.md).
  */
 export function watchDeviceStorage(): void {
   if (typeof navigator === 'undefined' || !navigator.storage) return
@@ -13,8 +14,14 @@ export function watchDeviceStorage(): void {
     done = true
     unsubscribe()
     setTimeout(() => {
-      import('../features/device-storage/storage-warning.tsx')
-        .then(({ checkDeviceStorage }) => checkDeviceStorage())
+      import('../sync/storage-status.ts')
+        .then(({ checkStorage }) => checkStorage())
+        .then(async (report) => {
+          if (!report.short) return
+          const { warnStorageShort } =
+            await import('../features/device-storage/storage-warning.tsx')
+          warnStorageShort(report.freeBytes)
+        })
         .catch((error: unknown) => console.error('storage check', error))
     }, 0)
   }

@@ -1,8 +1,9 @@
 import { hasValidToken, readSession, subscribe } from '../features/auth/session.ts'
 
 /**
- * After sign-in (at start or later), offers the iPad/iPhone install hint. The check and the notice
- * load on demand after the first render, so the first load carries none of it.
+ * After sign-in (at start or later), offers the iPad/iPhone install hint. The check loads on
+ * demand after the first render, and the notice, with Mantine's notifications, only on a device
+ * that needs it, so the first screen carries none of it (docs/performance.md).
  */
 export function watchInstallHint(): void {
   if (typeof navigator === 'undefined') return
@@ -12,8 +13,12 @@ export function watchInstallHint(): void {
     done = true
     unsubscribe()
     setTimeout(() => {
-      import('../features/install-hint/install-hint.tsx')
-        .then(({ showIosInstallHint }) => showIosInstallHint())
+      import('../features/install-hint/ios-install.ts')
+        .then(async ({ currentInstallEnvironment, needsIosInstallHint }) => {
+          if (!needsIosInstallHint(currentInstallEnvironment())) return
+          const { showIosInstallHint } = await import('../features/install-hint/install-hint.tsx')
+          showIosInstallHint()
+        })
         .catch((error: unknown) => console.error('install hint', error))
     }, 0)
   }

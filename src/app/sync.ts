@@ -6,6 +6,7 @@ import {
   type SessionSnapshot,
 } from '../features/auth/session.ts'
 import { setAccountReadyWait } from '../features/auth/route-guard.ts'
+import { pageWorker } from '../mirror/worker.ts'
 import { holdFirstScreen } from '../ui/first-screen.tsx'
 import { setBeforeUpdateHook } from './service-worker.ts'
 
@@ -42,6 +43,10 @@ export function setupSync(): void {
   // the sync's code and worker take to arrive on a slow link.
   const first = readSession()
   const release = hasValidToken(first) ? holdFirstScreen() : () => undefined
+  // Signed in, the sync worker's script (Dexie, ~49 KiB) is asked for as the page starts, not once
+  // the sync's code has arrived: by then the route's chunks held the six connections and the
+  // worker waited behind them for 1.5 s on the slow link (docs/performance.md).
+  if (hasValidToken(first)) pageWorker()
   apply(first)
   void chain.then(release)
   onSessionChange(apply)

@@ -14,8 +14,9 @@ export const Route = createFileRoute('/_app')({
   component: AppRoute,
 })
 
-// The header's Mantine widgets load once the first screen is drawn (docs/performance.md): the
-// status reads IndexedDB, which the first paint does not need.
+// The header's widgets load once the first screen is drawn (docs/performance.md): the status
+// reads IndexedDB, which the first paint does not need. Closed, they are the app's own light
+// controls; their overlays load Mantine when first opened.
 const SyncStatus = lazy(() =>
   import('../features/sync-status/sync-status.tsx').then((m) => ({ default: m.SyncStatus })),
 )
@@ -44,16 +45,16 @@ function AppRoute() {
     <AppLayout
       workspaceSwitcher={
         <AfterFirstScreen>
-          <MantineScope>
+          <Suspense fallback={null}>
             <WorkspaceSwitcher />
-          </MantineScope>
+          </Suspense>
         </AfterFirstScreen>
       }
       syncStatus={
         <AfterFirstScreen>
-          <MantineScope>
+          <Suspense fallback={null}>
             <SyncStatus />
-          </MantineScope>
+          </Suspense>
         </AfterFirstScreen>
       }
       languageSwitch={<LanguageSwitch />}

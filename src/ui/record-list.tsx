@@ -1,6 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { IconSearch, IconSortAscending, IconSortDescending, IconX } from '@tabler/icons-react'
-import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import {
   useDeferredValue,
   useEffect,
@@ -63,8 +62,8 @@ export interface RecordListProps<T> {
 
 /**
  * A searchable, sortable list of records that stays smooth at 10,000 rows: only the rows in view
- * are rendered (window virtualizer), search and sort run on a deferred value so typing never waits
- * for the list.
+ * are rendered (`useWindowRows`, rows of one height scrolled with the page), search and sort run
+ * on a deferred value so typing never waits for the list.
  */
 export function RecordList<T>(props: RecordListProps<T>) {
   const { t } = useLingui()
@@ -242,13 +241,9 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
     }
   }, [rows.length])
 
-  const virtualizer = useWindowVirtualizer({
-    count: rows.length,
-    estimateSize: () => rowHeight,
-    overscan: 8,
-    scrollMargin,
-    getItemKey: (index) => getId(rows[index] as T),
-  })
+  const { start, end } = useWindowRows(rows.length, rowHeight, scrollMargin)
+  const shownRows = []
+  for (let index = start; index < end; index++) shownRows.push(index)
 
   return (
     <div className={classes.frame}>
@@ -257,23 +252,20 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
         role="list"
         aria-label={props.label}
         className={classes.rows}
-        style={{ height: virtualizer.getTotalSize() }}
+        style={{ height: rows.length * rowHeight }}
       >
-        {virtualizer.getVirtualItems().map((virtualRow) => {
-          const item = rows[virtualRow.index] as T
+        {shownRows.map((index) => {
+          const item = rows[index] as T
           const id = getId(item)
           return (
             <div
-              key={virtualRow.key}
+              key={id}
               role="listitem"
               aria-setsize={rows.length}
-              aria-posinset={virtualRow.index + 1}
+              aria-posinset={index + 1}
               className={classes.row}
               data-record-id={id}
-              style={{
-                height: rowHeight,
-                transform: `translateY(${virtualRow.start - virtualizer.options.scrollMargin}px)`,
-              }}
+              style={{ height: rowHeight, transform: `translateY(${index * rowHeight}px)` }}
             >
               {props.onOpen && props.editingId !== id ? (
                 <button
@@ -296,4 +288,45 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
       </div>
     </div>
   )
+}
+
+/** Rows drawn beyond each edge of the window, so a quick scroll never shows a gap. */
+const OVERSCAN = 8
+
+/**
+ * The rows of a list in the window (with `OVERSCAN` more each side), for rows of one height
+ * `rowHeight` that scroll with the page and start `scrollMargin` px below its top: the list's own
+ * window virtualizer, about 1 KiB where a library's was 8.5 KiB of the first screen
+ * (docs/performance.md).
+ */
+function useWindowRows(
+  count: number,
+  rowHeight: number,
+  scrollMargin: number,
+): { start: number; end: number } {
+  const range = () => {
+    const top = window.scrollY - scrollMargin
+    const start = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN)
+    const end = Math.min(count, Math.ceil((top + window.innerHeight) / rowHeight) + OVERSCAN)
+    return { start: Math.min(start, end), end }
+  }
+  const [shown, setShown] = useState(range)
+  useLayoutEffect(() => {
+    const update = () =>
+      setShown((previous) => {
+        const next = range()
+        return next.start === previous.start && next.end === previous.end ? previous : next
+      })
+    update()
+    window.addEventListener('scroll', update, { passive: true })
+    window.addEventListener('resize', update)
+    return () => {
+      window.removeEventListener('scroll', update)
+      window.removeEventListener('resize', update)
+    }
+    // `range` reads only these.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [count, rowHeight, scrollMargin])
+  // Fewer rows than at the last scroll (a search): never past the end before the effect runs.
+  return { start: Math.min(shown.start, count), end: Math.min(shown.end, count) }
 }

@@ -4,11 +4,14 @@
  * (tests/support/wire-proxy.ts), for a signed-in user with 300 projects. Each round makes four
  * visits, in this order: cold (HTTP cache, service worker, caches and the mirror cleared, the token
  * kept), repeat (everything warm), offline (no network) and lie-fi (connections accepted, API calls
- * never answered). Medians and spreads of 5 rounds.
+ * never answered); then a cold visit of a new account with one project. Both cold visits are also
+ * counted to the first screen's end (the link idle for 500 ms after the first row, the header
+ * drawn). Medians and spreads of 5 rounds.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Page } from 'playwright-core'
 import { ensureBuilt } from '../e2e/global-setup.ts'
 import { launchBrowser } from '../e2e/helpers/browser.ts'
 import { startServer } from '../../server/start.ts'
@@ -18,6 +21,7 @@ import {
   serviceWorkerInControl,
   visit,
   watchFirstRow,
+  type FirstScreen,
   type Visit,
 } from '../support/first-load.ts'
 import { WireProxy } from '../support/wire-proxy.ts'
@@ -40,20 +44,33 @@ export async function runFirstLoadBench(): Promise<Record<string, number>> {
   const browser = await launchBrowser({ timeout: 60_000 })
   try {
     const account = await seedAccount(server.url, PROJECTS)
+    const newcomer = await seedAccount(server.url, 1)
     await watchFirstRow(browser.context)
     proxy.throttled = false
+    // Each account signed in once; its stored session is put back before each of its visits.
+    await signInThrough(browser.page, proxy.url, newcomer)
+    await visit(browser.page, proxy)
+    const newcomerSession = await storedSession(browser.page)
+    await clearStoredSession(browser.page)
     await signInThrough(browser.page, proxy.url, account)
     await visit(browser.page, proxy)
+    const accountSession = await storedSession(browser.page)
     proxy.throttled = true
 
     const runs: Record<string, number[]> = {}
     const note = (key: string, value: number) => (runs[key] ??= []).push(value)
     for (let round = 1; round <= ROUNDS; round++) {
-      const cold = await coldVisit(browser.page, proxy)
+      await restoreSession(browser.page, proxy, accountSession)
+      const cold = await coldVisit(browser.page, proxy, '/projects', { toFirstScreenEnd: true })
       note('cold_js_kib_before_first_row', cold.jsKiB)
       note('cold_css_kib_before_first_row', cold.cssKiB)
       note('cold_requests_before_first_row', cold.requests)
       note('cold_first_row_ms', cold.firstRowMs)
+      const screen = counted(cold.firstScreen, `${PROJECTS} projects`)
+      note('cold_js_kib_first_screen', screen.jsKiB)
+      note('cold_css_kib_first_screen', screen.cssKiB)
+      note('cold_requests_first_screen', screen.requests)
+      note('cold_first_screen_ms', screen.ms)
       if (round === 1) printResponses(cold)
       await serviceWorkerInControl(browser.page)
       await settle(proxy)
@@ -71,11 +88,25 @@ export async function runFirstLoadBench(): Promise<Record<string, number>> {
       proxy.setMode('liefi')
       note('liefi_first_row_ms', (await visit(browser.page, proxy)).firstRowMs)
       proxy.setMode('online')
+
+      // A new account with one project, cold: its first screen to its end.
+      await restoreSession(browser.page, proxy, newcomerSession)
+      const fresh = await coldVisit(browser.page, proxy, '/projects', { toFirstScreenEnd: true })
+      const freshScreen = counted(fresh.firstScreen, 'one project')
+      note('cold_first_row_ms_one_project', fresh.firstRowMs)
+      note('cold_js_kib_first_screen_one_project', freshScreen.jsKiB)
+      note('cold_css_kib_first_screen_one_project', freshScreen.cssKiB)
+      note('cold_first_screen_ms_one_project', freshScreen.ms)
+      if (round === 1) printResponses(fresh)
       console.log(
         `round ${round}: cold ${cold.jsKiB.toFixed(1)} KiB JS, ${cold.cssKiB.toFixed(1)} KiB CSS, ` +
-          `${cold.requests} requests, first row ${fmt(cold.firstRowMs)}; repeat ` +
-          `${fmt(repeat.firstRowMs)}; offline ${fmt(runs.offline_first_row_ms!.at(-1)!)}; ` +
-          `lie-fi ${fmt(runs.liefi_first_row_ms!.at(-1)!)}`,
+          `${cold.requests} requests, first row ${fmt(cold.firstRowMs)}; first screen ` +
+          `${screen.jsKiB.toFixed(1)} KiB JS, ${screen.cssKiB.toFixed(1)} KiB CSS at ` +
+          `${fmt(screen.ms)}; repeat ${fmt(repeat.firstRowMs)}; offline ` +
+          `${fmt(runs.offline_first_row_ms!.at(-1)!)}; lie-fi ` +
+          `${fmt(runs.liefi_first_row_ms!.at(-1)!)}; one project: first row ` +
+          `${fmt(fresh.firstRowMs)}, first screen ${freshScreen.jsKiB.toFixed(1)} KiB JS, ` +
+          `${freshScreen.cssKiB.toFixed(1)} KiB CSS at ${fmt(freshScreen.ms)}`,
       )
     }
     const out: Record<string, number> = {}
@@ -107,12 +138,55 @@ async function settle(proxy: WireProxy): Promise<void> {
   }
 }
 
-function printResponses(cold: Visit): void {
-  console.log('cold visit, what crossed before the first row:')
-  for (const r of cold.responses) {
-    if (r.bytes === 0 && r.type === 'other') continue
-    console.log(`  ${(r.bytes / 1024).toFixed(1).padStart(6)} KiB  ${r.type.padEnd(5)} ${r.path}`)
+/** The first screen's count; a count of no JS or no CSS means the bench counted nothing: it stops. */
+function counted(screen: FirstScreen | undefined, who: string): FirstScreen {
+  if (!screen || screen.jsKiB <= 0 || screen.cssKiB <= 0) {
+    throw new Error(
+      `the first screen (${who}) counted ${screen?.jsKiB ?? 0} KiB of JS and ` +
+        `${screen?.cssKiB ?? 0} KiB of CSS: nothing was counted at the wire`,
+    )
   }
+  return screen
+}
+
+function printResponses(cold: Visit): void {
+  const print = (responses: Visit['responses']) => {
+    for (const r of responses) {
+      if (r.bytes === 0 && r.type === 'other') continue
+      const at = `+${r.requestedAt - (responses[0]?.requestedAt ?? 0)} ms`
+      console.log(
+        `  ${(r.bytes / 1024).toFixed(1).padStart(6)} KiB  ${r.type.padEnd(5)} ${at.padStart(9)}  ${r.path}`,
+      )
+    }
+  }
+  console.log('cold visit, what crossed before the first row:')
+  print(cold.responses)
+  if (cold.firstScreen) {
+    console.log('to the first screen’s end:')
+    print(cold.firstScreen.responses)
+  }
+}
+
+type Session = Record<string, string>
+
+/** The signed-in person's localStorage (the token, the user, the role). */
+async function storedSession(page: Page): Promise<Session> {
+  return page.evaluate(() => ({ ...localStorage }) as Record<string, string>)
+}
+
+async function clearStoredSession(page: Page): Promise<void> {
+  await page.evaluate(() => localStorage.clear())
+}
+
+/** Puts an account's stored session back, from a static file of the app's origin. */
+async function restoreSession(page: Page, proxy: WireProxy, session: Session): Promise<void> {
+  proxy.throttled = false
+  await page.goto(new URL('/favicon.svg', proxy.url).toString())
+  await page.evaluate((stored) => {
+    localStorage.clear()
+    for (const [key, value] of Object.entries(stored)) localStorage.setItem(key, value)
+  }, session)
+  proxy.throttled = true
 }
 
 interface Account {
@@ -149,11 +223,7 @@ async function seedAccount(origin: string, projects: number): Promise<Account> {
   return account
 }
 
-async function signInThrough(
-  page: Awaited<ReturnType<typeof launchBrowser>>['page'],
-  origin: string,
-  account: Account,
-): Promise<void> {
+async function signInThrough(page: Page, origin: string, account: Account): Promise<void> {
   await page.goto(new URL('/pages/login', origin).toString())
   await page.locator('input[name="email"]').fill(account.email)
   await page.locator('input[name="password"]').fill(account.password)

@@ -29,6 +29,8 @@ export interface WireResponse {
   /** Date.now() when the request reached the proxy and when its last byte was delivered. */
   requestedAt: number
   doneAt: number | null
+  /** An event stream (`text/event-stream`): open for as long as the page is, never the link's load. */
+  stream: boolean
 }
 
 interface Delivery {
@@ -70,6 +72,10 @@ export class WireProxy {
   private flows: Flow[] = []
   private pumping = false
   private wake: (() => void) | null = null
+  /** Requests forwarded whose answer has not started yet. */
+  private waiting = 0
+  /** Date.now() of the link's last activity: a request arriving or answered, a piece delivered. */
+  private lastActivityAt = 0
 
   constructor(options: WireProxyOptions) {
     this.options = { latencyMs: 150, bitsPerSecond: 1.6e6, ...options }
@@ -113,6 +119,17 @@ export class WireProxy {
   reset(): void {
     this.responses = []
     this.deliveries = []
+  }
+
+  /**
+   * Since when (Date.now() ms) nothing has crossed the link and nothing is on its way (no request
+   * waiting for its answer, no answer still coming); null while something is. Event streams, open
+   * as long as the page, do not count (docs/performance.md, "The first screen to its end").
+   */
+  idleSince(): number | null {
+    if (this.waiting > 0) return null
+    if (this.responses.some((r) => r.doneAt == null && !r.stream)) return null
+    return this.lastActivityAt
   }
 
   /** Body bytes of each type delivered up to `until` (Date.now() ms), and how many responses. */
@@ -160,14 +177,28 @@ export class WireProxy {
       return
     }
     const requestedAt = Date.now()
+    this.lastActivityAt = requestedAt
+    this.waiting += 1
+    let answered = false
+    const noteAnswered = () => {
+      if (answered) return
+      answered = true
+      this.waiting -= 1
+      this.lastActivityAt = Date.now()
+    }
+    res.once('close', noteAnswered)
     const body: Buffer[] = []
     for await (const chunk of req) body.push(chunk as Buffer)
     if (this.throttled) await delay(this.options.latencyMs)
     const target = new URL(path, this.options.target)
     const headers = { ...req.headers, host: target.host }
     const upstream = httpRequest(target, { method: req.method, headers })
-    upstream.on('error', () => res.destroy())
+    upstream.on('error', () => {
+      noteAnswered()
+      res.destroy()
+    })
     upstream.on('response', (answer) => {
+      const stream = String(answer.headers['content-type'] ?? '').includes('text/event-stream')
       const record: WireResponse = {
         method: req.method ?? 'GET',
         path,
@@ -177,8 +208,10 @@ export class WireProxy {
         bytes: 0,
         requestedAt,
         doneAt: null,
+        stream,
       }
       this.responses.push(record)
+      noteAnswered()
       res.writeHead(answer.statusCode ?? 502, answer.headers)
       const flow: Flow = {
         queue: [],
@@ -187,10 +220,13 @@ export class WireProxy {
           if (res.destroyed) return
           res.write(piece)
           record.bytes += piece.length
-          this.deliveries.push({ response: record, at: Date.now(), bytes: piece.length })
+          const at = Date.now()
+          this.deliveries.push({ response: record, at, bytes: piece.length })
+          if (!stream) this.lastActivityAt = at
         },
         finish: () => {
           record.doneAt = Date.now()
+          if (!stream) this.lastActivityAt = record.doneAt
           res.end()
         },
       }

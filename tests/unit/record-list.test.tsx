@@ -201,5 +201,24 @@ describe('RecordList', () => {
     expect(rendered.length).toBeLessThan(60)
     expect(rendered[0]).toHaveAttribute('aria-setsize', '10000')
     expect(screen.getByText('Всего: 10000')).toBeInTheDocument()
+
+    // Scrolled down the page, the rows there are drawn, each at its place, and the first are gone.
+    const rowHeight = 72
+    act(() => {
+      window.scrollY = 5_000 * rowHeight
+      window.dispatchEvent(new Event('scroll'))
+    })
+    const scrolled = within(list).getAllByRole('listitem')
+    expect(scrolled.length).toBeLessThan(60)
+    const positions = scrolled.map((row) => Number(row.getAttribute('aria-posinset')))
+    expect(Math.min(...positions)).toBeLessThanOrEqual(5_000)
+    expect(Math.max(...positions)).toBeGreaterThan(5_000)
+    expect(positions).not.toContain(1)
+    const row = scrolled.find((r) => r.getAttribute('aria-posinset') === '5001')!
+    expect(row.style.transform).toBe(`translateY(${5_000 * rowHeight}px)`)
+    act(() => {
+      window.scrollY = 0
+      window.dispatchEvent(new Event('scroll'))
+    })
   })
 })

@@ -66,6 +66,23 @@ describe('sync status in the top bar', () => {
     expect(await screen.findByRole('button', { name: /Всё сохранено/ })).toBeInTheDocument()
   })
 
+  it('is a light button until first opened; opened from the keyboard, its panel loads and the focus stays on it', async () => {
+    // No Mantine around it (docs/performance.md): the panel brings its own when it loads.
+    await renderInApp(() => <SyncStatus />, '/', { mantine: false })
+    const button = await screen.findByRole('button', { name: /Всё сохранено/ })
+    expect(button).toHaveAttribute('aria-expanded', 'false')
+    expect(document.querySelector('.mantine-Popover-dropdown')).toBeNull()
+    button.focus()
+    await userEvent.keyboard('{Enter}')
+    // Loading the panel loads Mantine, which the test runner compiles on first import.
+    expect(await screen.findByTestId('sync-summary', {}, { timeout: 15_000 })).toHaveTextContent(
+      'Все изменения отправлены.',
+    )
+    const loaded = screen.getByRole('button', { name: /Всё сохранено/ })
+    await waitFor(() => expect(loaded).toHaveFocus())
+    expect(loaded).toHaveAttribute('aria-expanded', 'true')
+  }, 20_000)
+
   it('counts waiting changes and lists rejected ones with retry and discard', async () => {
     await db.outbox.add(entry({ ck: '6' }))
     await db.outbox.add(entry({ ck: '6', table: 'location', label: 'Центр' }))

@@ -3,13 +3,13 @@ import { notifications } from '@mantine/notifications'
 import { IconDatabaseExclamation } from '@tabler/icons-react'
 import { requestNotificationHost } from '../../ui/notification-host.tsx'
 import { closeButtonProps } from '../../ui/notify.tsx'
-import { checkStorage } from '../../sync/storage-status.ts'
 
-/** Asks for persistent storage and warns, in Russian, when the device is running out of space. */
-export async function checkDeviceStorage(): Promise<void> {
-  const report = await checkStorage()
-  if (!report.short) return
-  const mb = Math.floor((report.freeBytes ?? 0) / (1024 * 1024))
+/**
+ * Warns, in Russian, that the device is running out of space (src/app/device-storage.ts loads
+ * this, with Mantine's notifications, only when it is: docs/performance.md).
+ */
+export function warnStorageShort(freeBytes: number | null): void {
+  const mb = Math.floor((freeBytes ?? 0) / (1024 * 1024))
   requestNotificationHost()
   notifications.show({
     id: 'storage-short',

@@ -1,39 +1,32 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Popover } from '@mantine/core'
-import { Group, Stack, Text, type TextColor } from '../../ui/layout.tsx'
-import {
-  IconAlertTriangle,
-  IconCloudCheck,
-  IconCloudOff,
-  IconCloudUpload,
-  IconLock,
-} from '@tabler/icons-react'
+import { IconLock } from '@tabler/icons-react'
 import { useNavigate, useRouterState } from '@tanstack/react-router'
-import { useState, type ReactNode } from 'react'
-import { useParkedEntries, useSyncStatus, type SyncStatus as Status } from '../../sync/client.ts'
-import { useStorageStatus } from '../../sync/storage-status.ts'
-import { Badge } from '../../ui/badge.tsx'
-import { Button, PlainButton } from '../../ui/button.tsx'
-import { Loader } from '../../ui/loader.tsx'
-import { ParkedList } from './parked-list.tsx'
-import {
-  syncState as stateOf,
-  useSyncStateLabel as useStateLabel,
-  type SyncState as State,
-} from './sync-state.ts'
-import classes from './sync-status.module.css'
+import { lazy } from 'react'
+import { useSyncStatus } from '../../sync/client.ts'
+import { Button } from '../../ui/button.tsx'
+import { MantineScope } from '../../ui/mantine-scope.tsx'
+import { useOverlayOnDemand } from '../../ui/overlay-on-demand.ts'
+import { SyncStatusButton, type SyncStatusButtonProps } from './sync-status-button.tsx'
+import { syncState as stateOf, useSyncStateLabel as useStateLabel } from './sync-state.ts'
+
+// The panel and Mantine's Popover load on the first opening (docs/performance.md).
+const loadPanel = () => import('./sync-status-panel.tsx')
+const SyncStatusPopover = lazy(() => loadPanel().then((m) => ({ default: m.SyncStatusPopover })))
 
 /**
  * The top bar's sync indicator: offline, «Сохраняется…», changes waiting, rejected changes, or all
  * saved. It opens a panel with the details and the rejected changes (retry / discard). When the
- * server asked to sign in again it becomes «Войти снова», which leads to the lock screen.
+ * server asked to sign in again it becomes «Войти снова», which leads to the lock screen. Until it
+ * is first opened it is only the app's own light button (no Mantine); hovering or focusing it
+ * prefetches the panel.
  */
 export function SyncStatus() {
   const { t } = useLingui()
   const status = useSyncStatus()
-  const [opened, setOpened] = useState(false)
-  const label = useStateLabel(stateOf(status), status)
-  const href = useRouterState({ select: (state) => state.location.href })
+  const { opened, setOpened, wanted, lightProps } = useOverlayOnDemand(loadPanel)
+  const state = stateOf(status)
+  const label = useStateLabel(state, status)
+  const href = useRouterState({ select: (s) => s.location.href })
   const navigate = useNavigate()
 
   if (status.needsSignIn) {
@@ -52,106 +45,24 @@ export function SyncStatus() {
     )
   }
 
-  const state = stateOf(status)
-  const { icon, color } = LOOK[state]
+  const button: SyncStatusButtonProps = {
+    state,
+    label,
+    parked: status.parked,
+    'aria-label': t`Синхронизация: ${label}`,
+    'aria-expanded': opened,
+    onClick: () => setOpened((shown) => !shown),
+  }
+  if (!wanted) return <SyncStatusButton {...button} {...lightProps} />
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={360} shadow="md">
-      <Popover.Target>
-        <PlainButton
-          className={classes.trigger}
-          onClick={() => setOpened((o) => !o)}
-          aria-label={t`Синхронизация: ${label}`}
-          aria-expanded={opened}
-          data-testid="sync-status"
-          data-state={state}
-        >
-          <Group gap={6} wrap="nowrap">
-            <Text component="span" c={color} lh={0}>
-              {icon}
-            </Text>
-            <Text component="span" size="sm" c={color} visibleFrom="sm" truncate>
-              {label}
-            </Text>
-            {/* One count: the words already give it while the state is about them. */}
-            {status.parked > 0 && state !== 'parked' ? (
-              <Badge color="red" aria-hidden>
-                {String(status.parked)}
-              </Badge>
-            ) : null}
-          </Group>
-        </PlainButton>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <SyncPanel status={status} />
-      </Popover.Dropdown>
-    </Popover>
-  )
-}
-
-// Shades dark enough for small text on the white bar (contrast ≥ 4.5:1).
-const LOOK: Record<State, { icon: ReactNode; color: TextColor }> = {
-  offline: { icon: <IconCloudOff size={20} aria-hidden />, color: 'gray.7' },
-  unreachable: { icon: <IconCloudOff size={20} aria-hidden />, color: 'orange.9' },
-  saving: { icon: <Loader size={16} />, color: 'blue.8' },
-  pending: { icon: <IconCloudUpload size={20} aria-hidden />, color: 'blue.8' },
-  parked: { icon: <IconAlertTriangle size={20} aria-hidden />, color: 'red.9' },
-  checking: { icon: <Loader size={16} />, color: 'gray.7' },
-  saved: { icon: <IconCloudCheck size={20} aria-hidden />, color: 'teal.9' },
-}
-
-function SyncPanel({ status }: { status: Status }) {
-  const { t, i18n } = useLingui()
-  const parked = useParkedEntries()
-  const storage = useStorageStatus()
-  const pending = status.pending
-  const time = status.lastSyncedAt
-    ? new Intl.DateTimeFormat(i18n.locale, {
-        day: 'numeric',
-        month: 'short',
-        hour: '2-digit',
-        minute: '2-digit',
-      }).format(status.lastSyncedAt)
-    : null
-  return (
-    <Stack gap="sm">
-      <Stack gap={2}>
-        <Text size="sm" fw={600}>
-          {status.online
-            ? t`Соединение есть`
-            : status.network
-              ? t`Сервер не отвечает`
-              : t`Нет соединения с сервером`}
-        </Text>
-        <Text size="sm" c="dimmed" data-testid="sync-summary">
-          {status.pending > 0
-            ? t`Изменений ждут отправки: ${pending}. Они сохранены на этом устройстве.`
-            : status.parked > 0
-              ? t`Остальные изменения отправлены. Ниже — те, что ждут вашего решения.`
-              : t`Все изменения отправлены.`}
-        </Text>
-        {time ? (
-          <Text size="xs" c="dimmed">
-            <Trans>Последняя синхронизация: {time}</Trans>
-          </Text>
-        ) : null}
-      </Stack>
-      {storage.short ? (
-        <Text size="sm" c="orange.8" data-testid="storage-short">
-          <Trans>
-            На устройстве мало места. Изменения, которые уже сохранены, не пропадут, но новые могут
-            не поместиться: освободите место или дождитесь отправки.
-          </Trans>
-        </Text>
-      ) : null}
-      {storage.persisted === false ? (
-        <Text size="xs" c="dimmed" data-testid="storage-not-persisted">
-          <Trans>
-            Браузер не разрешил постоянное хранилище: при нехватке места он может удалить данные
-            этого сайта. Не очищайте данные браузера, пока изменения ждут отправки.
-          </Trans>
-        </Text>
-      ) : null}
-      {parked.length > 0 ? <ParkedList entries={parked} /> : null}
-    </Stack>
+    <MantineScope fallback={<SyncStatusButton {...button} />}>
+      <SyncStatusPopover
+        status={status}
+        opened={opened}
+        onChange={setOpened}
+        takeFocus={wanted.takeFocus}
+        button={button}
+      />
+    </MantineScope>
   )
 }

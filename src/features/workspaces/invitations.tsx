@@ -1,16 +1,18 @@
-import { Trans, useLingui } from '@lingui/react/macro'
-import { Popover } from '@mantine/core'
+import { Trans } from '@lingui/react/macro'
 import { IconMail } from '@tabler/icons-react'
-import { useEffect, useState, useSyncExternalStore } from 'react'
-import { ApiError, NetworkError } from '../../api/client.ts'
-import { acceptInvitation, declineInvitation, listInvitations } from '../../api/members.ts'
+import {
+  forwardRef,
+  lazy,
+  useEffect,
+  useSyncExternalStore,
+  type ComponentPropsWithoutRef,
+} from 'react'
+import { listInvitations } from '../../api/members.ts'
 import type { WorkspaceInvitation } from '../../domain/workspace.ts'
-import { nestQuotes } from '../../domain/quotes.ts'
-import { setCurrentWorkspace } from '../../mirror/commands.ts'
-import { onAccountNews, refresh } from '../../sync/client.ts'
+import { onAccountNews } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
-import { Group, Stack, Text } from '../../ui/layout.tsx'
-import { notifyError, notifySuccess } from '../../ui/notify.tsx'
+import { MantineScope } from '../../ui/mantine-scope.tsx'
+import { useOverlayOnDemand } from '../../ui/overlay-on-demand.ts'
 
 /**
  * The signed-in person's invitations to workspaces (docs/API.md, "Members"): asked for online
@@ -50,113 +52,52 @@ function useInvitations(): WorkspaceInvitation[] {
   return useSyncExternalStore(subscribe, () => invitations)
 }
 
-function answerError(error: unknown, fallback: string): string {
-  if (error instanceof NetworkError) return fallback
-  if (error instanceof ApiError && error.message) return error.message
-  return fallback
+// The list with its answers, in Mantine's Popover, loads on the first press (docs/performance.md).
+const loadPopover = () => import('./invitations-popover.tsx')
+const InvitationsPopover = lazy(() =>
+  loadPopover().then((m) => ({ default: m.InvitationsPopover })),
+)
+
+interface InvitationsButtonProps extends ComponentPropsWithoutRef<'button'> {
+  count: number
+  opened: boolean
 }
+
+/** «Приглашения: N»: the app's own light button, drawn with the header. */
+export const InvitationsButton = forwardRef<HTMLButtonElement, InvitationsButtonProps>(
+  function InvitationsButton({ count, opened, ...rest }, ref) {
+    return (
+      <Button
+        ref={ref}
+        variant="light"
+        leftSection={<IconMail size={18} aria-hidden />}
+        aria-haspopup="dialog"
+        aria-expanded={opened}
+        data-testid="invitations-button"
+        {...rest}
+      >
+        <Trans>Приглашения: {count}</Trans>
+      </Button>
+    )
+  },
+)
 
 /** In the workspace switcher: the invitations waiting, each with «Принять» and «Отклонить». */
 export function Invitations() {
-  const { t } = useLingui()
   const list = useInvitations()
-  const [opened, setOpened] = useState(false)
-  const [busy, setBusy] = useState<number | null>(null)
+  const { opened, setOpened, wanted, lightProps } = useOverlayOnDemand(loadPopover)
   if (list.length === 0) return null
   const count = list.length
-
-  const accept = async (invitation: WorkspaceInvitation) => {
-    setBusy(invitation.id)
-    try {
-      const workspace = await acceptInvitation(invitation.id)
-      await refresh({ kind: 'workspaces' })
-      await setCurrentWorkspace(workspace.id)
-      const name = nestQuotes(workspace.name)
-      notifySuccess(t`Вы участник пространства «${name}»`)
-      setOpened(false)
-    } catch (error) {
-      notifyError(
-        error instanceof ApiError && error.status === 404
-          ? t`Приглашение уже недействительно`
-          : answerError(error, t`Не удалось принять приглашение. Попробуйте ещё раз.`),
-      )
-    } finally {
-      setBusy(null)
-      reload()
-    }
-  }
-
-  const decline = async (invitation: WorkspaceInvitation) => {
-    setBusy(invitation.id)
-    try {
-      await declineInvitation(invitation.id)
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404))
-        notifyError(answerError(error, t`Не удалось отклонить приглашение. Попробуйте ещё раз.`))
-    } finally {
-      setBusy(null)
-      reload()
-    }
-  }
-
+  if (!wanted) return <InvitationsButton count={count} opened={false} {...lightProps} />
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" withArrow shadow="md">
-      <Popover.Target>
-        <Button
-          variant="light"
-          leftSection={<IconMail size={18} aria-hidden />}
-          onClick={() => setOpened((shown) => !shown)}
-          aria-expanded={opened}
-          data-testid="invitations-button"
-        >
-          <Trans>Приглашения: {count}</Trans>
-        </Button>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Stack
-          gap="sm"
-          component="ul"
-          aria-label={t`Приглашения в пространства`}
-          style={{ margin: 0, padding: 0 }}
-        >
-          {list.map((invitation) => {
-            const workspace = nestQuotes(invitation.workspace_name)
-            const who = invitation.invited_by
-            return (
-              <li key={invitation.id} data-testid="invitation" style={{ listStyle: 'none' }}>
-                <Stack gap={6}>
-                  <Text size="sm">
-                    {who ? (
-                      <Trans>
-                        {who} приглашает вас в пространство «{workspace}»
-                      </Trans>
-                    ) : (
-                      <Trans>Вас приглашают в пространство «{workspace}»</Trans>
-                    )}
-                  </Text>
-                  <Group gap="xs">
-                    <Button
-                      size="compact-sm"
-                      disabled={busy !== null}
-                      onClick={() => void accept(invitation)}
-                    >
-                      <Trans>Принять</Trans>
-                    </Button>
-                    <Button
-                      size="compact-sm"
-                      variant="default"
-                      disabled={busy !== null}
-                      onClick={() => void decline(invitation)}
-                    >
-                      <Trans>Отклонить</Trans>
-                    </Button>
-                  </Group>
-                </Stack>
-              </li>
-            )
-          })}
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+    <MantineScope fallback={<InvitationsButton count={count} opened={opened} />}>
+      <InvitationsPopover
+        list={list}
+        opened={opened}
+        onChange={setOpened}
+        takeFocus={wanted.takeFocus}
+        reload={reload}
+      />
+    </MantineScope>
   )
 }

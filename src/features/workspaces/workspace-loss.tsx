@@ -1,11 +1,11 @@
-import { Trans, useLingui } from '@lingui/react/macro'
-import { Modal } from '@mantine/core'
-import { nestQuotes } from '../../domain/quotes.ts'
+import { lazy } from 'react'
 import { useSyncMeta } from '../../mirror/live.ts'
-import { dismissWorkspaceLoss } from '../../sync/client.ts'
-import { Button } from '../../ui/button.tsx'
-import { Group, ScrollBox, Stack, Text } from '../../ui/layout.tsx'
-import { changeKindName } from '../sync-status/parked-list.tsx'
+import { MantineScope } from '../../ui/mantine-scope.tsx'
+
+// Mantine's Modal loads only when there is a loss to tell (docs/performance.md).
+const WorkspaceLossModal = lazy(() =>
+  import('./workspace-loss-modal.tsx').then((m) => ({ default: m.WorkspaceLossModal })),
+)
 
 /**
  * Says that a workspace is no longer the person's (docs/SYNC.md, "Live changes"): removed by an
@@ -14,56 +14,11 @@ import { changeKindName } from '../sync-status/parked-list.tsx'
  * never be saved, are listed — there is nothing to retry.
  */
 export function WorkspaceLossNotice() {
-  const { t } = useLingui()
   const loss = useSyncMeta().workspaceLoss
   if (!loss) return null
-  const name = nestQuotes(loss.name)
-  const title =
-    loss.reason === 'removed'
-      ? t`Вас убрали из пространства «${name}»`
-      : loss.reason === 'left'
-        ? t`Вы покинули пространство «${name}»`
-        : t`Пространство «${name}» больше вам недоступно`
-  const count = loss.discarded.length
   return (
-    <Modal
-      opened
-      onClose={() => void dismissWorkspaceLoss()}
-      title={title}
-      centered
-      data-testid="workspace-loss"
-    >
-      <Stack gap="sm">
-        <Text size="sm">
-          <Trans>Его проекты и справочники больше не видны на этом устройстве.</Trans>
-        </Text>
-        {count > 0 ? (
-          <>
-            <Text size="sm" fw={600}>
-              <Trans>
-                Не отправленные изменения в нём отменены ({count}): сохранить их там уже нельзя.
-              </Trans>
-            </Text>
-            <ScrollBox mah={240}>
-              <Stack gap={4} component="ul" data-testid="discarded-changes">
-                {loss.discarded.map((change, index) => (
-                  <li key={index}>
-                    <Text size="sm">
-                      {t(changeKindName(change))}
-                      {change.label ? ` «${nestQuotes(change.label)}»` : ''}
-                    </Text>
-                  </li>
-                ))}
-              </Stack>
-            </ScrollBox>
-          </>
-        ) : null}
-        <Group justify="flex-end">
-          <Button onClick={() => void dismissWorkspaceLoss()}>
-            <Trans>Понятно</Trans>
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <MantineScope>
+      <WorkspaceLossModal loss={loss} />
+    </MantineScope>
   )
 }

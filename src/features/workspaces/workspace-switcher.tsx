@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Group } from '../../ui/layout.tsx'
 import { IconFolders, IconPlus, IconSettings } from '@tabler/icons-react'
-import { lazy, Suspense, useState } from 'react'
+import { lazy, useState } from 'react'
 import { setCurrentWorkspace } from '../../mirror/commands.ts'
 import { useCurrentWorkspaceId, useWorkspaces } from '../../mirror/live.ts'
 import { Button, IconButton } from '../../ui/button.tsx'
+import { MantineScope } from '../../ui/mantine-scope.tsx'
 import { NativeSelect } from '../../ui/text-input.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { useRefresh } from '../../sync/client.ts'
@@ -12,7 +13,8 @@ import classes from './workspace-switcher.module.css'
 import { Invitations } from './invitations.tsx'
 import { WorkspaceLossNotice } from './workspace-loss.tsx'
 
-// The manager loads when it is opened: it is not part of the first load.
+// The manager (Mantine's Modal) loads when it is opened: it is not part of the first screen
+// (docs/performance.md).
 const WorkspaceManager = lazy(() =>
   import('./workspace-manager.tsx').then((m) => ({ default: m.WorkspaceManager })),
 )
@@ -20,7 +22,8 @@ const WorkspaceManager = lazy(() =>
 /**
  * The top bar's workspace switcher: a native select (the platform's own picker on a tablet), a
  * button to manage workspaces, the invitations waiting for the person, and the notice of a
- * workspace they lost while the app was open. The choice is remembered in the mirror, so every tab and a reload
+ * workspace they lost while the app was open. Closed, it is the app's own light controls only;
+ * each overlay loads Mantine when it is first opened (docs/performance.md). The choice is remembered in the mirror, so every tab and a reload
  * keep it; every list shows the current workspace's records only.
  */
 export function WorkspaceSwitcher() {
@@ -70,9 +73,9 @@ export function WorkspaceSwitcher() {
       <Invitations />
       <WorkspaceLossNotice />
       {managing ? (
-        <Suspense fallback={null}>
+        <MantineScope>
           <WorkspaceManager opened onClose={() => setManaging(false)} />
-        </Suspense>
+        </MantineScope>
       ) : null}
     </>
   )

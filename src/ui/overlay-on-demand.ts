@@ -1,0 +1,32 @@
+import { useEffect, useState, type MouseEvent, type RefObject } from 'react'
+
+/**
+ * A header control drawn as the app's own light button whose overlay (Mantine's Popover, Menu…)
+ * loads only when it is first opened (docs/performance.md, docs/app-shell.md "Bundle"). Until
+ * then the light button takes `lightProps`: hovering or focusing it prefetches the overlay's code
+ * (`load`), pressing it asks for the overlay (`wanted`) and opens it. Once wanted, the overlay stays
+ * mounted with its own copy of the button (`opened`/`setOpened` drive it); that copy takes the
+ * focus when the light one had it (`useTakeFocus`).
+ */
+export function useOverlayOnDemand(load: () => Promise<unknown>) {
+  const [opened, setOpened] = useState(false)
+  const [wanted, setWanted] = useState<{ takeFocus: boolean } | null>(null)
+  const lightProps = {
+    onPointerEnter: () => void load(),
+    onFocus: () => void load(),
+    onClick: (event: MouseEvent<HTMLElement>) => {
+      setWanted({ takeFocus: document.activeElement === event.currentTarget })
+      setOpened(true)
+    },
+  }
+  return { opened, setOpened, wanted, lightProps }
+}
+
+/** The loaded overlay's button takes the focus of the light one it replaced (on mount only). */
+export function useTakeFocus(target: RefObject<HTMLElement | null>, takeFocus: boolean): void {
+  useEffect(() => {
+    if (takeFocus) target.current?.focus()
+    // Only when it replaces the light button, on mount.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+}
