@@ -197,7 +197,9 @@ export function pageRoutes(
     onView(c, page.project_id)
     const asked = c.req.header('If-None-Match')
     if (asked && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-      return answer(c, null, 304, common)
+      // The browser keeps the 304's headers with the page it has: without the page's own policy
+      // the app's would be added (server/http/security.ts) and block the page's script.
+      return answer(c, null, 304, { ...common, 'Content-Security-Policy': r.PAGE_CSP })
     }
     const version = await render(c, slug, etag, r)
     if (!version) {

@@ -41,6 +41,8 @@ export interface PageRenderer {
   renderPrivacyPage(input: RenderInput): Rendered
   renderNotFound(): string
   NOT_FOUND_CSP: string
+  /** A published page's Content-Security-Policy, the same for every page (its script's hash). */
+  PAGE_CSP: string
   /** The forms' slots the server stamps per answer, and the two slot strings. */
   FORM_SLOTS: RegExp
   FORM_TOKEN_SLOT: string

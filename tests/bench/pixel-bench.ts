@@ -5,18 +5,32 @@
  * blocks a fraction of a pixel off (`preview_canvas_mismatch_pct_fractional_<type>`), as a drag
  * leaves them. The same scenes and comparison as tests/e2e/block-pixels.e2e.ts, against the built
  * app and the reference server started in this process.
+ *
+ * And how alike the published page and the preview draw them (docs/publishing.md «The public page
+ * and the preview, pixel for pixel»): the centred scene published and compared in a desktop's, a
+ * tablet's and a phone's window, `published_preview_mismatch_pct_<type>` (the largest of its
+ * windows) and the largest of all, `published_preview_mismatch_pct`, as
+ * tests/e2e/published-pixels.e2e.ts checks.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer } from '../../server/start.ts'
 import { ensureBuilt } from '../e2e/global-setup.ts'
-import { compareBlockPixels, pixelProject } from '../e2e/helpers/block-pixels.ts'
+import { compareBlockPixels, PIXEL_WINDOW, pixelProject } from '../e2e/helpers/block-pixels.ts'
+import { comparePublishedPixels, largestByType } from '../e2e/helpers/published-pixels.ts'
 import { launchBrowser } from '../e2e/helpers/browser.ts'
 
 const PASSWORD = 'Пароль-надёжный-123'
 
-export async function runPixelBench(): Promise<Record<string, number>> {
+/** `canvas`: the canvas against the preview; `published`: the public page against the preview. */
+export type PixelComparison = 'canvas' | 'published'
+
+export async function runPixelBench(
+  comparisons: readonly PixelComparison[] = ['canvas', 'published'],
+): Promise<Record<string, number>> {
+  // The page renderer (dist-page/) comes with the production build.
+  if (comparisons.includes('published')) ensureBuilt('production')
   // The canvas's frame count and probe are in the test build only.
   const staticDir = ensureBuilt('test')
   const dataDir = await mkdtemp(join(tmpdir(), 'pixel-bench-'))
@@ -27,7 +41,7 @@ export async function runPixelBench(): Promise<Record<string, number>> {
     seed: false,
     loginLimit: { attempts: 1000, windowMs: 60_000 },
   })
-  const browser = await launchBrowser({ viewport: { width: 1414, height: 900 }, timeout: 60_000 })
+  const browser = await launchBrowser({ viewport: PIXEL_WINDOW, timeout: 60_000 })
   try {
     const email = `pixels-${Date.now()}@example.test`
     const response = await fetch(new URL('/api/register', server.url), {
@@ -44,6 +58,14 @@ export async function runPixelBench(): Promise<Record<string, number>> {
     await page.getByRole('button', { name: 'Войти' }).click()
     await page.waitForURL((url) => !url.pathname.startsWith('/pages/login'))
     const out: Record<string, number> = {}
+    if (comparisons.includes('published')) {
+      const projectId = await pixelProject(server.url, token)
+      const results = await comparePublishedPixels(page, server.url, token, projectId)
+      for (const [type, pct] of largestByType(results))
+        out[`published_preview_mismatch_pct_${type}`] = pct
+      out.published_preview_mismatch_pct = Math.max(...results.map((r) => r.mismatchPct))
+    }
+    if (!comparisons.includes('canvas')) return out
     for (const placement of ['whole', 'fractional'] as const) {
       const projectId = await pixelProject(server.url, token, placement)
       const results = await compareBlockPixels(page, server.url, projectId)

@@ -61,6 +61,14 @@ const benches: Bench[] = [
   },
   { name: 'pixels', load: async () => (await import('./pixel-bench.ts')).runPixelBench },
   {
+    // The pixel benchmark's published page against the preview alone.
+    name: 'published-pixels',
+    load: async () => {
+      const { runPixelBench } = await import('./pixel-bench.ts')
+      return () => runPixelBench(['published'])
+    },
+  },
+  {
     name: 'published',
     load: async () => {
       const { runPublishedBench } = await import('./published-bench.ts')

@@ -2,7 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inject } from 'vitest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectShell, signIn, waitForServiceWorker } from './helpers/app.ts'
+import type { BrowserSession } from './helpers/browser.ts'
+import type { TestUser } from './helpers/editor.ts'
+import { pixelSession } from './helpers/pixel-session.ts'
 import {
   compareBlockPixels,
   MAX_MISMATCH_PCT,
@@ -10,20 +12,14 @@ import {
   type BlockPixels,
   type Placement,
 } from './helpers/block-pixels.ts'
-import { launchBrowser, type BrowserSession } from './helpers/browser.ts'
-import { registerUser, type TestUser } from './helpers/editor.ts'
 
-// A viewport wide enough for the preview's 1200 px sections (the canvas draws them at 100% too),
-// and one that puts them on a whole pixel beside the preview's scroll bar.
 let browser: BrowserSession
 let user: TestUser
 
 beforeAll(async () => {
-  user = await registerUser('pixels')
-  browser = await launchBrowser({ viewport: { width: 1414, height: 900 } })
-  await signIn(browser.page, user)
-  await expectShell(browser.page, 'Проекты')
-  await waitForServiceWorker(browser.page)
+  const session = await pixelSession('pixels')
+  browser = session.browser
+  user = session.user
 })
 
 afterAll(async () => {

@@ -132,6 +132,10 @@ describe('publishing', () => {
     const still = await page(slug, { 'If-None-Match': etag })
     expect(still.status).toBe(304)
     expect(still.headers.get('ETag')).toBe(etag)
+    // The browser stores the 304's headers with its copy: the page's script must stay allowed.
+    expect(still.headers.get('Content-Security-Policy')).toBe(
+      (await page(slug)).headers.get('Content-Security-Policy'),
+    )
     expect(await (await page(slug)).text()).toContain('Первая версия')
 
     const again = await json<{ published_version: number }>(await publish(project.id))

@@ -4,9 +4,12 @@
  * stacked one under another, target buttons as anchors, videos with the browser's controls).
  *
  * It must stand alone: `pageScript.toString()` is what the page carries, so it closes over
- * nothing and uses no imports.
+ * nothing and uses no imports; what it shares with the app comes in as arguments, themselves
+ * standalone functions (`render.tsx` writes them into the call).
+ *
+ * @param stillTime the moment of a clip its still shows (`editor/blocks/shared.ts`)
  */
-export function pageScript(): void {
+export function pageScript(stillTime: (durationS: number) => number): void {
   const doc = document
   // A video's play sign plays its clip with the browser's controls from then on; an outside
   // video's (YouTube, VK Video, Rutube) loads its player in a frame only now.
@@ -41,9 +44,42 @@ export function pageScript(): void {
     event.preventDefault()
     video.controls = true
     video.preload = 'auto'
+    // From its start, as the preview plays it (the still may have moved it).
+    video.currentTime = 0
     void video.play().catch(() => undefined)
     trigger.remove()
   })
+  // An uploaded video shows the still the canvas and the preview show (docs/publishing.md), not
+  // a black box: its clip is asked for its first frames once the page has loaded and the video
+  // comes near the screen, so nothing of it competes with the first screen.
+  const stills = () => {
+    const videos = doc.querySelectorAll<HTMLVideoElement>('[data-block-type] video')
+    if (videos.length === 0 || !('IntersectionObserver' in window)) return
+    const near = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue
+          const video = entry.target as HTMLVideoElement
+          near.unobserve(video)
+          // Played already: it shows what it plays.
+          if (video.controls) continue
+          video.addEventListener(
+            'loadedmetadata',
+            () => {
+              if (!video.controls) video.currentTime = stillTime(video.duration)
+            },
+            { once: true },
+          )
+          video.preload = 'metadata'
+          video.load()
+        }
+      },
+      { rootMargin: '50% 0px' },
+    )
+    videos.forEach((video) => near.observe(video))
+  }
+  if (doc.readyState === 'complete') stills()
+  else window.addEventListener('load', stills, { once: true })
   const forms = doc.querySelector<HTMLElement>('[data-forms]')
   if (forms) sendFormsInPlace(forms)
   const stories = doc.querySelector<HTMLElement>('[data-stories]')

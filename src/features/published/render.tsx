@@ -12,6 +12,7 @@ import { blocksInOrder } from '../editor/model/preview-layout.ts'
 import { PublishedPage } from './page.tsx'
 import { FORM_TOKEN_SLOT, RequestForm, SUBMISSION_SLOT, Thanks, type FormValues } from './forms.tsx'
 import { pageScript } from './page-script.ts'
+import { stillTime } from '../editor/blocks/shared.ts'
 import { messages as appMessages } from '../../locales/ru/messages.po'
 import { messageTexts, notFoundTexts, pageTexts, privacyTexts } from './texts.ts'
 
@@ -58,9 +59,9 @@ export const FORM_SLOTS = new RegExp(`${FORM_TOKEN_SLOT}|${SUBMISSION_SLOT}`)
 export { FORM_TOKEN_SLOT, SUBMISSION_SLOT }
 
 /** Bumped when the markup changes for the same snapshot, so cached copies and ETags renew. */
-export const RENDER_REVISION = '1'
+export const RENDER_REVISION = '2'
 
-const SCRIPT = `(${pageScript.toString()})()`
+const SCRIPT = `(${pageScript.toString()})(${stillTime.toString()})`
 const SCRIPT_HASH = `'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'`
 
 export const PAGE_CSP = [

@@ -5,7 +5,7 @@
  * (tests/e2e/block-pixels.e2e.ts) and the benchmark (tests/bench/pixel-bench.ts).
  */
 import { readFileSync } from 'node:fs'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import pixelmatch from 'pixelmatch'
 import { BLOCK_TYPES, type BlockType } from '../../../src/domain/block.ts'
 import type { LocalBlock } from '../../../src/features/editor/editor-data.ts'
@@ -24,22 +24,34 @@ export const PIXEL_THRESHOLD = 0.1
 /** The most a type may differ, in per cent of its box's pixels (docs/editor.md). */
 export const MAX_MISMATCH_PCT = 2
 
+/**
+ * The checks' window: wide enough for the preview's 1200 px sections (the canvas draws them at
+ * 100% too), and one that puts them on a whole pixel beside the preview's scroll bar.
+ */
+export const PIXEL_WINDOW = { width: 1414, height: 900 }
+
+/** A box's size in CSS px. */
+export interface BoxSize {
+  width: number
+  height: number
+}
+
 export interface BlockPixels {
   type: BlockType
   /** Share of the block's box whose pixels differ, per cent. */
   mismatchPct: number
-  /** The box's size in CSS px on the canvas and in the preview. */
-  canvas: { width: number; height: number }
-  preview: { width: number; height: number }
+  /** The box's size on the canvas and in the preview. */
+  canvas: BoxSize
+  preview: BoxSize
 }
 
-interface Api {
+export interface Api {
   post<T>(path: string, body: unknown): Promise<T>
   call<T>(path: string, init?: RequestInit): Promise<T>
   get<T>(path: string): Promise<T>
 }
 
-function apiClient(baseUrl: string, token: string): Api {
+export function apiClient(baseUrl: string, token: string): Api {
   const call = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
     const response = await fetch(new URL(path, baseUrl), {
       ...init,
@@ -233,7 +245,7 @@ export async function pixelProject(
   return project.id
 }
 
-type Clip = { x: number; y: number; width: number; height: number }
+export type Clip = { x: number; y: number; width: number; height: number }
 
 /** A screenshot of `clip` once two in a row are the same (pictures, stills and fonts have loaded). */
 async function settledShot(page: Page, clip: Clip): Promise<Buffer> {
@@ -261,7 +273,7 @@ function rgba(page: Page, png: Buffer): Promise<number[]> {
 }
 
 /** Every face the blocks use has loaded, for the preview's CSS and the canvas alike. */
-async function fontsLoaded(page: Page): Promise<void> {
+export async function fontsLoaded(page: Page): Promise<void> {
   await page.waitForFunction(
     () =>
       document.fonts.status === 'loaded' &&
@@ -271,12 +283,12 @@ async function fontsLoaded(page: Page): Promise<void> {
   )
 }
 
-type Box = { left: number; top: number; width: number; height: number }
+export type Box = { left: number; top: number; width: number; height: number }
 
-const fraction = (n: number) => n - Math.floor(n)
+export const fraction = (n: number) => n - Math.floor(n)
 
 /** The whole pixels a box touches. */
-function clipOf(box: Box): Clip {
+export function clipOf(box: Box): Clip {
   const x = Math.floor(box.left)
   const y = Math.floor(box.top)
   return {
@@ -284,6 +296,98 @@ function clipOf(box: Box): Clip {
     y,
     width: Math.ceil(box.left + box.width) - x,
     height: Math.ceil(box.top + box.height) - y,
+  }
+}
+
+/** A block's screenshot and its box (before rotation) in CSS px of the window. */
+export interface BlockShot {
+  png: Buffer
+  box: Box
+}
+
+/**
+ * Screenshots each block type's box under `root` (`[data-block-type]`, the preview's and the
+ * published page's blocks alike), each scrolled to the middle of the window first.
+ */
+export async function shootBlocks(page: Page, root: Locator): Promise<Map<BlockType, BlockShot>> {
+  const shots = new Map<BlockType, BlockShot>()
+  for (const type of BLOCK_TYPES) {
+    const element = root.locator(`[data-block-type="${type}"]`)
+    await element.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+    // A video's still: the published page asks for it when the video comes near the screen. One
+    // that never comes is a difference to count, not a reason to stop.
+    await page
+      .waitForFunction(
+        (el) =>
+          Array.from(el.querySelectorAll('video')).every((v) => v.readyState >= 2 && !v.seeking),
+        await element.elementHandle(),
+        { timeout: 5_000 },
+      )
+      .catch(() => undefined)
+    // Its box before rotation (the check's blocks are not rotated).
+    const box = await element.evaluate((el) => {
+      const r = el.getBoundingClientRect()
+      return { left: r.left, top: r.top, width: r.width, height: r.height }
+    })
+    shots.set(type, { png: await settledShot(page, clipOf(box)), box })
+  }
+  return shots
+}
+
+/**
+ * Opens the project's editor (the page is signed in) and its preview, screenshots each block
+ * there and closes the preview; resolves with the shots and the width the sections are drawn at.
+ */
+export async function previewShots(
+  page: Page,
+  baseUrl: string,
+  projectId: number,
+): Promise<{ sectionWidth: number; shots: Map<BlockType, BlockShot> }> {
+  await page.goto(new URL(`/projects/${projectId}/edit/type-1`, baseUrl).toString())
+  await page.waitForFunction(
+    (count) =>
+      ((window as { __promoEditorCanvas?: { blocks(): unknown[] } }).__promoEditorCanvas?.blocks()
+        .length ?? 0) === count,
+    BLOCK_TYPES.length,
+  )
+  await fontsLoaded(page)
+  await page.getByRole('button', { name: 'Предпросмотр' }).click()
+  const preview = page.locator('[data-testid="landing-preview"]')
+  await preview.waitFor()
+  await fontsLoaded(page)
+  const sectionWidth = (await preview.locator('section').first().boundingBox())!.width
+  const shots = await shootBlocks(page, preview)
+  await page.keyboard.press('Escape')
+  await preview.waitFor({ state: 'detached' })
+  return { sectionWidth, shots }
+}
+
+/**
+ * How two screenshots of the same clip differ: pixelmatch's count of differing pixels (at
+ * PIXEL_THRESHOLD, antialiased edges not counted) as a share of the clip, and the difference image.
+ */
+export async function mismatchOf(
+  page: Page,
+  a: Buffer,
+  b: Buffer,
+  clip: { width: number; height: number },
+): Promise<{ pct: number; diff: Buffer }> {
+  const [pa, pb] = [await rgba(page, a), await rgba(page, b)]
+  const diff = new Uint8Array(clip.width * clip.height * 4)
+  const differing = pixelmatch(
+    new Uint8Array(pa),
+    new Uint8Array(pb),
+    diff,
+    clip.width,
+    clip.height,
+    { threshold: PIXEL_THRESHOLD },
+  )
+  return {
+    pct: (100 * differing) / (clip.width * clip.height),
+    diff: pngImage(clip.width, clip.height, (x, y) => {
+      const i = (y * clip.width + x) * 4
+      return [diff[i]!, diff[i + 1]!, diff[i + 2]!]
+    }),
   }
 }
 
@@ -297,7 +401,8 @@ export async function compareBlockPixels(
   projectId: number,
   saveDiff?: (type: BlockType, images: { canvas: Buffer; preview: Buffer; diff: Buffer }) => void,
 ): Promise<BlockPixels[]> {
-  await page.goto(new URL(`/projects/${projectId}/edit/type-1`, baseUrl).toString())
+  // The preview first: its sections' width sets the canvas's zoom.
+  const { sectionWidth, shots } = await previewShots(page, baseUrl, projectId)
   const probe = () =>
     page.evaluate(
       () =>
@@ -305,35 +410,8 @@ export async function compareBlockPixels(
           window as { __promoEditorCanvas?: { blocks(): DrawnBlock[] } }
         ).__promoEditorCanvas?.blocks() ?? [],
     )
-  await page.waitForFunction(
-    (count) =>
-      ((window as { __promoEditorCanvas?: { blocks(): unknown[] } }).__promoEditorCanvas?.blocks()
-        .length ?? 0) === count,
-    BLOCK_TYPES.length,
-  )
   // The grid is drawn over the canvas only.
   await page.getByRole('switch', { name: 'Сетка' }).uncheck({ force: true })
-  await fontsLoaded(page)
-
-  // The preview first: its sections' width sets the canvas's zoom.
-  await page.getByRole('button', { name: 'Предпросмотр' }).click()
-  const preview = page.locator('[data-testid="landing-preview"]')
-  await preview.waitFor()
-  await fontsLoaded(page)
-  const sectionWidth = (await preview.locator('section').first().boundingBox())!.width
-  const shots = new Map<BlockType, { png: Buffer; box: Box }>()
-  for (const type of BLOCK_TYPES) {
-    const element = preview.locator(`[data-block-type="${type}"]`)
-    await element.evaluate((el) => el.scrollIntoView({ block: 'center' }))
-    // Its box before rotation (the check's blocks are not rotated).
-    const box = await element.evaluate((el) => {
-      const r = el.getBoundingClientRect()
-      return { left: r.left, top: r.top, width: r.width, height: r.height }
-    })
-    shots.set(type, { png: await settledShot(page, clipOf(box)), box })
-  }
-  await page.keyboard.press('Escape')
-  await preview.waitFor({ state: 'detached' })
 
   // The canvas at the zoom that draws a section as wide as the preview does, each block with its
   // corner at the same fraction of a pixel as in the preview, so both clips cut it alike.
@@ -361,27 +439,11 @@ export async function compareBlockPixels(
     const drawn = (await probe()).find((b) => b.key === key)!
     const clip = clipOf({ ...shot.box, left: corner.x, top: corner.y })
     const png = await settledShot(page, clip)
-    const [a, b] = [await rgba(page, png), await rgba(page, shot.png)]
-    const diff = new Uint8Array(clip.width * clip.height * 4)
-    const differing = pixelmatch(
-      new Uint8Array(a),
-      new Uint8Array(b),
-      diff,
-      clip.width,
-      clip.height,
-      { threshold: PIXEL_THRESHOLD },
-    )
-    saveDiff?.(type, {
-      canvas: png,
-      preview: shot.png,
-      diff: pngImage(clip.width, clip.height, (x, y) => {
-        const i = (y * clip.width + x) * 4
-        return [diff[i]!, diff[i + 1]!, diff[i + 2]!]
-      }),
-    })
+    const { pct, diff } = await mismatchOf(page, png, shot.png, clip)
+    saveDiff?.(type, { canvas: png, preview: shot.png, diff })
     results.push({
       type,
-      mismatchPct: (100 * differing) / (clip.width * clip.height),
+      mismatchPct: pct,
       canvas: { width: drawn.width, height: drawn.height },
       preview: { width: shot.box.width, height: shot.box.height },
     })

@@ -1,0 +1,65 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { inject } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BrowserSession } from './helpers/browser.ts'
+import type { TestUser } from './helpers/editor.ts'
+import { pixelSession } from './helpers/pixel-session.ts'
+import { pixelProject } from './helpers/block-pixels.ts'
+import {
+  comparePublishedPixels,
+  MAX_PUBLISHED_MISMATCH_PCT,
+  PUBLISHED_WINDOWS,
+} from './helpers/published-pixels.ts'
+
+let browser: BrowserSession
+let user: TestUser
+
+beforeAll(async () => {
+  const session = await pixelSession('published-pixels')
+  browser = session.browser
+  user = session.user
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('the published page draws a block as the preview does', () => {
+  it('every block type, at the same width on a desktop, a tablet and a phone, differs in at most 1% of its pixels', async () => {
+    const projectId = await pixelProject(inject('baseUrl'), user.token)
+    // PIXEL_DIFF_DIR=<dir> keeps each type's published, preview and difference images.
+    const dir = process.env.PIXEL_DIFF_DIR
+    const results = await comparePublishedPixels(
+      browser.page,
+      inject('baseUrl'),
+      user.token,
+      projectId,
+      dir
+        ? (type, window, images) => {
+            mkdirSync(dir, { recursive: true })
+            for (const [name, png] of Object.entries(images))
+              writeFileSync(join(dir, `published-${window}-${type}-${name}.png`), png)
+          }
+        : undefined,
+    )
+    console.table(
+      results.map((r) => ({
+        window: r.window,
+        type: r.type,
+        mismatch_pct: Number(r.mismatchPct.toFixed(2)),
+        preview: `${r.preview.width.toFixed(1)}×${r.preview.height.toFixed(1)}`,
+        published: `${r.published.width.toFixed(1)}×${r.published.height.toFixed(1)}`,
+      })),
+    )
+    expect(results.map((r) => r.type)).toHaveLength(7 * PUBLISHED_WINDOWS.length)
+    for (const r of results) {
+      const what = `${r.type} at ${r.window} px`
+      expect(Math.abs(r.published.width - r.preview.width), `${what}: width`).toBeLessThan(0.01)
+      expect(Math.abs(r.published.height - r.preview.height), `${what}: height`).toBeLessThan(0.01)
+      expect(r.mismatchPct, `${what}: differing pixels, %`).toBeLessThanOrEqual(
+        MAX_PUBLISHED_MISMATCH_PCT,
+      )
+    }
+  }, 900_000)
+})
