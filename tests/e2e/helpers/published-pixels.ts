@@ -56,7 +56,8 @@ export const PUBLISHED_WINDOWS = [
  * Publishes the project (made by `pixelProject`), then in each window: shows each block in the
  * editor's preview (the page is signed in), opens the public page in another tab of the same
  * browser at a width that draws its sections as wide as the preview's, and compares each block's
- * pixels there with the preview's. `saveDiff` receives each type's images.
+ * pixels there with the preview's (`windows`: all of PUBLISHED_WINDOWS unless fewer are asked
+ * for). `saveDiff` receives each type's images.
  */
 export async function comparePublishedPixels(
   page: Page,
@@ -68,12 +69,13 @@ export async function comparePublishedPixels(
     window: number,
     images: { published: Buffer; preview: Buffer; diff: Buffer },
   ) => void,
+  windows: readonly { width: number; height: number }[] = PUBLISHED_WINDOWS,
 ): Promise<PublishedPixels[]> {
   const url = await publishProject(baseUrl, token, projectId)
   const signedIn = page.viewportSize()!
   const results: PublishedPixels[] = []
   try {
-    for (const window of PUBLISHED_WINDOWS) {
+    for (const window of windows) {
       await page.setViewportSize(window)
       const preview = await previewShots(page, baseUrl, projectId)
       const visitor = await page.context().newPage()
