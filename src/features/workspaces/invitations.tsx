@@ -58,7 +58,7 @@ const InvitationsPopover = lazy(() =>
   loadPopover().then((m) => ({ default: m.InvitationsPopover })),
 )
 
-interface InvitationsButtonProps extends ComponentPropsWithoutRef<'button'> {
+interface InvitationsButtonProps extends Omit<ComponentPropsWithoutRef<'button'>, 'color'> {
   count: number
   opened: boolean
 }
