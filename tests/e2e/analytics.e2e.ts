@@ -1,10 +1,10 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MIN_FILL_SECONDS } from '../../src/domain/visitor-request.ts'
 import { appUrl, expectShell } from './helpers/app.ts'
 import {
-  CHROMIUM_ARGS,
-  CHROMIUM_PATH,
+  launchVisitorBrowser,
+  phoneContext,
   launchBrowser,
   type BrowserSession,
 } from './helpers/browser.ts'
@@ -51,11 +51,7 @@ beforeAll(async () => {
     })
   ).id
   url = (await api<{ url: string }>(user.token, 'project/publish', { project_id: id })).url
-  phones = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  })
+  phones = await launchVisitorBrowser()
 })
 
 afterAll(async () => {
@@ -64,15 +60,7 @@ afterAll(async () => {
 })
 
 async function phone(userAgent: string): Promise<BrowserContext> {
-  const context = await phones.newContext({
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-    locale: 'ru-RU',
-    userAgent,
-  })
-  context.setDefaultTimeout(15_000)
-  return context
+  return phoneContext(phones, { deviceScaleFactor: 1, userAgent })
 }
 
 const total = (label: string) => editor.page.getByTestId(`total-${label}`)

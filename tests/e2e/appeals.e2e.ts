@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/start.ts'
 import { FakeCrm, type AmoAccount } from '../support/fake-crm.ts'
@@ -10,7 +10,7 @@ import { addBackgroundApi } from './helpers/user.ts'
 import { BUILD_DIRS } from './global-setup.ts'
 import { submitLogin } from './helpers/app.ts'
 import { seriousAccessibilityProblems } from './helpers/axe.ts'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/browser.ts'
+import { launchVisitorBrowser, phoneContext } from './helpers/browser.ts'
 
 /**
  * A visitor's request from a published page to the editor's «Обращения» and the workspace's
@@ -107,11 +107,7 @@ beforeAll(async () => {
   ).id
   pageUrl = (await call<{ url: string }>(token, 'project/publish', { project_id: projectId })).url
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  })
+  browser = await launchVisitorBrowser()
 })
 
 afterAll(async () => {
@@ -124,15 +120,8 @@ afterAll(async () => {
 describe('a visitor’s request', () => {
   it('reaches the editor’s open «Обращения» without a reload, and amoCRM', async () => {
     const office = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-    const phone = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-      locale: 'ru-RU',
-    })
+    const phone = await phoneContext(browser)
     office.setDefaultTimeout(20_000)
-    phone.setDefaultTimeout(15_000)
     try {
       // The editor signs in and opens «Обращения»: nothing yet.
       const app = await office.newPage()

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   appUrl,
@@ -9,9 +9,9 @@ import {
   waitForServiceWorker,
 } from './helpers/app.ts'
 import {
-  CHROMIUM_ARGS,
-  CHROMIUM_PATH,
   launchBrowser,
+  launchVisitorBrowser,
+  phoneContext,
   type BrowserSession,
 } from './helpers/browser.ts'
 import {
@@ -44,11 +44,7 @@ beforeAll(async () => {
   await signIn(page, user)
   await expectShell(page, 'Проекты')
   await waitForServiceWorker(page)
-  phone = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  })
+  phone = await launchVisitorBrowser()
 })
 
 afterAll(async () => {
@@ -58,13 +54,7 @@ afterAll(async () => {
 
 /** The public page as a visitor's phone opens it (a fresh context every time). */
 async function openOnPhone(url: string): Promise<{ status: number; text: string; path: string }> {
-  const context = await phone.newContext({
-    viewport: { width: 390, height: 844 },
-    hasTouch: true,
-    isMobile: true,
-    deviceScaleFactor: 3,
-    locale: 'ru-RU',
-  })
+  const context = await phoneContext(phone, { deviceScaleFactor: 3 })
   try {
     const visitor = await context.newPage()
     const response = await visitor.goto(url)

@@ -1,6 +1,6 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core'
+import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/browser.ts'
+import { launchVisitorBrowser, phoneContext } from './helpers/browser.ts'
 import { addBackgroundApi, api, registerUser, type FreshUser } from './helpers/user.ts'
 
 /**
@@ -91,28 +91,15 @@ beforeAll(async () => {
     await api(user.token, 'text/add', text(bg, `Слайд номер ${n}`))
   }
   stories = (await api<{ url: string }>(user.token, 'project/publish', { project_id: story })).url
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  })
+  browser = await launchVisitorBrowser()
 })
 
 afterAll(async () => {
   await browser?.close()
 })
 
-async function phone(options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'ru-RU',
-    ...options,
-  })
-  context.setDefaultTimeout(15_000)
-  return context
+function phone(options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+  return phoneContext(browser, options)
 }
 
 describe('a published page', () => {

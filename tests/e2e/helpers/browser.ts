@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core'
 
 export const CHROMIUM_PATH = '/usr/bin/chromium'
 
@@ -14,6 +20,28 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--enable-unsafe-swiftshader',
 ]
+
+/** Debian's Chromium with no profile of its own: visitors, each in a fresh context. */
+export function launchVisitorBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+}
+
+/** A visitor's phone (390×844, touch, Russian), nothing of the editor's; `options` add to it. */
+export async function phoneContext(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'ru-RU',
+    ...options,
+  })
+  context.setDefaultTimeout(15_000)
+  return context
+}
 
 export interface BrowserSession {
   context: BrowserContext
