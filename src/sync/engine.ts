@@ -413,7 +413,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
 /** The server's Russian message, with the field messages of a validation error. */
 export function parkMessage(error: ApiError): string {
-  const fields = Object.values(error.fields)
+  // A field message the server's message already says is not said twice.
+  const fields = Object.values(error.fields).filter((text) => text !== error.message)
   if (fields.length === 0) return error.message
   return `${error.message}: ${fields.join('; ')}`
 }
