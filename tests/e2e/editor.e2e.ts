@@ -21,6 +21,7 @@ import {
   makePng,
   mirrorBlocks,
   mirrorOutboxSize,
+  outboxEmptied,
   registerUser,
   uploadBackground,
   videoClip,
@@ -224,7 +225,7 @@ describe('landing editor (type 1)', () => {
     const videoSrc = async () =>
       String((await serverBlocks(bgId)).find((b) => b.type === 'video')?.video_src ?? '')
     await expect.poll(videoSrc, { timeout: 20_000 }).toMatch(/^\/uploads\/[0-9a-f]{32}\.webm$/)
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    await outboxEmptied(page, 15_000)
 
     const blocks = await serverBlocks(bgId)
     expect(new Set(blocks.map((b) => b.type))).toEqual(new Set(ALL_TYPES))
@@ -342,7 +343,7 @@ describe('landing editor (type 1)', () => {
     }
 
     await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 20_000 }).toBe(0)
+    await outboxEmptied(page, 20_000)
     const server = await serverBlocks(bgId)
     const local = await mirrorBlocks(page, bgId)
     expect(server).toHaveLength(BLOCK_BUTTONS.length + 1)
@@ -432,7 +433,7 @@ describe('a subscribe block («Запись»)', () => {
         { timeout: 15_000 },
       )
       .toBe(specialist.id)
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    await outboxEmptied(page, 15_000)
 
     await page.reload()
     expect(await canvasRenderer()).toBe('webgl')
@@ -461,7 +462,7 @@ describe('edits made just before the page goes away', () => {
     await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
     const bgId = (await backgroundsOf(projectId))[0]!
     await expect.poll(async () => (await serverBlocks(bgId)).length, { timeout: 15_000 }).toBe(1)
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    await outboxEmptied(page, 15_000)
     const [saved] = await savedDrawnBlocks(1)
 
     // Within the autosave's pause: the page is reloaded before the editor hands anything over.
@@ -484,7 +485,7 @@ describe('edits made just before the page goes away', () => {
     const after = await savedDrawnBlocks(2)
     expect(after.map((b) => b.type).sort()).toEqual(['button', 'text'])
     expect(after.find((b) => b.id === saved!.id)!.x).toBeCloseTo(moved.x, 6)
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    await outboxEmptied(page, 15_000)
     const server = await serverBlocks(bgId)
     expect(server.map((b) => b.type).sort()).toEqual(['button', 'text'])
     expect(server.find((b) => b.id === saved!.id)!.x).toBeCloseTo(moved.x, 4)
@@ -652,7 +653,7 @@ describe('stories editor (type 2)', () => {
       return b ? Math.max(Math.abs(b.x - expected.x), Math.abs(b.y - expected.y)) : Infinity
     }
     await expect.poll(draggedOff, { timeout: 15_000 }).toBeLessThanOrEqual(tolerance)
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    await outboxEmptied(page, 15_000)
     const blocks = await serverBlocks(bgId!)
     expect(new Set(blocks.map((b) => b.type))).toEqual(new Set(ALL_TYPES))
     for (const other of blocks.filter((b) => b.type !== 'subscribe'))
@@ -728,7 +729,7 @@ describe('a story slide of another shape (docs/editor.md)', () => {
     await dialog.waitFor({ state: 'detached' })
 
     await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 15_000 }).toBe(0)
+    await outboxEmptied(page, 15_000)
     const [bg] = await storedBackgrounds(projectId)
     expect({ width: bg!.width, height: bg!.height }).toEqual({ width: 101, height: 180 })
     // The stored file itself is that 9:16 crop, at the picture's own resolution, from x 53.
@@ -765,7 +766,7 @@ describe('a story slide of another shape (docs/editor.md)', () => {
       await goOnline(browser.context)
     }
     await expect.poll(() => backgroundsOf(projectId), { timeout: 20_000 }).toHaveLength(1)
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 20_000 }).toBe(0)
+    await outboxEmptied(page, 20_000)
     const [bg] = await storedBackgrounds(projectId)
     // 320 wide keeps the picture's resolution: 320 × 569, the picture from y 195 to 374.
     expect({ width: bg!.width, height: bg!.height }).toEqual({ width: 320, height: 569 })
@@ -945,11 +946,11 @@ describe('the layers list', () => {
       await expect.poll(() => layerItems(page).count()).toBe(1)
       await uploadBackground(page, makePng(640, 360))
       await uploadBackground(page, makePng(640, 1138))
-      await expect.poll(() => mirrorOutboxSize(page), { timeout: 30_000 }).toBe(0)
+      await outboxEmptied(page, 30_000)
       await createProjectThroughUi(page, 'Слайды подряд', 2)
       await uploadBackground(page, makePng(360, 640))
       await uploadBackground(page, makePng(360, 640))
-      await expect.poll(() => mirrorOutboxSize(page), { timeout: 30_000 }).toBe(0)
+      await outboxEmptied(page, 30_000)
     } finally {
       page.off('pageerror', onError)
     }

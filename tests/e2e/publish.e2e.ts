@@ -16,10 +16,13 @@ import {
 } from './helpers/browser.ts'
 import {
   addBlockButton,
+  apiGet,
+  apiPost,
   createProjectThroughUi,
   layerItems,
   makePng,
   mirrorOutboxSize,
+  outboxEmptied,
   registerUser,
   uploadBackground,
   type TestUser,
@@ -38,6 +41,14 @@ let user: TestUser
 let phone: Browser
 
 beforeAll(async () => {
+  // Another business already has a page under the address the project's name reads as.
+  const other = await registerUser('publish-other')
+  const [space] = await apiGet<{ id: number }[]>(other, '/api/workspace/list')
+  const taken = await apiPost<{ id: number }>(other, '/api/project/add', {
+    workspace_id: space!.id,
+    name: 'Весенняя акция',
+  })
+  await apiPost(other, '/api/project/publish', { project_id: taken.id })
   user = await registerUser('publish')
   browser = await launchBrowser()
   page = browser.page
@@ -102,18 +113,20 @@ describe('publishing', () => {
     const field = dialog().getByRole('textbox', { name: 'Адрес страницы' })
     await expect.poll(() => field.inputValue()).toBe('vesennyaya-akciya')
     await dialog().getByRole('button', { name: 'Опубликовать', exact: true }).click()
-    // Sent: nothing waits, and the dialog shows the server's address.
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 20_000 }).toBe(0)
+    // Sent: nothing waits, and the dialog shows the server's address, the name's with a suffix
+    // (nobody chose it, and another page holds it).
+    await outboxEmptied(page, 20_000)
     const link = dialog().getByTestId('page-url')
     await link.waitFor()
     url = (await link.getAttribute('href'))!
-    expect(new URL(url).pathname).toBe('/p/vesennyaya-akciya')
+    const path = new URL(url).pathname
+    expect(path).toMatch(/^\/p\/vesennyaya-akciya-[a-z0-9]+$/)
     await expect.poll(() => dialog().getByTestId('publish-state').textContent()).toBe('Опубликован')
     await dialog().getByRole('img', { name: 'QR-код адреса страницы' }).waitFor()
 
     const visit = await openOnPhone(url)
     expect(visit.status).toBe(200)
-    expect(visit.path).toBe('/p/vesennyaya-akciya')
+    expect(visit.path).toBe(path)
     expect(visit.text).toContain('Весна: скидка 25%')
     await page.keyboard.press('Escape')
     await dialog().waitFor({ state: 'detached' })
@@ -141,7 +154,7 @@ describe('publishing', () => {
     } finally {
       await goOnline(browser.context)
     }
-    await expect.poll(() => mirrorOutboxSize(page), { timeout: 30_000 }).toBe(0)
+    await outboxEmptied(page, 30_000)
     await expect
       .poll(() => dialog().getByTestId('publish-state').textContent(), { timeout: 15_000 })
       .toBe('Опубликован')

@@ -93,7 +93,7 @@ describe('publishing through the outbox', () => {
     const writes = h.delivered.filter((s) => s.method === 'POST').map((s) => s.path)
     expect(writes.slice(-4)).toEqual([
       '/api/text/add',
-      '/api/project/set_slug',
+      '/api/text/add',
       '/api/project/publish',
       '/api/text/add',
     ])
@@ -120,6 +120,23 @@ describe('publishing through the outbox', () => {
     expect((await page('akciya')).html).toContain('Черновик после публикации')
     await h.engine.refresh({ kind: 'project', projectId })
     expect((await h.db.projects.get(projectId))?.published?.changed_since).toBe(false)
+  })
+
+  it('a project nobody gave an address publishes under the server’s, with a suffix when its name’s is taken', async () => {
+    const other = await projectWithBackground('Осень')
+    await json(await h.call('POST', '/api/project/publish', { project_id: other.projectId }))
+    const { projectId, bgId } = await projectWithBackground('Осень')
+    await saveBlocks([text(bgId, 'title', 'Вторая осень')])
+    await publishProject(projectId)
+    // Until the answer the screens show the address the name reads as.
+    expect((await h.db.projects.get(projectId))?.published?.slug).toBe('osen')
+    expect(await h.engine.replay()).toBe('idle')
+    expect(await h.db.outbox.count()).toBe(0)
+    const row = await h.db.projects.get(projectId)
+    expect(row?.slug).toMatch(/^osen-[a-z0-9]+$/)
+    expect(row?.published?.slug).toBe(row?.slug)
+    expect((await page(row!.slug!)).html).toContain('Вторая осень')
+    expect((await page('osen')).html).not.toContain('Вторая осень')
   })
 
   it('a taken address parks with its field message, holds the publish, and the corrected one goes first', async () => {

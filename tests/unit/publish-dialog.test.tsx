@@ -109,6 +109,37 @@ describe('the publish dialog', () => {
     expect(within(list).getByText('Опубликуется, когда появится связь')).toBeInTheDocument()
   })
 
+  it('an address nobody chose is left to the server: no claim of it, no QR code until it answers', async () => {
+    act(() => noteAnswer(false))
+    const { user, dialog } = await openDialog()
+    const field = await within(dialog).findByRole('textbox', { name: 'Адрес страницы' })
+    expect(field).toHaveValue('akciya')
+    await user.click(within(dialog).getByRole('button', { name: 'Опубликовать' }))
+    // Only the publish: the server gives the name's address, or it with a suffix when it is taken.
+    await waitFor(async () => expect(await ops()).toEqual([['publish', {}]]))
+    expect(await within(dialog).findByTestId('publish-address-pending')).toBeInTheDocument()
+    expect(within(dialog).queryByTestId('page-url')).toBeNull()
+    expect(within(dialog).queryByRole('img', { name: 'QR-код адреса страницы' })).toBeNull()
+    expect(field).toHaveAccessibleDescription(`${location.origin}/p/akciya`)
+    // The server's answer gives the address: the link and its QR code appear.
+    await db.projects.update(5, {
+      slug: 'akciya-k3f9',
+      published: {
+        slug: 'akciya-k3f9',
+        url: `${location.origin}/p/akciya-k3f9`,
+        published_at: '2026-05-01T10:00:00.000Z',
+        changed_since: false,
+      },
+    })
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('page-url')).toHaveAttribute(
+        'href',
+        `${location.origin}/p/akciya-k3f9`,
+      ),
+    )
+    expect(within(dialog).queryByTestId('publish-address-pending')).toBeNull()
+  })
+
   it('shows a refused address under its field and takes the page down on request', async () => {
     await publishProject(5, 'zanyato')
     // The server refused the address (409 slug_taken: another page holds it): the entry is parked.

@@ -30,6 +30,8 @@ let calls: string[]
 /** What the stand-in server holds: block text by id, and the page. */
 let serverText: Map<number, string>
 let page: { slug: string; text: string[] } | null
+/** Another project's page holds the address this project's name reads as. */
+let nameTaken = false
 let refuse: ((call: string) => ApiError | null) | null
 
 const block = (extra: Partial<BlockRow> = {}): BlockRow =>
@@ -75,7 +77,7 @@ function stubApi(): SyncApi {
     },
     publishProject: async (projectId) => {
       refused(`publish ${projectId}`)
-      const slug = page?.slug ?? 'akciya'
+      const slug = page?.slug ?? (nameTaken ? 'akciya-k3f9' : 'akciya')
       page = { slug, text: [...serverText.values()] }
       return {
         project_id: projectId,
@@ -106,6 +108,7 @@ beforeEach(async () => {
   calls = []
   serverText = new Map([[20, 'Было']])
   page = null
+  nameTaken = false
   refuse = null
   await storeAuthToken({ token: 't', expiry: null }, db)
   await db.mirror('projects').put({
@@ -147,17 +150,26 @@ describe('publishing: the mirror right after pressing', () => {
   it('shows the page published and unchanged at the address its name reads as', async () => {
     await publishProject(5)
     const row = await db.projects.get(5)
-    expect(row?.slug).toBe('akciya')
     expect(row?.published).toMatchObject({
       slug: 'akciya',
       url: 'https://app.example/p/akciya',
       changed_since: false,
     })
-    // The address goes first, so the page (and its QR code) is where the screen said.
-    expect((await entries()).map((e) => [e.op, e.payload])).toEqual([
-      ['set_slug', { slug: 'akciya' }],
-      ['publish', {}],
-    ])
+    // Nobody chose it: it is not claimed (the server gives its default), and the project has no
+    // address of its own until the answer.
+    expect(row?.slug).toBeNull()
+    expect((await entries()).map((e) => [e.op, e.payload])).toEqual([['publish', {}]])
+  })
+
+  it('an address nobody chose that another page holds: the answer writes the one the server gave', async () => {
+    nameTaken = true
+    await publishProject(5)
+    await engine().replay()
+    expect(await entries()).toEqual([])
+    expect(calls).toEqual(['publish 5'])
+    const row = await db.projects.get(5)
+    expect(row?.slug).toBe('akciya-k3f9')
+    expect(row?.published?.url).toBe('https://pages.example/p/akciya-k3f9')
   })
 
   it('a project with an address publishes there without naming it again', async () => {
@@ -202,7 +214,6 @@ describe('publishing: the order of the outbox', () => {
     expect(page?.text).toEqual(['Первая правка'])
     expect(calls.filter((c) => !c.startsWith('get_items'))).toEqual([
       'save text 20',
-      'set_slug 5 akciya',
       'publish 5',
       'save text 20',
     ])

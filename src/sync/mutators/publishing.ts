@@ -80,8 +80,10 @@ async function dropRefusedPublishing(db: MirrorDb, id: number): Promise<void> {
 
 /**
  * Publishes the project as it is now. `slug`: the address the person chose (sent first when it is
- * not the project's); a project that never had one gets the one its name reads as
- * (`slugFromName`), so the address, and its QR code, are known before the server answers.
+ * not the project's). A project that never had one and whose person chose none gets the server's
+ * default (its name transliterated, with a short suffix when another page holds it): the mirror
+ * shows the one its name reads as (`slugFromName`) until the answer writes the one given, and
+ * nobody is told an address they never chose is taken.
  */
 export function publishProject(id: number, slug?: string): Promise<void> {
   return write(async (db) => {
@@ -89,8 +91,8 @@ export function publishProject(id: number, slug?: string): Promise<void> {
     let row = await db.projects.get(id)
     if (!row) return
     const wanted = slug ?? row.slug ?? slugFromName(row.name)
-    if (wanted !== row.slug) {
-      await queueSlug(db, row, wanted)
+    if (slug !== undefined && slug !== row.slug) {
+      await queueSlug(db, row, slug)
       row = (await db.projects.get(id))!
     }
     await dropRefusedPublishing(db, id)

@@ -145,6 +145,53 @@ export function mirrorOutboxSize(page: Page): Promise<number> {
   )
 }
 
+/** What waits in the outbox, one line per entry (for a failure's message). */
+export function describeOutbox(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('promo-builder')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          const all = db.transaction('outbox').objectStore('outbox').getAll()
+          all.onsuccess = () => {
+            db.close()
+            const now = Date.now()
+            resolve(
+              (all.result as Record<string, unknown>[]).map((e) =>
+                [
+                  `#${String(e.seq)} ${String(e.table)}.${String(e.op)} ${String(e.ck)}`,
+                  String(e.state),
+                  e.sent ? 'sent' : 'not sent',
+                  `attempts ${String(e.attempts)}`,
+                  `next in ${Math.max(0, Number(e.nextAttemptAt) - now)} ms`,
+                  e.code ? `code ${String(e.code)}` : '',
+                  e.message ? `«${String(e.message)}»` : '',
+                ]
+                  .filter(Boolean)
+                  .join(', '),
+              ),
+            )
+          }
+          all.onerror = () => reject(all.error)
+        }
+      }),
+  )
+}
+
+/** Waits until every queued change reached the server; on time out, says what still waits. */
+export async function outboxEmptied(page: Page, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while ((await mirrorOutboxSize(page)) > 0) {
+    if (Date.now() > deadline) {
+      const waiting = await describeOutbox(page)
+      throw new Error(`the outbox did not empty in ${timeoutMs} ms:\n${waiting.join('\n')}`)
+    }
+    await page.waitForTimeout(100)
+  }
+}
+
 /** A block as the open canvas draws it (`window.__promoEditorCanvas`, editor-canvas.tsx). */
 export type DrawnBlock = CanvasBlockProbe
 

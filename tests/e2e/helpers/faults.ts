@@ -10,7 +10,7 @@ import {
   type FaultProxy,
 } from '../../support/fault-proxy.ts'
 import { submitLogin } from './app.ts'
-import { mirrorOutboxSize } from './editor.ts'
+import { outboxEmptied } from './editor.ts'
 
 /**
  * The browser on a flaky network: a fault proxy (tests/support/fault-proxy.ts) in front of the e2e
@@ -85,46 +85,8 @@ export async function signInThrough(
  * header says «Всё сохранено».
  */
 export async function allSaved(page: Page, timeout = 45_000): Promise<void> {
-  try {
-    await expect.poll(() => mirrorOutboxSize(page), { timeout, interval: 250 }).toBe(0)
-  } catch (error) {
-    throw new Error(`the outbox did not empty: ${JSON.stringify(await outboxEntries(page))}`, {
-      cause: error,
-    })
-  }
+  await outboxEmptied(page, timeout)
   await page.getByText('Всё сохранено').first().waitFor({ timeout })
-}
-
-/** What still waits in the outbox (for the message of a journey that failed). */
-function outboxEntries(page: Page): Promise<unknown[]> {
-  return page.evaluate(
-    () =>
-      new Promise<unknown[]>((resolve, reject) => {
-        const open = indexedDB.open('promo-builder')
-        open.onerror = () => reject(open.error)
-        open.onsuccess = () => {
-          const read = open.result.transaction('outbox').objectStore('outbox').getAll()
-          read.onsuccess = () => {
-            open.result.close()
-            const now = Date.now()
-            resolve(
-              (read.result as Record<string, unknown>[]).map((e) => ({
-                seq: e.seq,
-                op: e.op,
-                table: e.table,
-                ck: e.ck,
-                state: e.state,
-                sent: e.sent,
-                attempts: e.attempts,
-                dueInMs: Number(e.nextAttemptAt) - now,
-                code: e.code,
-              })),
-            )
-          }
-          read.onerror = () => reject(read.error)
-        }
-      }),
-  )
 }
 
 /**

@@ -97,6 +97,9 @@ function PublishBody({
       : null
   const shownError = error ?? refusal
   const published = project.published ?? null
+  // The page's address is known once the person chose one or the server gave one; before that
+  // it is only what the name reads as, and the server may add a suffix to it.
+  const confirmed = saved !== null
 
   const check = (): string | null => {
     const checked = checkSlug(value)
@@ -114,7 +117,9 @@ function PublishBody({
     try {
       // What the screen still holds goes to the outbox first: the publish follows it.
       await beforePublish?.()
-      const done = await runCommand(() => publishProject(projectId, slug).then(() => true))
+      // An address the person typed, or the project's own; else the server gives its default.
+      const chosen = draft !== null || saved !== null ? slug : undefined
+      const done = await runCommand(() => publishProject(projectId, chosen).then(() => true))
       if (done) setDraft(null)
     } finally {
       setBusy(null)
@@ -182,7 +187,7 @@ function PublishBody({
             label={t`Адрес страницы`}
             // The whole address, unless the link below shows it already.
             description={
-              published && value === published.slug
+              published && confirmed && value === published.slug
                 ? undefined
                 : pageUrl(value || '…', published?.url)
             }
@@ -216,7 +221,15 @@ function PublishBody({
           ) : null}
         </Stack>
       </form>
-      {published ? <PageLink url={published.url} slug={published.slug} /> : null}
+      {published && confirmed ? <PageLink url={published.url} slug={published.slug} /> : null}
+      {published && !confirmed ? (
+        <Text size="sm" c="dimmed" data-testid="publish-address-pending">
+          <Trans>
+            Ссылка и QR-код появятся, когда сервер примет публикацию: если этот адрес уже занят
+            другой страницей, к нему добавится короткое окончание.
+          </Trans>
+        </Text>
+      ) : null}
       <Group gap="sm" justify="flex-end">
         {published ? (
           <Button
