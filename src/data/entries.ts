@@ -66,6 +66,23 @@ export interface FieldClash {
 }
 
 /**
+ * Fields that are one change together: a block's place is its x and y, its size its width and
+ * height. Two moves never combine into a place nobody chose: when both sides moved a block, even one
+ * along x and the other along y, the place is one conflict, and the choice takes both or neither.
+ */
+export const FIELD_GROUPS: readonly (readonly string[])[] = [
+  ['x', 'y'],
+  ['width', 'height'],
+]
+
+const GROUP_OF = new Map(FIELD_GROUPS.flatMap((group) => group.map((field) => [field, group])))
+
+/** The fields that change together with `field` (itself alone for most). */
+export function fieldGroup(field: string): readonly string[] {
+  return GROUP_OF.get(field) ?? [field]
+}
+
+/**
  * What a `409 conflict` left for the person to decide (docs/SYNC.md, "Conflicts"): the fields both
  * sides changed (none for a delete of a record changed on the server) and the server's row.
  */

@@ -1,6 +1,6 @@
 import type { MirrorDb } from './db.ts'
 import { localFileId } from './ids.ts'
-import type { NewEntry, OutboxEntry } from './entries.ts'
+import { fieldGroup, type NewEntry, type OutboxEntry } from './entries.ts'
 import { queued } from './keyed.ts'
 import type { ClientKey } from './types.ts'
 
@@ -114,7 +114,8 @@ async function supersedeConflicts(
     .filter((e) => e.code === 'conflict' && e.conflict !== undefined)
     .toArray()
   for (const conflict of waiting) {
-    const taken = new Set(Object.keys(entry.payload))
+    // A field taken again takes its group with it (a block's place is x and y together).
+    const taken = new Set(Object.keys(entry.payload).flatMap((field) => fieldGroup(field)))
     for (const clash of conflict.conflict!.fields)
       if (taken.has(clash.field)) known[clash.field] = clash.theirs
     if (entry.op === 'delete' || entry.op === 'save' || conflict.op === 'delete') {

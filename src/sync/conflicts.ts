@@ -1,6 +1,12 @@
 import type { ServerRow } from '../api/client.ts'
 import type { MirrorDb } from '../data/db.ts'
-import type { EntryConflict, FieldClash, OutboxEntry, SendEntry } from '../data/entries.ts'
+import {
+  fieldGroup,
+  type EntryConflict,
+  type FieldClash,
+  type OutboxEntry,
+  type SendEntry,
+} from '../data/entries.ts'
 import { keyedPayload, resolveEntry } from '../data/keyed.ts'
 import { newKey, pick } from '../data/outbox.ts'
 import { applyUpdated, inAll } from './mutators/apply.ts'
@@ -30,8 +36,8 @@ export interface Split {
 /**
  * Splits a change (`mine`, made from `base`) against the server's row now (`current`). Only the
  * fields that differ from `base` are the change (a form sends its untouched fields too, a block
- * save the whole block). A field whose value before the change is not
- * known counts as changed by both when the values differ.
+ * save the whole block). A field whose value before the change is not known counts as changed by
+ * both when the values differ. Grouped fields (`FIELD_GROUPS`) merge or conflict together.
  */
 export function splitChange(
   base: Readonly<Record<string, unknown>> | undefined,
@@ -40,13 +46,19 @@ export function splitChange(
 ): Split {
   const send: Record<string, unknown> = {}
   const clashes: FieldClash[] = []
-  for (const [field, value] of Object.entries(mine)) {
-    const known = base !== undefined && field in base
+  const seen = new Set<string>()
+  const known = (field: string) => base !== undefined && field in base
+  for (const field of Object.keys(mine)) {
+    if (seen.has(field)) continue
+    const fields = fieldGroup(field).filter((f) => f in mine)
+    for (const f of fields) seen.add(f)
     // Not changed here (a form sends its untouched fields too): whatever the server has stays.
-    if (known && same(value, base[field])) continue
-    if (same(current[field], value)) continue
-    if (known && same(current[field], base[field])) send[field] = value
-    else clashes.push({ field, mine: value, theirs: current[field] })
+    const changedHere = fields.filter((f) => !(known(f) && same(mine[f], base![f])))
+    if (changedHere.length === 0) continue
+    if (fields.every((f) => same(current[f], mine[f]))) continue
+    const changedThere = fields.some((f) => !(known(f) && same(current[f], base![f])))
+    if (!changedThere) for (const f of changedHere) send[f] = mine[f]
+    else for (const f of fields) clashes.push({ field: f, mine: mine[f], theirs: current[f] })
   }
   return { send, clashes }
 }

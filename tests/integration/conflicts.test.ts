@@ -262,11 +262,36 @@ describe('two people editing one block', () => {
     await elsewhere('/api/text/add', { id: block.id, x: 80 })
     await h.engine.replay()
     const [conflict] = await parked()
-    expect(conflict?.conflict?.fields).toEqual([{ field: 'x', mine: 60, theirs: 80 }])
+    // The place is one conflict: both coordinates, with the server's y beside this device's.
+    expect(conflict?.conflict?.fields).toEqual([
+      { field: 'x', mine: 60, theirs: 80 },
+      { field: 'y', mine: block.y, theirs: block.y },
+    ])
     const items = await json<SavedBlock[]>(
       await h.call('GET', '/api/project/get_items', undefined, { bg_id: block.bg_id }),
     )
     expect(items[0]?.x).toBe(80)
+  })
+
+  it('a move along x here and along y there never lands on a place nobody chose', async () => {
+    const { block } = await blockOnBoth()
+    await saveBlocks([{ ...(await local(block.id!)), x: 60 }])
+    await elsewhere('/api/text/add', { id: block.id, y: 40 })
+    await h.engine.replay()
+    const [conflict] = await parked()
+    expect(conflict?.conflict?.fields.map((c) => c.field)).toEqual(['x', 'y'])
+    const onServer = async () =>
+      (
+        await json<SavedBlock[]>(
+          await h.call('GET', '/api/project/get_items', undefined, { bg_id: block.bg_id }),
+        )
+      )[0]
+    // Meanwhile the server keeps the other person's place whole.
+    expect(await onServer()).toMatchObject({ x: block.x, y: 40 })
+    // «Оставить моё»: this device's place, both coordinates.
+    await h.engine.retryEntry(conflict!.seq!)
+    expect(await h.engine.replay()).toBe('idle')
+    expect(await onServer()).toMatchObject({ x: 60, y: block.y })
   })
 })
 

@@ -53,9 +53,43 @@ describe('splitChange (a write refused because the row changed on the server)', 
     const mine = { x: 50, y: 20, text: 'Hi', color: '#000' }
     const current = { id: 7, version: 3, x: 10, y: 20, text: 'Hello', color: '#f00' }
     expect(splitChange(base, mine, current)).toEqual({ send: { x: 50 }, clashes: [] })
-    // Both moved it: a conflict on x only; y changed only here goes.
+    // Both moved it: the place is one conflict (x and y together), never x from one and y from
+    // the other.
     const both = splitChange(base, { ...mine, y: 30 }, { ...current, x: 70 })
-    expect(both.send).toEqual({ y: 30 })
-    expect(both.clashes).toEqual([{ field: 'x', mine: 50, theirs: 70 }])
+    expect(both.send).toEqual({})
+    expect(both.clashes).toEqual([
+      { field: 'x', mine: 50, theirs: 70 },
+      { field: 'y', mine: 30, theirs: 20 },
+    ])
+  })
+
+  it('a move along x here and along y there is one conflict of the place', () => {
+    const base = { x: 10, y: 20 }
+    const split = splitChange(base, { x: 50, y: 20 }, { x: 10, y: 60 })
+    expect(split.send).toEqual({})
+    expect(split.clashes).toEqual([
+      { field: 'x', mine: 50, theirs: 10 },
+      { field: 'y', mine: 20, theirs: 60 },
+    ])
+  })
+
+  it('a size is one change too; a place nobody else touched goes whole', () => {
+    const base = { x: 10, y: 20, width: 30, height: 40, rotation: 0 }
+    // Resized here (width only), resized there (height only), moved here: the move goes.
+    const split = splitChange(
+      base,
+      { x: 15, y: 25, width: 35, height: 40, rotation: 0 },
+      { x: 10, y: 20, width: 30, height: 45, rotation: 0 },
+    )
+    expect(split.send).toEqual({ x: 15, y: 25 })
+    expect(split.clashes).toEqual([
+      { field: 'width', mine: 35, theirs: 30 },
+      { field: 'height', mine: 40, theirs: 45 },
+    ])
+  })
+
+  it('a place both sides moved to the same spot is no conflict', () => {
+    const split = splitChange({ x: 1, y: 2 }, { x: 5, y: 6 }, { x: 5, y: 6 })
+    expect(split).toEqual({ send: {}, clashes: [] })
   })
 })
