@@ -243,6 +243,14 @@ export const QUERIES = {
     const rows = await db.outbox.where('state').equals('parked').sortBy('seq')
     const ids: number[] = []
     for (const entry of rows) ids.push(await idOfKey(db, entry.table, entry.ck))
+    // A block's conflict is shown in per cent of its background (docs/SYNC.md "Conflicts").
+    const backgrounds = new Map<number, { width: number; height: number }>()
+    for (const entry of rows) {
+      const bgId = entry.table === 'blocks' ? entry.conflict?.current.bg_id : undefined
+      if (typeof bgId !== 'number' || backgrounds.has(bgId)) continue
+      const bg = await db.backgrounds.get(bgId)
+      if (bg) backgrounds.set(bgId, { width: bg.width, height: bg.height })
+    }
     return rows.map((entry, i) => ({
       seq: entry.seq!,
       table: entry.table,
@@ -253,7 +261,11 @@ export const QUERIES = {
       code: entry.code ?? '',
       fields: entry.fields ?? {},
       conflict: entry.conflict
-        ? { fields: entry.conflict.fields, current: entry.conflict.current }
+        ? {
+            fields: entry.conflict.fields,
+            current: entry.conflict.current,
+            background: backgrounds.get(Number(entry.conflict.current.bg_id)),
+          }
         : undefined,
     }))
   },

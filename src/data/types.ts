@@ -151,4 +151,6 @@ export interface ParkedConflict {
   fields: { field: string; mine: unknown; theirs: unknown }[]
   /** The server's row as the conflict found it. */
   current: Record<string, unknown>
+  /** A block's background, whose size its place and size are shown in per cent of. */
+  background?: { width: number; height: number } | undefined
 }

@@ -64,6 +64,28 @@ export function halfHeightUnits(bg: Size): number {
   return bg.width > 0 ? (100 * bg.height) / bg.width : 100
 }
 
+/**
+ * A block's centre as the person reads it: per cent of the background's width from its left edge
+ * and of its height from its top edge (the stored offsets run -100…100 across the width and
+ * ± half the height in the same units). An unknown background counts as square.
+ */
+export function centrePercent(
+  centre: { x: number; y: number },
+  bg: Size | undefined,
+): { x: number; y: number } {
+  const half = bg ? halfHeightUnits(bg) : 100
+  return { x: (centre.x + 100) / 2, y: ((centre.y + half) / (2 * half)) * 100 }
+}
+
+/** The stored centre of a place given in per cent (`centrePercent` read back). */
+export function centreFromPercent(
+  percent: { x: number; y: number },
+  bg: Size | undefined,
+): { x: number; y: number } {
+  const half = bg ? halfHeightUnits(bg) : 100
+  return { x: percent.x * 2 - 100, y: (percent.y / 100) * 2 * half - half }
+}
+
 /** Screen px per stored unit for a frame. */
 export function pxPerUnit(frame: Rect): number {
   return frame.width / 200

@@ -1,4 +1,4 @@
-import { useEffect, useState, type MouseEvent, type RefObject } from 'react'
+import { useCallback, useEffect, useState, type MouseEvent, type RefObject } from 'react'
 
 /**
  * A header control drawn as the app's own light button whose overlay (Mantine's Popover, Menu…)
@@ -19,7 +19,12 @@ export function useOverlayOnDemand(load: () => Promise<unknown>) {
       setOpened(true)
     },
   }
-  return { opened, setOpened, wanted, lightProps }
+  /** Opens it from elsewhere (another control leads here): its button takes the focus. */
+  const open = useCallback(() => {
+    setWanted((before) => before ?? { takeFocus: true })
+    setOpened(true)
+  }, [])
+  return { opened, setOpened, wanted, lightProps, open }
 }
 
 /** The loaded overlay's button takes the focus of the light one it replaced (on mount only). */

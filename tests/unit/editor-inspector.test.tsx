@@ -5,6 +5,8 @@ import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
+import { MirrorDb, setDb } from '../../src/data/db.ts'
+import type { OutboxEntry } from '../../src/data/entries.ts'
 import type { BlockOf, BlockType } from '../../src/domain/block.ts'
 import type { Specialist } from '../../src/domain/directory.ts'
 import type { LocalBlock } from '../../src/features/editor/editor-data.ts'
@@ -316,5 +318,51 @@ describe('gift, video and subscribe inspectors', () => {
     await user.clear(field('Действие'))
     await user.type(field('Действие'), 'Прийти')
     expect(onChange).toHaveBeenLastCalledWith({ action: 'Прийти' }, 'action')
+  })
+})
+
+describe('a conflicted block in the inspector', () => {
+  it('shows the conflict inline, in the inspector’s words and units, with the choices', async () => {
+    const db = new MirrorDb('editor-inspector-conflict')
+    setDb(db)
+    await db.backgrounds.put({ ...BG, ck: '10', version: 1 })
+    await db.outbox.add({
+      key: 'k',
+      table: 'blocks',
+      ck: '8',
+      op: 'save',
+      payload: {},
+      state: 'parked',
+      attempts: 0,
+      nextAttemptAt: 0,
+      sent: false,
+      label: 'Кнопка',
+      createdAt: 0,
+      code: 'conflict',
+      message: 'Блок изменён',
+      baseVersion: 2,
+      conflict: {
+        version: 3,
+        fields: [
+          { field: 'x', mine: -50, theirs: 0 },
+          { field: 'y', mine: 0, theirs: 0 },
+        ],
+        current: { id: 8, version: 3, type: 'button', bg_id: BG.id },
+      },
+    } as unknown as OutboxEntry)
+    setup('button', { id: 8 })
+    const notice = await screen.findByTestId('conflict-notice', {}, { timeout: 5_000 })
+    expect(within(notice).getByText('Положение')).toBeInTheDocument()
+    expect(notice).toHaveTextContent('Ваше: X 25 %, Y 50 %')
+    expect(notice).toHaveTextContent('На сервере: X 50 %, Y 50 %')
+    expect(within(notice).getByRole('button', { name: 'Оставить моё' })).toBeInTheDocument()
+    expect(within(notice).getByRole('button', { name: 'Взять с сервера' })).toBeInTheDocument()
+  })
+
+  it('shows nothing of the kind for a block without one', async () => {
+    setDb(new MirrorDb('editor-inspector-no-conflict'))
+    setup('button', { id: 9 })
+    expect(await screen.findByText('Положение')).toBeInTheDocument()
+    expect(screen.queryByTestId('conflict-notice')).toBeNull()
   })
 })

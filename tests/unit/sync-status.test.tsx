@@ -144,6 +144,58 @@ describe('sync status in the top bar', () => {
     expect(discardEntry).toHaveBeenCalledWith(seq)
   })
 
+  it('shows a block’s conflict as its inspector does: the place in %, the size, degrees, colours', async () => {
+    // A 1600 × 900 section: y runs ±56.25 units, so y 0 is 50 % down and y 28.125 is 75 %.
+    await db.backgrounds.put({
+      id: 3,
+      ck: '3',
+      project_id: 1,
+      version: 1,
+      image_url: '/uploads/bg.png',
+      width: 1600,
+      height: 900,
+      position: 0,
+    })
+    await db.outbox.add({
+      ...entry({
+        state: 'parked',
+        code: 'conflict',
+        message: 'Блок изменён',
+        label: 'Кнопка',
+        baseVersion: 2,
+        conflict: {
+          version: 3,
+          fields: [
+            { field: 'x', mine: -50, theirs: 0 },
+            { field: 'y', mine: 0, theirs: 28.125 },
+            { field: 'rotation', mine: 14.6, theirs: 0 },
+            { field: 'background', mine: '#e64980', theirs: 'transparent' },
+            { field: 'text', mine: 'Записаться', theirs: 'Узнать больше' },
+          ],
+          current: { id: 8, version: 3, type: 'button', bg_id: 3 },
+        },
+      }),
+      table: 'blocks',
+      ck: '8',
+      op: 'save',
+    } as OutboxEntry)
+    await renderInApp(() => <SyncStatus />)
+    await userEvent.click(await screen.findByRole('button', { name: /Конфликты: 1/ }))
+    const row = await screen.findByTestId('conflict-entry')
+    const line = (name: string) => row.querySelector(`[data-field="${name}"]`)!
+    // One line for the place, in per cent of the background, never two raw coordinates.
+    expect(line('place')).toHaveTextContent(
+      'ПоложениеВаше: X 25 %, Y 50 %На сервере: X 50 %, Y 75 %',
+    )
+    expect(row.querySelector('[data-field="x"]')).toBeNull()
+    expect(line('rotation')).toHaveTextContent('Ваше: 15°')
+    // Named as the button's inspector names them.
+    expect(line('background')).toHaveTextContent('Цвет кнопки')
+    expect(line('background')).toHaveTextContent('Ваше: #E64980')
+    expect(line('background')).toHaveTextContent('На сервере: без заливки')
+    expect(line('text')).toHaveTextContent('Текст кнопки')
+  })
+
   it('counts a conflict once in the header, and never says everything was sent above it', async () => {
     await db.outbox.add(conflictEntry())
     await renderInApp(() => <SyncStatus />)
@@ -293,6 +345,25 @@ describe('the editor toolbar’s save state', () => {
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Ждут отправки: 2'))
     expect(await screen.findByRole('button', { name: /Ждут отправки: 2/ })).toBeInTheDocument()
   })
+
+  it('«Конфликты: N» in the editor opens the header’s panel with the choices', async () => {
+    await db.outbox.add(conflictEntry())
+    await renderInApp(() => (
+      <>
+        <SaveStatusText status="saved" />
+        <SyncStatus />
+      </>
+    ))
+    const editorButton = await screen.findByTestId('editor-parked')
+    await waitFor(() => expect(editorButton).toHaveTextContent('Конфликты: 1'))
+    await userEvent.click(editorButton)
+    const row = await screen.findByTestId('conflict-entry', {}, { timeout: 15_000 })
+    expect(row).toHaveTextContent('На сервере: «Кардиоцентр»')
+    expect(screen.getByRole('button', { name: /Синхронизация: Конфликты: 1/ })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    )
+  }, 20_000)
 
   it('keeps its own words while the changes are still in the editor', async () => {
     await renderInApp(() => <SaveStatusText status="pending" />)

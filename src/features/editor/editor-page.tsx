@@ -57,6 +57,7 @@ import { useAutosave, type SaveState } from './use-autosave.ts'
 import { useSessionUser } from '../auth/use-session-user.ts'
 import { useShortcuts } from './use-shortcuts.ts'
 import { SwitchField } from '../../ui/switch-field.tsx'
+import { openSyncPanel } from '../sync-status/open-panel.ts'
 import { syncState, useSyncStateLabel } from '../sync-status/sync-state.ts'
 import { useSyncStatus } from '../../sync/client.ts'
 import { PublishControl } from '../publishing/publish-control.tsx'
@@ -408,10 +409,24 @@ export function SaveStatusText({ status }: { status: SaveState }) {
     error: <Trans>Не удалось сохранить</Trans>,
   }[status]
   const alarming = status === 'error' || (status === 'saved' && state === 'parked')
-  return (
+  const said = (
     <Text size="sm" c={alarming ? 'red.9' : 'dimmed'} role="status" aria-live="polite">
       {text}
     </Text>
+  )
+  if (!(status === 'saved' && state === 'parked')) return said
+  // «Конфликты: N» / «Отклонено: N» opens the choices (the header's sync panel).
+  return (
+    <Button
+      variant="subtle"
+      color="red"
+      size="compact-sm"
+      onClick={openSyncPanel}
+      aria-haspopup="dialog"
+      data-testid="editor-parked"
+    >
+      {said}
+    </Button>
   )
 }
 

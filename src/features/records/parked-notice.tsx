@@ -6,7 +6,7 @@ import { discardEntry, retryEntry, useParkedEntries, type ParkedEntry } from '..
 import { Alert } from '../../ui/alert.tsx'
 import { Button } from '../../ui/button.tsx'
 import { fieldErrorText } from '../../ui/field-error.ts'
-import { ConflictActions, ConflictFields } from '../sync-status/conflict-view.tsx'
+import { ConflictActions, ConflictFields, type FieldLabel } from '../sync-status/conflict-view.tsx'
 
 /** The rejected changes of one record. */
 export function useParkedOf(table: MirrorTable, id: number): ParkedEntry[] {
@@ -24,7 +24,14 @@ export function parkedFieldErrors(entries: readonly ParkedEntry[]): Record<strin
 }
 
 /** The server refused a change of this record: its message, and a way to retry or discard it. */
-export function ParkedNotice({ entries: all }: { entries: readonly ParkedEntry[] }) {
+export function ParkedNotice({
+  entries: all,
+  fieldLabel,
+}: {
+  entries: readonly ParkedEntry[]
+  /** A block's fields named as its inspector names them. */
+  fieldLabel?: FieldLabel | undefined
+}) {
   const { t } = useLingui()
   const conflicts = all.filter((entry) => entry.conflict)
   const entries = all.filter((entry) => !entry.conflict)
@@ -41,7 +48,11 @@ export function ParkedNotice({ entries: all }: { entries: readonly ParkedEntry[]
             {conflicts.map((entry) =>
               entry.conflict ? (
                 <div key={entry.seq}>
-                  <ConflictFields conflict={entry.conflict} />
+                  <ConflictFields
+                    conflict={entry.conflict}
+                    table={entry.table}
+                    fieldLabel={fieldLabel}
+                  />
                   <ConflictActions entry={entry} />
                 </div>
               ) : null,

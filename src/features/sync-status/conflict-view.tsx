@@ -1,8 +1,9 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
-import type { ParkedConflict } from '../../data/types.ts'
+import { useState, type ReactNode } from 'react'
+import type { OutboxTable, ParkedConflict } from '../../data/types.ts'
+import { centrePercent } from '../../domain/geometry.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
 import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
@@ -71,10 +72,125 @@ function useValueText() {
   }
 }
 
-/** Both sides of each field in question: «Ваше» and «На сервере». */
-export function ConflictFields({ conflict }: { conflict: ParkedConflict }) {
+const COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i
+
+/** How a block type's inspector names a field (`fieldLabelOf`, given by the editor's screens). */
+export type FieldLabel = (type: string, field: string) => MessageDescriptor | undefined
+
+/** One line of a conflict: a field (or a place, a size) with both sides. */
+interface ClashLine {
+  key: string
+  name: string
+  mine: ReactNode
+  theirs: ReactNode
+}
+
+/**
+ * A block's conflict in the inspector's words and units (docs/SYNC.md "Conflicts"): its place as
+ * X and Y in per cent of the background, its size in per cent, rotation in degrees, colours as
+ * swatches, and each field named as its type's inspector names it.
+ */
+function useBlockLines(conflict: ParkedConflict, fieldLabel?: FieldLabel): ClashLine[] {
+  const { t, i18n } = useLingui()
+  const text = useValueText()
+  const format = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 })
+  const number = (value: unknown) => (typeof value === 'number' ? value : null)
+  const type = String(conflict.current.type ?? '')
+  const nameOf = (field: string) => {
+    const label = fieldLabel?.(type, field) ?? FIELD_NAMES[field]
+    return label ? t(label) : field
+  }
+  const clash = new Map(conflict.fields.map((c) => [c.field, c]))
+  const place = (side: 'mine' | 'theirs') => {
+    const x = number(clash.get('x')?.[side])
+    const y = number(clash.get('y')?.[side])
+    if (x === null || y === null) return text(null)
+    const centre = centrePercent({ x, y }, conflict.background)
+    const across = format.format(centre.x)
+    const down = format.format(centre.y)
+    return t`X ${across} %, Y ${down} %`
+  }
+  const size = (side: 'mine' | 'theirs') => {
+    const width = number(clash.get('width')?.[side])
+    const height = number(clash.get('height')?.[side])
+    if (width === null) return text(null)
+    if (height === null) return `${format.format(width)} %`
+    const wide = format.format(width)
+    const high = format.format(height)
+    return t`ширина ${wide} %, высота ${high} %`
+  }
+  const value = (field: string, v: unknown): ReactNode => {
+    if (typeof v === 'string' && (COLOUR.test(v) || (v === 'transparent' && field !== 'text')))
+      return <Swatch colour={v} />
+    if (field === 'rotation' && typeof v === 'number') return `${Math.round(v)}°`
+    if (typeof v === 'number') return format.format(v)
+    return text(v, field)
+  }
+  const lines: ClashLine[] = []
+  const done = new Set<string>()
+  for (const { field, mine, theirs } of conflict.fields) {
+    if (done.has(field)) continue
+    if (field === 'x' || field === 'y') {
+      done.add('x').add('y')
+      lines.push({ key: 'place', name: t`Положение`, mine: place('mine'), theirs: place('theirs') })
+    } else if ((field === 'width' || field === 'height') && clash.has('width')) {
+      done.add('width').add('height')
+      const name = clash.has('height') ? t`Размер` : nameOf('width')
+      lines.push({ key: 'size', name, mine: size('mine'), theirs: size('theirs') })
+    } else {
+      done.add(field)
+      lines.push({
+        key: field,
+        name: nameOf(field),
+        mine: value(field, mine),
+        theirs: value(field, theirs),
+      })
+    }
+  }
+  return lines
+}
+
+/** A colour as a swatch and its code; «нет заливки» for none. */
+function Swatch({ colour }: { colour: string }) {
+  const { t } = useLingui()
+  if (colour === 'transparent') return <>{t`без заливки`}</>
+  return (
+    <span className={classes.colour}>
+      <span className={classes.swatch} style={{ background: colour }} aria-hidden />
+      {colour.toUpperCase()}
+    </span>
+  )
+}
+
+function useRecordLines(conflict: ParkedConflict): ClashLine[] {
   const { t } = useLingui()
   const text = useValueText()
+  return conflict.fields.map(({ field, mine, theirs }) => {
+    const name = FIELD_NAMES[field]
+    return {
+      key: field,
+      name: name ? t(name) : field,
+      mine: text(mine, field),
+      theirs: text(theirs, field),
+    }
+  })
+}
+
+/**
+ * Both sides of each field in question: «Ваше» and «На сервере». A block's (`table` blocks) in its
+ * inspector's words and units.
+ */
+export function ConflictFields({
+  conflict,
+  table,
+  fieldLabel,
+}: {
+  conflict: ParkedConflict
+  table: OutboxTable
+  fieldLabel?: FieldLabel | undefined
+}) {
+  const blockLines = useBlockLines(conflict, fieldLabel)
+  const recordLines = useRecordLines(conflict)
   if (conflict.fields.length === 0) {
     return (
       <p className={classes.note}>
@@ -82,28 +198,26 @@ export function ConflictFields({ conflict }: { conflict: ParkedConflict }) {
       </p>
     )
   }
+  const lines = table === 'blocks' ? blockLines : recordLines
   return (
     <dl className={classes.fields} data-testid="conflict-fields">
-      {conflict.fields.map(({ field, mine, theirs }) => {
-        const name = FIELD_NAMES[field]
-        return (
-          <div key={field} className={classes.field} data-field={field}>
-            <dt className={classes.name}>{name ? t(name) : field}</dt>
-            <dd className={classes.value}>
-              <span className={classes.side}>
-                <Trans>Ваше:</Trans>
-              </span>{' '}
-              <span data-testid="conflict-mine">{text(mine, field)}</span>
-            </dd>
-            <dd className={classes.value}>
-              <span className={classes.side}>
-                <Trans>На сервере:</Trans>
-              </span>{' '}
-              <span data-testid="conflict-theirs">{text(theirs, field)}</span>
-            </dd>
-          </div>
-        )
-      })}
+      {lines.map(({ key, name, mine, theirs }) => (
+        <div key={key} className={classes.field} data-field={key}>
+          <dt className={classes.name}>{name}</dt>
+          <dd className={classes.value}>
+            <span className={classes.side}>
+              <Trans>Ваше:</Trans>
+            </span>{' '}
+            <span data-testid="conflict-mine">{mine}</span>
+          </dd>
+          <dd className={classes.value}>
+            <span className={classes.side}>
+              <Trans>На сервере:</Trans>
+            </span>{' '}
+            <span data-testid="conflict-theirs">{theirs}</span>
+          </dd>
+        </div>
+      ))}
     </dl>
   )
 }

@@ -8,6 +8,7 @@ import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts
 import { Button } from '../../ui/button.tsx'
 import { notifyError } from '../../ui/notify.tsx'
 import { nestQuotes } from '../../domain/quotes.ts'
+import { fieldLabelOf } from '../editor/blocks/index.ts'
 import { ConflictActions, ConflictFields } from './conflict-view.tsx'
 
 const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
@@ -85,7 +86,9 @@ function ConflictRow({ entry, title }: { entry: ParkedEntry; title: string }) {
       <Text size="sm" fw={600} truncate>
         {entry.label ? t`${title} «${label}»` : title}
       </Text>
-      {entry.conflict ? <ConflictFields conflict={entry.conflict} /> : null}
+      {entry.conflict ? (
+        <ConflictFields conflict={entry.conflict} table={entry.table} fieldLabel={fieldLabelOf} />
+      ) : null}
       <ConflictActions entry={entry} />
     </Paper>
   )

@@ -1,11 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { IconLock } from '@tabler/icons-react'
 import { useNavigate, useRouterState } from '@tanstack/react-router'
-import { lazy } from 'react'
+import { lazy, useEffect } from 'react'
 import { useSyncStatus } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
 import { MantineScope } from '../../ui/mantine-scope.tsx'
 import { useOverlayOnDemand } from '../../ui/overlay-on-demand.ts'
+import { onOpenSyncPanel } from './open-panel.ts'
 import { SyncStatusButton, type SyncStatusButtonProps } from './sync-status-button.tsx'
 import { syncState as stateOf, useSyncStateLabel as useStateLabel } from './sync-state.ts'
 
@@ -23,7 +24,8 @@ const SyncStatusPopover = lazy(() => loadPanel().then((m) => ({ default: m.SyncS
 export function SyncStatus() {
   const { t } = useLingui()
   const status = useSyncStatus()
-  const { opened, setOpened, wanted, lightProps } = useOverlayOnDemand(loadPanel)
+  const { opened, setOpened, wanted, lightProps, open } = useOverlayOnDemand(loadPanel)
+  useEffect(() => onOpenSyncPanel(open), [open])
   const state = stateOf(status)
   const label = useStateLabel(state, status)
   const href = useRouterState({ select: (s) => s.location.href })

@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from '@lingui/core'
 import * as v from 'valibot'
 import { BLOCK_SCHEMAS, isBlockType, type BlockOf, type BlockType } from '../../../domain/block.ts'
 import type { LocalBlock } from '../editor-data.ts'
@@ -30,6 +31,20 @@ export const BLOCK_DEFINITIONS: { [T in BlockType]: BlockDefinition<T> } = {
   gift: giftBlock,
   price: priceBlock,
   subscribe: subscribeBlock,
+}
+
+/**
+ * What the inspector calls a field of a block type (its content and style fields), if one of them
+ * is that field: a conflict names a block's fields as its inspector does.
+ */
+export function fieldLabelOf(type: string, field: string): MessageDescriptor | undefined {
+  if (!isBlockType(type)) return undefined
+  const def = BLOCK_DEFINITIONS[type] as BlockDefinition<BlockType>
+  const fields: readonly { field: string; label?: MessageDescriptor }[] = [
+    ...def.content,
+    ...def.style,
+  ]
+  return fields.find((f) => f.field === field)?.label
 }
 
 export function definitionOf<T extends BlockType>(type: T): BlockDefinition<T> {

@@ -2,10 +2,11 @@ import '../editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { BlockOf, BlockType } from '../../../domain/block.ts'
 import type { Specialist } from '../../../domain/directory.ts'
-import { halfHeightUnits, type Size } from '../../../domain/geometry.ts'
+import { centreFromPercent, centrePercent, type Size } from '../../../domain/geometry.ts'
 import type { Background } from '../../../domain/project.ts'
 import { Stack, Text, Title } from '../../../ui/layout.tsx'
-import { BLOCK_DEFINITIONS } from '../blocks/index.ts'
+import { ParkedNotice, useParkedOf } from '../../records/parked-notice.tsx'
+import { BLOCK_DEFINITIONS, fieldLabelOf } from '../blocks/index.ts'
 import { BLOCK_PANELS } from '../blocks/panels.ts'
 import type { AnyBlockPatch } from '../blocks/types.ts'
 import type { LocalBlock } from '../editor-data.ts'
@@ -36,16 +37,19 @@ export interface BlockInspectorProps {
 const WHOLE_DEGREES: NumberUnit = { show: (n) => n, store: (n) => n, digits: 0 }
 
 /**
- * X and Y as per cent of the background from its top left corner, to one decimal: the stored centre offsets run
- * from -100 to 100 across the width and ± half the height in the same units (docs/editor.md).
+ * X and Y as per cent of the background from its top left corner, to one decimal
+ * (`centrePercent`, docs/editor.md).
  */
 export function positionUnits(bg: Size | undefined): { x: NumberUnit; y: NumberUnit } {
-  const half = bg ? halfHeightUnits(bg) : 100
   return {
-    x: { show: (x) => (x + 100) / 2, store: (p) => p * 2 - 100, digits: 1 },
+    x: {
+      show: (x) => centrePercent({ x, y: 0 }, bg).x,
+      store: (p) => centreFromPercent({ x: p, y: 0 }, bg).x,
+      digits: 1,
+    },
     y: {
-      show: (y) => ((y + half) / (2 * half)) * 100,
-      store: (p) => (p / 100) * 2 * half - half,
+      show: (y) => centrePercent({ x: 0, y }, bg).y,
+      store: (p) => centreFromPercent({ x: 0, y: p }, bg).y,
       digits: 1,
     },
   }
@@ -71,6 +75,7 @@ export function BlockInspector(props: BlockInspectorProps) {
       <Title order={3} fz="lg">
         {typeLabel(props.block.type)}
       </Title>
+      <BlockParked id={props.block.id} />
       <TypePanel {...props} />
       <Section title={t`Положение`}>
         <Row>
@@ -102,4 +107,14 @@ function TypePanel<T extends BlockType>(props: BlockInspectorProps & { block: Bl
   const { block, onChange, ...rest } = props
   const { Panel } = BLOCK_PANELS[block.type as T] as BlockPanel<T>
   return <Panel {...rest} ctx={{ block, commit: onChange }} />
+}
+
+/**
+ * The block's conflicts and refused saves, with the choices, as the record forms show theirs
+ * (docs/SYNC.md "Conflicts"): in the inspector's words and units.
+ */
+function BlockParked({ id }: { id: number | undefined }) {
+  const parked = useParkedOf('blocks', id ?? 0)
+  if (id === undefined || parked.length === 0) return null
+  return <ParkedNotice entries={parked} fieldLabel={fieldLabelOf} />
 }
