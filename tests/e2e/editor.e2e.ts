@@ -395,6 +395,56 @@ describe('a project made offline', () => {
   }, 60_000)
 })
 
+describe('a block moved on two devices (docs/SYNC.md "Conflicts")', () => {
+  it('along x here offline and along y there is one conflict of its place, shown in per cent and decided in the inspector', async () => {
+    const projectId = await createProjectThroughUi(page, 'Место блока', 1)
+    await uploadBackground(page, makePng(BG.width, BG.height))
+    await addBlockButton(page, 'Текст').click()
+    await expect.poll(() => layerItems(page).count()).toBe(1)
+    await expect.poll(() => backgroundsOf(projectId), { timeout: 20_000 }).toHaveLength(1)
+    const [bgId] = await backgroundsOf(projectId)
+    await expect.poll(() => serverBlocks(bgId!), { timeout: 20_000 }).toHaveLength(1)
+    await outboxEmptied(page, 20_000)
+    const [block] = await serverBlocks(bgId!)
+    await layerItems(page).first().getByRole('button').first().click()
+    await goOffline(browser.context)
+    try {
+      // Here: moved to 30 % across, nothing else.
+      const x = page.getByRole('textbox', { name: 'X', exact: true })
+      await x.fill('30')
+      await x.blur()
+      await expect.poll(() => mirrorOutboxSize(page)).toBeGreaterThan(0)
+      // There, meanwhile: a colleague moves it down.
+      await apiPost(user, '/api/text/add', { id: block!.id, y: block!.y + 20 })
+    } finally {
+      await goOnline(browser.context)
+    }
+    const parked = page.getByTestId('editor-parked')
+    await expect.poll(() => parked.textContent(), { timeout: 20_000 }).toBe('Конфликты: 1')
+    // The colleague's place is kept whole meanwhile: never x from here and y from there.
+    expect(await serverBlocks(bgId!)).toMatchObject([{ x: block!.x, y: block!.y + 20 }])
+
+    // The inspector shows it above the block's fields, as one place in per cent.
+    const notice = page.getByTestId('conflict-notice')
+    const place = notice.locator('[data-field="place"]')
+    expect(await place.getByTestId('conflict-mine').textContent()).toMatch(/^X 30 %, Y \d/)
+    expect(await place.getByTestId('conflict-theirs').textContent()).toMatch(/^X 50 %, Y \d/)
+    // The toolbar's «Конфликты: 1» opens the header's panel with the same choice.
+    await parked.click()
+    const entry = page.getByTestId('conflict-entry')
+    await entry.waitFor()
+    expect(await entry.locator('[data-field="place"]').count()).toBe(1)
+    await page.getByRole('button', { name: 'Синхронизация: Конфликты: 1' }).click()
+    await entry.waitFor({ state: 'hidden' })
+
+    // «Оставить моё»: this device's place, both coordinates.
+    await notice.getByRole('button', { name: 'Оставить моё' }).click()
+    await outboxEmptied(page, 20_000)
+    expect(await serverBlocks(bgId!)).toMatchObject([{ x: -40, y: block!.y }])
+    await notice.waitFor({ state: 'detached' })
+  }, 90_000)
+})
+
 describe('a subscribe block («Запись»)', () => {
   it('draws its specialist by name on the canvas after a reload, as the server, the inspector and the preview hold it', async () => {
     const [workspace] = await apiGet<{ id: number }[]>(user, '/api/workspace/list')
