@@ -4,7 +4,7 @@ import { AppError } from '../services/errors.ts'
 import { jsonText } from './answer.ts'
 import { errorMessage, fieldMessage } from './messages.ts'
 
-/** The error body of DESIGN §4 with Russian text. */
+/** The error body of docs/API.md "Errors", with Russian text. */
 export function errorResponse(error: AppError, headers: Record<string, string> = {}): Response {
   const body: {
     code: string

@@ -72,9 +72,10 @@ async function requestHash(c: Context<AppEnv>): Promise<string> {
 }
 
 /**
- * Idempotency-Key (DESIGN §4): the first response per (user, key) is stored and returned again for
- * a repeat. A repeat that arrives while the first still runs waits for its answer; the key's primary
- * key makes sure only one of them runs. A server fault (5xx) frees the key so a retry runs again.
+ * Idempotency-Key (docs/API.md "Idempotency-Key"): the first response per (user, key) is stored
+ * and returned again for a repeat. A repeat that arrives while the first still runs waits for its
+ * answer; the key's primary key makes sure only one of them runs. A server fault (5xx) frees the
+ * key so a retry runs again.
  */
 export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = c.req.header('Idempotency-Key')

@@ -2,7 +2,10 @@ import * as v from 'valibot'
 import { AuthResponse, CheckAuthResponse, type User } from '../domain/user.ts'
 import { request } from './client.ts'
 
-/** Auth endpoints (DESIGN §4). Inputs are validated by the callers with the domain schemas. */
+/**
+ * Auth endpoints (docs/API.md "Auth"). Inputs are validated by the callers with the domain
+ * schemas.
+ */
 
 export function login(input: { email: string; password: string }, signal?: AbortSignal) {
   return request('/api/login', { method: 'POST', body: input, schema: AuthResponse, signal })

@@ -18,9 +18,9 @@ export function getItems(bgId: number): Promise<SavedBlock[]> {
 }
 
 /**
- * Saves one block (spec §4): text/button/image/video `POST /api/{type}/add`, with `id` when the block
- * has one (update); gift/price/subscribe `/add` without id, `/update` with id. Returns the saved
- * block, which always has its id.
+ * Saves one block (docs/API.md "Blocks"): text/button/image/video `POST /api/{type}/add`, with `id`
+ * when the block has one (update); gift/price/subscribe `/add` without id, `/update` with id.
+ * Returns the saved block, which always has its id.
  */
 export function saveBlock(
   block: Block,

@@ -12,7 +12,10 @@ import { PublishResult, SetSlugResult, UnpublishResult } from '../domain/publish
 import { request } from './client.ts'
 import { postForm, type UploadProgress } from './upload.ts'
 
-/** Projects, project types, backgrounds and uploads (spec §7, DESIGN §4). */
+/**
+ * Projects, project types, backgrounds and uploads
+ * (docs/API.md "Projects, backgrounds, uploads").
+ */
 
 export function listProjectTypes() {
   return request('/api/project_types/list', { schema: v.array(ProjectType) })
@@ -67,7 +70,10 @@ export function setProjectType(
   })
 }
 
-/** A GET in the spec that creates the copy: sent with an Idempotency-Key like any mutation. */
+/**
+ * A GET that creates the copy: sent with an Idempotency-Key like any mutation
+ * (docs/API.md "Idempotency-Key").
+ */
 export function copyProject(id: number, idempotencyKey: string) {
   return request('/api/project/copy', {
     method: 'GET',

@@ -4,7 +4,10 @@ import { Department, Location, Specialist } from '../domain/directory.ts'
 import { AmoIntegration, BitrixIntegration } from '../domain/integration.ts'
 import { request } from './client.ts'
 
-/** Integrations (amo, bitrix) and the directory (department, location, specialist): spec §7. */
+/**
+ * Integrations (amo, bitrix) and the directory (department, location, specialist):
+ * docs/API.md "Integrations and directory".
+ */
 export const RECORD_SCHEMAS = {
   amo: AmoIntegration,
   bitrix: BitrixIntegration,

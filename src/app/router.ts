@@ -15,7 +15,7 @@ export function createAppRouter(options: { history?: RouterHistory } = {}) {
     defaultErrorComponent: RouteErrorScreen,
     defaultNotFoundComponent: NotFoundRedirect,
     notFoundMode: 'root',
-    // Spec §2: every navigation starts at the top of the page.
+    // Every navigation starts at the top of the page (docs/app-shell.md "Routes").
     scrollRestoration: false,
   })
   // check_auth answered 401 after its screen had painted from the device (lie-fi): the lock screen

@@ -18,8 +18,9 @@ export interface StorageReport {
 }
 
 /**
- * Asks for persistent storage (the outbox lives in IndexedDB: evicting it would lose edits, DESIGN
- * §5) and measures what is left. Never throws: a browser without the API reports "unknown".
+ * Asks for persistent storage (the outbox lives in IndexedDB: evicting it would lose edits,
+ * docs/SYNC.md "Storage") and measures what is left. Never throws: a browser without the API
+ * reports "unknown".
  */
 export async function secureDeviceStorage(
   storage: DeviceStorage | undefined,

@@ -6,7 +6,10 @@ import type { AmoIntegration, BitrixIntegration } from '../domain/integration.ts
 import type { Background, Project, ProjectType } from '../domain/project.ts'
 import type { Workspace } from '../domain/workspace.ts'
 
-/** Records that live in a workspace and share the seven calls of spec §7. */
+/**
+ * Records that live in a workspace and share the seven calls of
+ * docs/API.md "Integrations and directory".
+ */
 export const RECORD_KINDS = ['amo', 'bitrix', 'department', 'location', 'specialist'] as const
 export type RecordKind = (typeof RECORD_KINDS)[number]
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 
-/** The error body of every failed API call (DESIGN §4). `message` is Russian text. */
+/** The error body of every failed API call (docs/API.md "Errors"). `message` is Russian text. */
 export const ApiErrorBody = v.object({
   error: v.object({
     code: v.string(),

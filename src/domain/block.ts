@@ -9,9 +9,10 @@ import { textDomain } from './blocks/text.ts'
 import { videoDomain } from './blocks/video.ts'
 
 /**
- * Blocks on a background (spec §3, DESIGN §3): the registry of the block types' domain modules
- * (`domain/blocks/<type>.ts`: schema, defaults, endpoints), which the page, the workers and the
- * server share. Everything below derives from it (docs/editor.md «Adding a block type»).
+ * Blocks on a background (docs/API.md "Blocks", docs/editor.md "Geometry"): the registry of the
+ * block types' domain modules (`domain/blocks/<type>.ts`: schema, defaults, endpoints), which the
+ * page, the workers and the server share. Everything below derives from it (docs/editor.md
+ * «Adding a block type»).
  */
 function registry<M extends { [K in keyof M]: { type: K } }>(modules: M): M {
   return modules

@@ -1,9 +1,9 @@
 /**
- * Canvas geometry (DESIGN §3). The stored format does not depend on the screen: a block's anchor is
- * its centre, `x`/`y` are the offset of that centre from the background's centre in units where the
- * background's width is 200 (y grows downwards), `width` is a percentage of the background's width,
- * `height` a percentage of its height, `fontSize` is on the 200-unit basis and `rotation` is degrees
- * clockwise about the centre.
+ * Canvas geometry (docs/editor.md "Geometry"). The stored format does not depend on the screen: a
+ * block's anchor is its centre, `x`/`y` are the offset of that centre from the background's centre
+ * in units where the background's width is 200 (y grows downwards), `width` is a percentage of the
+ * background's width, `height` a percentage of its height, `fontSize` is on the 200-unit basis and
+ * `rotation` is degrees clockwise about the centre.
  *
  * On screen a background occupies a frame (left, top, width, height in screen px, already zoomed).
  * Everything here is pure so the editor model, the canvas and the tests share one set of rules.
@@ -13,7 +13,7 @@
 export const STORED_DECIMALS = 4
 const FACTOR = 10 ** STORED_DECIMALS
 
-/** Default grid (spec §9): on, 20 screen px at 100% zoom. */
+/** Default grid (docs/editor.md "Geometry"): on, 20 screen px at 100% zoom. */
 export const DEFAULT_GRID_SIZE = 20
 
 export interface Size {

@@ -1,4 +1,7 @@
-/** Prices: "1 500 ₽" ↔ 1500 (spec §3, §9). Russian grouping uses a (narrow) no-break space. */
+/**
+ * Prices: "1 500 ₽" ↔ 1500 (docs/app-shell.md "Display formats"). Russian grouping uses a
+ * (narrow) no-break space.
+ */
 
 export const ROUBLE = '₽'
 

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { PublishedState } from './publish.ts'
 import { FieldCode, Id, requiredText, RowVersion } from './validation.ts'
 
-/** The two editors (DESIGN §2). */
+/** The two editors (docs/editor.md "Two editors"). */
 /**
  * The name the server gives a project's copy (the original's name with « (копия)», at most 200
  * characters); the app shows it at once, before the copy has replayed.

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { BLOCK_TYPES } from './block.ts'
 import { FieldCode, Id, IdParam } from './validation.ts'
 
-/** Request shapes shared by the API client and the reference server (DESIGN §4). */
+/** Request shapes shared by the API client and the reference server (docs/API.md). */
 
 /** `{"id": N}` bodies: delete, disable, able, delete_item, delete_bg. */
 export const IdBody = v.object({ id: Id })

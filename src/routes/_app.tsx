@@ -7,7 +7,7 @@ import { AppLayout } from '../ui/app-layout.tsx'
 import { AfterFirstScreen, FirstScreenMark } from '../ui/first-screen.tsx'
 import { MantineScope } from '../ui/mantine-scope.tsx'
 
-/** Main layout: every product route needs the editor rule (spec §6). */
+/** Main layout: every product route needs the editor rule (docs/app-shell.md "Guard"). */
 export const Route = createFileRoute('/_app')({
   beforeLoad: ({ location, context }) =>
     requireAuth({ pathname: location.pathname, href: location.href }, 'editor', context.session),

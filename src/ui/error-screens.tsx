@@ -17,7 +17,10 @@ export function isChunkLoadError(error: unknown): boolean {
   )
 }
 
-/** Raised when a navigation stays pending longer than the chunk load timeout (spec §9: 120 s). */
+/**
+ * Raised when a navigation stays pending longer than the chunk load timeout (120 s,
+ * docs/app-shell.md "Routes").
+ */
 export class NavigationTimeoutError extends Error {
   override readonly name = 'NavigationTimeoutError'
 }

@@ -3,7 +3,10 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { ChunkErrorScreen } from './error-screens.tsx'
 import { RouteLoadingOverlay } from './route-loading-overlay.tsx'
 
-/** Spec §9: a route chunk that has not loaded after 120 s is reported as failed. */
+/**
+ * A route chunk that has not loaded after 120 s is reported as failed
+ * (docs/app-shell.md "Routes").
+ */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000
 
 /**

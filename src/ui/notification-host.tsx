@@ -2,9 +2,10 @@ import { lazy, useSyncExternalStore } from 'react'
 import { MantineScope } from './mantine-scope.tsx'
 
 /**
- * Mounts Mantine's notification container (bottom right, spec §9) the first time something is
- * shown, so pages that never notify do not load its code (nor Mantine's: it has its own scope). Notifications raised before it mounts
- * wait in the store and appear as soon as it does.
+ * Mounts Mantine's notification container (bottom right, docs/app-shell.md "Errors and texts")
+ * the first time something is shown, so pages that never notify do not load its code (nor
+ * Mantine's: it has its own scope). Notifications raised before it mounts wait in the store and
+ * appear as soon as it does.
  */
 const Notifications = lazy(() =>
   import('@mantine/notifications').then((m) => ({ default: m.Notifications })),

@@ -8,7 +8,10 @@ export function closeButtonProps() {
   return { 'aria-label': t`Закрыть уведомление` }
 }
 
-/** Danger notification titled «Ошибка» with the error's own message (spec §8). */
+/**
+ * Danger notification titled «Ошибка» with the error's own message
+ * (docs/app-shell.md "Errors and texts").
+ */
 export function notifyError(message: string, options: { autoClose?: number | false } = {}): string {
   requestNotificationHost()
   return notifications.show({

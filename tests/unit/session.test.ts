@@ -41,7 +41,7 @@ afterEach(async () => {
 })
 
 describe('storage keys', () => {
-  it('uses exactly the keys of the spec', () => {
+  it('uses exactly the keys of docs/app-shell.md "Session"', () => {
     expect(SESSION_KEYS).toEqual({
       token: 'access_token',
       role: 'userRole',

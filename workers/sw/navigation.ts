@@ -21,7 +21,7 @@ export function isClientRoute(pathname: string): boolean {
 /**
  * Every client route (/projects, /department/12, /pages/login?to=…) is answered with the precached
  * index.html, online or not: the router in the page takes it from there, and the page checks the
- * session itself (offline with a stored token = signed in, DESIGN §5).
+ * session itself (offline with a stored token = signed in, docs/app-shell.md "Guard").
  */
 export function routeClientNavigations(): void {
   registerRoute(

@@ -50,7 +50,8 @@ export function projectRoutes(api: Hono<AppEnv>): void {
     const { projects } = c.get('services')
     return json(await projects.setType(c.get('user').id, project_id, type, expected))
   })
-  // GETs in the spec, but they change data: they go through Idempotency-Key like any mutation.
+  // GETs, but they change data: they go through Idempotency-Key like any mutation
+  // (docs/API.md "Idempotency-Key").
   mutation(
     '/project/copy',
     async (c) => {
@@ -89,8 +90,8 @@ export function projectRoutes(api: Hono<AppEnv>): void {
     return json({ url })
   })
 
-  // Blocks (DESIGN §4): text/button/image/video save with /add (id = update) and delete with
-  // project/delete_item; gift/price/subscribe use /add and /update and their own /delete.
+  // Blocks (docs/API.md "Blocks"): text/button/image/video save with /add (id = update) and delete
+  // with project/delete_item; gift/price/subscribe use /add and /update and their own /delete.
   for (const type of ITEM_BLOCK_TYPES) {
     mutation(`/${type}/add`, async (c) => {
       const expected = ifMatch(c)

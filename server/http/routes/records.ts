@@ -9,7 +9,10 @@ import { readJson } from '../errors.ts'
 import { ifMatch } from '../if-match.ts'
 import { productRoutes } from './define.ts'
 
-/** amo, bitrix, department, location, specialist: the same seven calls (spec §7). */
+/**
+ * amo, bitrix, department, location, specialist: the same seven calls
+ * (docs/API.md "Integrations and directory").
+ */
 export function recordRoutes(api: Hono<AppEnv>): void {
   const { query, mutation } = productRoutes(api)
   for (const kind of Object.keys(RECORD_RULES) as RecordKind[]) {

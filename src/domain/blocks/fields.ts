@@ -14,7 +14,7 @@ import {
  * blocks share, the field kinds several types use, and the shape of a module. Pure: the page, the
  * workers and the server import it.
  *
- * Geometry (spec §3, DESIGN §3): `x`, `y` are the offset of the block's centre from the
+ * Geometry (docs/editor.md "Geometry"): `x`, `y` are the offset of the block's centre from the
  * background's centre in units where the background's width is 200; `width` is a percentage of the
  * background's width, `height` a percentage of its height; `rotation` is degrees clockwise about the
  * centre; `fontSize` is in the 200-unit basis.

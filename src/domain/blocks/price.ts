@@ -23,7 +23,8 @@ export const priceDomain = defineBlockDomain({
     price: typeof block.text_price === 'number' ? block.text_price : null,
   }),
   defaults: { color: '#2b8a3e', text: '', text_price: null, button_text: '' },
-  // text_price is the number in the text (DESIGN §3): derived when the client leaves it out.
+  // text_price is the number in the text (docs/API.md "Blocks"): derived when the client leaves
+  // it out.
   derive: (merged, body) => {
     if (!('text_price' in body)) {
       merged.text_price = typeof merged.text === 'string' ? parsePrice(merged.text) : null

@@ -2,7 +2,7 @@ import { ApiError } from '../../api/client.ts'
 import type { Role, User } from '../../domain/user.ts'
 
 /**
- * Route guard rules (spec §2, §6; DESIGN §5). Pure: everything it needs comes in through
+ * Route guard rules (docs/app-shell.md "Guard"). Pure: everything it needs comes in through
  * `GuardDeps`, so every branch is unit-tested without a router or a network.
  */
 
@@ -12,9 +12,9 @@ export const LOGIN_PATH = '/pages/login'
 export const NOT_AUTHORIZED_PATH = '/pages/not-authorized'
 
 /**
- * Paths that need no auth check. The spec's list (login, forgot-password, error-404, error-500,
- * register, /callback, comingsoon) plus reset-password, which a signed-out user reaches from the
- * e-mail link, and lock-screen, which exists to sign an expired session back in.
+ * Paths that need no auth check: login, forgot-password, error-404, error-500, register, /callback
+ * and comingsoon, plus reset-password, which a signed-out user reaches from the e-mail link, and
+ * lock-screen, which exists to sign an expired session back in.
  */
 export const OPEN_PATHS: readonly string[] = [
   '/pages/login',

@@ -11,7 +11,10 @@ import { notifyError, notifySuccess } from '../../ui/notify.tsx'
 import { TextInput } from '../../ui/text-input.tsx'
 import { updateUser } from './session.ts'
 
-/** How long the failure notification of a display-name update stays (spec §8). */
+/**
+ * How long the failure notification of a display-name update stays
+ * (docs/app-shell.md "Errors and texts").
+ */
 export const PROFILE_ERROR_AUTOCLOSE_MS = 8800
 
 export function ProfileNameModal(props: {

@@ -50,7 +50,8 @@ function SpecialistAdd({ workspaceId, ...form }: AddFormProps & { workspaceId: n
   const pickers = usePickers(workspaceId)
   const create = async (output: SpecialistOutput) => {
     const id = await createRecord('specialist', workspaceId, fieldsOf(output))
-    // Enabling and disabling are separate calls on the server (spec §4).
+    // Enabling and disabling are separate calls on the server
+    // (docs/API.md "Integrations and directory").
     if (!output.enabled) await setRecordEnabled('specialist', id, false)
     return id
   }

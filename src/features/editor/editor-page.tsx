@@ -63,7 +63,7 @@ import { useSyncStatus } from '../../sync/client.ts'
 import { PublishControl } from '../publishing/publish-control.tsx'
 import { useTouchFirst } from '../../ui/use-touch-first.ts'
 
-/** Grid steps offered, in screen px at 100% zoom (spec §9: 20 by default). */
+/** Grid steps offered, in screen px at 100% zoom (20 by default: docs/editor.md "Geometry"). */
 const GRID_SIZES = [5, 10, 20, 40, 50] as const
 
 export interface EditorPageProps {

@@ -4,7 +4,7 @@ import type { Size } from '../../domain/geometry.ts'
 import { errorMessage } from '../../ui/field-error.ts'
 
 /**
- * What the API takes (DESIGN §4, docs/API.md): images up to 10 MB; on `image/upload` also MP4 or
+ * What the API takes (docs/API.md "Conventions"): images up to 10 MB; on `image/upload` also MP4 or
  * WebM videos up to 100 MB (the reference server's defaults). The server checks the bytes again.
  */
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const

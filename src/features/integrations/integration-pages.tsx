@@ -17,7 +17,10 @@ import { IntegrationStatePanel } from './integration-state.tsx'
 import { KIND_NAME } from './kinds.ts'
 import { removeIntegration } from './remove-integration.ts'
 
-/** Fields for the record commands: `enabled` travels through its own call (spec §4). */
+/**
+ * Fields for the record commands: `enabled` travels through its own call
+ * (docs/API.md "Integrations and directory").
+ */
 function split<T extends { enabled: boolean }>(output: T): [Omit<T, 'enabled'>, boolean] {
   const { enabled, ...fields } = output
   return [fields, enabled]

@@ -6,7 +6,10 @@ import { Switch } from '../../ui/switch.tsx'
 import { runCommand } from '../records/run-command.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
 
-/** Quick enable/disable of one integration (a separate call on the server, spec §4). */
+/**
+ * Quick enable/disable of one integration (a separate call on the server,
+ * docs/API.md "Integrations and directory").
+ */
 export function IntegrationToggle({
   kind,
   id,

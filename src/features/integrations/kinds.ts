@@ -17,7 +17,7 @@ export { KIND_DESCRIPTION, KIND_NAME } from './kind-names.ts'
 
 /**
  * The field of each kind that holds a secret (a key, or a webhook URL with a token in it): shown
- * masked, kept unless the user replaces it (DESIGN §4).
+ * masked, kept unless the user replaces it (docs/API.md "Integrations and directory").
  */
 export const SECRET_FIELD = {
   amo: 'client_secret',

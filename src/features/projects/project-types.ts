@@ -2,7 +2,7 @@ import { msg, plural, t } from '@lingui/core/macro'
 import type { MessageDescriptor } from '@lingui/core'
 import type { ProjectTypeId } from '../../domain/project.ts'
 
-/** The two editors of DESIGN §2, named and explained in the UI language. */
+/** The two editors (docs/editor.md "Two editors"), named and explained in the UI language. */
 export const TYPE_TEXT: Record<
   ProjectTypeId,
   { name: MessageDescriptor; sentence: MessageDescriptor }

@@ -11,8 +11,9 @@ import { copyQueued, mayBeOnServer } from './projects.ts'
 import { markPageChanged } from './publishing.ts'
 
 /**
- * Backgrounds (spec §4): add_bg with the picture, delete_bg, and the completion step of the
- * block-save chain — the local writes, and the requests their entries become.
+ * Backgrounds (docs/API.md "Projects, backgrounds, uploads"): add_bg with the picture, delete_bg,
+ * and the completion step of the block-save chain (docs/SYNC.md "The replay protocol") — the
+ * local writes, and the requests their entries become.
  */
 
 /** Adds a background image; the file waits in `files` until add_bg replays. */

@@ -10,8 +10,8 @@ import { currentId, startFrom, withCurrentRefs, write } from './local.ts'
 import { markPageChanged, projectOfBackground } from './publishing.ts'
 
 /**
- * Blocks: the stage save (spec §4 "saving the stage is a chain") — each changed block saved one
- * after another, then the completion step of its background (src/sync/mutators/backgrounds.ts).
+ * Blocks: the stage save is a chain (docs/SYNC.md "The replay protocol") — each changed block saved
+ * one after another, then the completion step of its background (src/sync/mutators/backgrounds.ts).
  */
 
 function blockLabel(block: LocalBlock): string {

@@ -6,7 +6,10 @@ import { applyDone, inAll } from './apply.ts'
 import { ParkError, type SendContext } from './context.ts'
 import { write } from './local.ts'
 
-/** Uploads (spec §4 image/upload): the local write, and the request its entry becomes. */
+/**
+ * Uploads (image/upload, docs/API.md "Projects, backgrounds, uploads"): the local write, and the
+ * request its entry becomes.
+ */
 
 /**
  * Keeps an image in IndexedDB and returns `local-file:<n>`, usable at once (`useFileUrl`). The

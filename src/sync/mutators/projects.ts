@@ -11,7 +11,10 @@ import type { SendContext } from './context.ts'
 import { currentId, startFrom, versionOf, write } from './local.ts'
 import { markPageChanged, sendPublishing } from './publishing.ts'
 
-/** Projects (spec §4): the local writes, and the requests their entries become. */
+/**
+ * Projects (docs/API.md "Projects, backgrounds, uploads"): the local writes, and the requests their
+ * entries become.
+ */
 
 export function createProject(workspaceId: number, name: string): Promise<number> {
   return write(async (db) => {

@@ -17,7 +17,8 @@ import { currentId, startFrom, withCurrentRefs, write } from './local.ts'
 
 /**
  * Integrations (amo, bitrix) and the directory (department, location, specialist): the seven calls
- * of spec §7 — the local writes, and the requests their entries become.
+ * of docs/API.md "Integrations and directory" — the local writes, and the requests their entries
+ * become.
  */
 
 const DEFAULTS: { [K in RecordKind]: Omit<RecordOf<K>, 'id' | 'workspace_id' | 'name'> } = {

@@ -8,7 +8,9 @@ import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, write } from './local.ts'
 
-/** Workspaces: the local writes, and the requests their entries become (spec §3). */
+/**
+ * Workspaces: the local writes, and the requests their entries become (docs/API.md "Workspaces").
+ */
 
 export async function setCurrentWorkspace(id: number): Promise<void> {
   await getDb().meta.put({ key: CURRENT_WORKSPACE, value: id })

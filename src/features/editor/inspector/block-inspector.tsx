@@ -62,8 +62,8 @@ export function useBlockTypeLabel(): (type: BlockType) => string {
 }
 
 /**
- * Every field of spec §3 for the selected block: its type's panel (`blocks/panels.ts`), then its
- * position, which every block has.
+ * Every field of the selected block (docs/API.md "Blocks"): its type's panel (`blocks/panels.ts`),
+ * then its position, which every block has.
  */
 export function BlockInspector(props: BlockInspectorProps) {
   const { t } = useLingui()

@@ -79,8 +79,9 @@ export function formatNumber(n: number, digits: number): string {
 }
 
 /**
- * How a stored number is shown in a field and read back: the stored basis (docs/editor.md) stays
- * what the spec says, the person sees units they know (per cent of the background, whole degrees).
+ * How a stored number is shown in a field and read back: the stored basis
+ * (docs/editor.md "Geometry") stays as it is, the person sees units they know (per cent of the
+ * background, whole degrees).
  */
 export interface NumberUnit {
   show: (stored: number) => number

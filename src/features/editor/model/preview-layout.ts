@@ -7,8 +7,8 @@ export { backgroundAnchor, buttonHref, buttonLink, safeHref } from './links.ts'
 
 /**
  * Where a block sits in the visitor's view, in percentages of its background, so the page scales
- * with whatever width the background is drawn at (DESIGN §3). `left`/`top` are the block's centre
- * (the box is drawn translated by -50% and turned about that centre).
+ * with whatever width the background is drawn at (docs/editor.md "Geometry"). `left`/`top` are
+ * the block's centre (the box is drawn translated by -50% and turned about that centre).
  */
 export interface PreviewBox {
   /** Centre, percent of the background's width from its left edge. */

@@ -19,8 +19,8 @@ export interface PreviewBlockProps {
 }
 
 /**
- * One block as a visitor sees it, positioned in percentages of its background (DESIGN §3) and drawn
- * from its appearance (`blocks/`), as the canvas draws it.
+ * One block as a visitor sees it, positioned in percentages of its background
+ * (docs/editor.md "Geometry") and drawn from its appearance (`blocks/`), as the canvas draws it.
  */
 export function PreviewBlock({
   block,

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { EditorScreen } from '../../../../../features/editor/editor-screen.tsx'
 
-/** Canvas editor, type 1 (DESIGN §2). */
+/** Canvas editor, type 1 «Лендинг» (docs/editor.md "Two editors"). */
 export const Route = createFileRoute('/_app/projects/$id/edit/type-1')({ component: Page })
 
 function Page() {
