@@ -35,11 +35,14 @@ vi.mock('node:crypto', async (importOriginal) =>
 
 /**
  * Convergence under faults: seeded random scenarios through the fault proxy, then drain
- * and compare the server with the mirror. CI runs the fixed seeds below; `SEED=1234` runs one seed,
- * `SOAK_SEEDS=200` (npm run soak) runs that many seeds starting at `SOAK_FROM` (default 1).
+ * and compare the server with the mirror. CI runs the fixed seeds below and one seed of its own
+ * each run (10,000–999,999, in the test's name), so the suite explores beyond the seeds it was
+ * tuned on; `SEED=1234` runs one seed again, `SOAK_SEEDS=200` (npm run soak) runs that many seeds
+ * starting at `SOAK_FROM` (default 1).
  */
 const FIXED_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8]
 const STEPS = Number(process.env.STEPS ?? 80)
+const RUN_SEED = 10_000 + Math.floor(Math.random() * 990_000)
 
 function seeds(): number[] {
   if (process.env.SEED) return [Number(process.env.SEED)]
@@ -47,8 +50,9 @@ function seeds(): number[] {
     const from = Number(process.env.SOAK_FROM ?? 1)
     return Array.from({ length: Number(process.env.SOAK_SEEDS) }, (_, i) => from + i)
   }
-  return FIXED_SEEDS
+  return [...FIXED_SEEDS, RUN_SEED]
 }
+const fixedOnly = !process.env.SEED && !process.env.SOAK_SEEDS
 
 const covered = new Set<string>()
 
@@ -137,7 +141,7 @@ describe('convergence under faults', () => {
       ).toEqual([])
       // What this seed exercised, for the coverage check over the fixed seeds.
       const exercised = coverageOf(world, report.log)
-      for (const item of exercised) covered.add(item)
+      if (FIXED_SEEDS.includes(seed)) for (const item of exercised) covered.add(item)
       if (process.env.SOAK_REPORT) {
         // One line per seed for scripts/soak.mjs: where its time went and what it exercised.
         const [start, scenario, drained, compared] = clock.slice(1).map((t, i) => t - clock[i]!)
@@ -168,7 +172,7 @@ describe('convergence under faults', () => {
     120_000,
   )
 
-  if (seeds() === FIXED_SEEDS) {
+  if (fixedOnly) {
     it('the fixed seeds reach every record kind, block type and fault', () => {
       const wanted = [
         ...['amo', 'bitrix', 'department', 'location', 'specialist'].map((k) => `/api/${k}/add`),
