@@ -20,9 +20,12 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // Pure logic: no DOM.
+          // Pure logic: no DOM. Its files share one module graph per worker (no isolation): each
+          // sets up what it uses (a database of its own name, the API's base), and the project runs
+          // in a quarter of the time (about 15 s instead of 53 s).
           name: 'unit',
           environment: 'node',
+          isolate: false,
           include: ['tests/unit/**/*.test.ts'],
           setupFiles: ['tests/setup/pure.ts'],
         },
