@@ -65,7 +65,7 @@ export interface AppOptions {
   log?: boolean | Logger
   /**
    * Where uploads go; default DATA_DIR/uploads on disk, or memory when dataDir is 'memory'; an
-   * S3-compatible bucket with `s3` (docs/server.md, "Uploads").
+   * S3-compatible bucket with `s3` (server/README.md, "Several instances behind a load balancer").
    */
   uploads?: UploadStorage
   s3?: S3Settings
@@ -369,8 +369,8 @@ export function createApp(options: AppOptions = {}): ApiApp {
 
   app.get('/uploads/:name', async (c) => {
     const { services } = await init
-    // A published page's resized copy of an image is made on its first request when the
-    // background work after the publish has not made it yet (docs/publishing.md, "Images").
+    // A published page's resized copy of an image is made on its first request when the background
+    // work after the publish has not made it yet (docs/publishing.md, "Rendering on the server").
     const name = c.req.param('name')
     if (parseVariant(name) && (await services.uploadStorage.size(name)) === null) {
       await services.variants.ensure(name).catch(() => false)

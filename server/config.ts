@@ -32,8 +32,8 @@ const EnvSchema = v.object({
    * `{OUTBOUND_TEST_ORIGIN}/{host}{path}`, and private addresses are allowed (docs/crm.md).
    */
   /**
-   * Uploads in S3-compatible object storage instead of DATA_DIR/uploads (docs/server.md,
-   * "Uploads"): all of endpoint, bucket and keys, or none.
+   * Uploads in S3-compatible object storage instead of DATA_DIR/uploads (server/README.md,
+   * "Settings (environment)"): all of endpoint, bucket and keys, or none.
    */
   S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url('must be http(s)://host'))),
   S3_BUCKET: v.optional(

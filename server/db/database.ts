@@ -235,9 +235,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * on disk. In PGlite that is done by the write that fills a segment (one in some 9,000 updates of
  * a department) and held up PGlite for 160–220 ms (then on the server's only thread, every
  * request waiting behind it): at half the server's capacity, in an open loop, p99 of 276 ms
- * against a p50 of 1.7 ms (server/README.md, "Throughput"). PostgreSQL offers the setting for
- * file systems where reserving brings nothing; without it a disk that fills up fails the write
- * that needs the space, rather than the one that would have reserved it.
+ * against a p50 of 1.7 ms (server/README.md, "Throughput, and which engine"). PostgreSQL offers the
+ * setting for file systems where reserving brings nothing; without it a disk that fills up fails
+ * the write that needs the space, rather than the one that would have reserved it.
  */
 export const PGLITE_SETTINGS = 'SET wal_init_zero = off'
 

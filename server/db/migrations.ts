@@ -130,11 +130,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE idempotency_keys ADD COLUMN request_hash text;
   `,
-  // An amo integration added without a redirect URI stores '' (docs/API.md, "optional fields").
+  // An amo integration added without a redirect URI stores '' (docs/API.md,
+  // "Integrations and directory").
   `
   ALTER TABLE amo_integrations ALTER COLUMN redirect_uri SET DEFAULT '';
   `,
-  // Who sent each upload and how large it is: the per-user quota (docs/API.md, uploads).
+  // Who sent each upload and how large it is: the per-user quota (docs/API.md,
+  // "Projects, backgrounds, uploads").
   `
   CREATE TABLE uploads (
     name text PRIMARY KEY,

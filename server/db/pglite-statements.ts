@@ -6,8 +6,9 @@ import { parse, protocol, type PGlite } from '@electric-sql/pglite'
  * statement text is prepared once, as a named statement whose parameter types the database
  * describes, and every call after that is one message: bind, describe, execute, sync. Measured on
  * the server's get and update of a department: a third of the CPU of `query` (server/README.md,
- * "Throughput"). Parameters go through PGlite's own serializers for the types the database
- * described, and rows through its own parsers, so values come back exactly as `query` gives them.
+ * "Throughput, and which engine"). Parameters go through PGlite's own serializers for the types the
+ * database described, and rows through its own parsers, so values come back exactly as `query`
+ * gives them.
  *
  * A prepared statement stays right when its tables change (a migration): PostgreSQL analyses and
  * plans it again, and its rows come with their description each time.

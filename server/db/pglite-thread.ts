@@ -5,9 +5,10 @@ import type { Database, Queryable } from './database.ts'
  * PGlite on a thread of its own. PGlite is PostgreSQL compiled to WebAssembly: it runs every
  * statement on the thread that calls it. On the server's thread, a statement held up everything
  * else the server does (reading requests, kept lists, gzip, answers) for as long as it ran: in the
- * team's mix, statements were a third of that thread's time (server/README.md, "Throughput").
- * Here they run on a worker thread (server/db/pglite-worker.ts), and the server's thread goes on
- * with other requests meanwhile; each statement costs it one message each way.
+ * team's mix, statements were a third of that thread's time (server/README.md,
+ * "Throughput, and which engine"). Here they run on a worker thread (server/db/pglite-worker.ts),
+ * and the server's thread goes on with other requests meanwhile; each statement costs it one
+ * message each way.
  *
  * The worker is the same PGlite with the same prepared statements (pglite-statements.ts), so
  * statements give the same rows, transactions and errors as before. Notifications keep their

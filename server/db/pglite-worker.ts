@@ -37,10 +37,10 @@ const ROLLED_BACK = new Error('rolled back')
 /**
  * PGlite has no checkpointer: left to itself it checkpoints only when its write-ahead log reaches
  * `max_wal_size` (1 GB), and until then keeps every segment of the log, in memory when the
- * database is (100,000 updates of a row wrote 17.7 MB of it: server/README.md, "Throughput").
- * Every `checkpointEveryMs`, when the log has grown since the last checkpoint, the worker runs
- * one: a few milliseconds in memory, queued behind the statements under way like any other, and
- * PostgreSQL then recycles the segments it no longer needs.
+ * database is (100,000 updates of a row wrote 17.7 MB of it: server/README.md,
+ * "Throughput, and which engine"). Every `checkpointEveryMs`, when the log has grown since the last
+ * checkpoint, the worker runs one: a few milliseconds in memory, queued behind the statements under
+ * way like any other, and PostgreSQL then recycles the segments it no longer needs.
  */
 const LOG_SINCE_CHECKPOINT =
   'SELECT (pg_current_wal_insert_lsn() - (pg_control_checkpoint()).redo_lsn)::float8 AS bytes'

@@ -29,7 +29,7 @@ export interface Outgoing {
  * (`sendAnswer`, server/start.ts). It is a `Response` to everything else: the middlewares read and
  * set its headers, and whatever asks for more (its body as a stream, `app.request` in tests) gets a
  * real `Response` made from it then, which it stands for from that moment (server/README.md,
- * "Throughput").
+ * "Throughput, and which engine").
  */
 class Answer {
   readonly #status: number

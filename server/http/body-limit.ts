@@ -25,7 +25,8 @@ export async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, bud
  * GET and HEAD carry no body on this server (the Node adapter never gives them one, and `fetch`
  * refuses to build one with a body). Asking such a request for its `body` still makes the adapter
  * build a whole web `Request` and stream, the largest cost of a cached list answer, so the body
- * middlewares below leave them alone without asking (server/README.md, "Throughput").
+ * middlewares below leave them alone without asking (server/README.md,
+ * "Throughput, and which engine").
  */
 export function bodiless(raw: Request): boolean {
   return raw.method === 'GET' || raw.method === 'HEAD'

@@ -4,7 +4,7 @@ import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib'
  * Gzip for kept lists (server/services/list-cache.ts), made of the list's pieces, each encoded
  * once and used again by the list's later versions: a write changes a row or two of a list of
  * thousands, and encoding the whole list again after each write was a third of the server's CPU
- * under a team's load (server/README.md, "Throughput").
+ * under a team's load (server/README.md, "Throughput, and which engine").
  *
  * A kept list is held as pieces of whole rows (some 28 KiB each) that its versions share: a write
  * makes new pieces for the rows it touched, and every other piece is the very object of the
@@ -13,7 +13,8 @@ import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib'
  * its dictionary: the joined stream decodes to the list as if it had been compressed whole, and
  * comes out within a few percent of that size. (Deflate could look back 32 KiB, but a dictionary
  * that long made each piece three times as costly to compress, for the same bytes on the bench's
- * departments and some 2 % fewer on lists of varied text: server/README.md, "Throughput".)
+ * departments and some 2 % fewer on lists of varied text: server/README.md,
+ * "Throughput, and which engine".)
  *
  * A piece's deflate stays valid while the 16 KiB before it are the bytes it was compressed after:
  * the same pieces before it, or other pieces that end in the same bytes (a row changed further

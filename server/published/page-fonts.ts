@@ -22,9 +22,9 @@ const SOURCE = /^[a-z-]+\/files\/[a-z-]+-(cyrillic|latin)-(400|700)-normal\.woff
 
 /**
  * The web fonts of a published page cut down to the characters it shows (docs/publishing.md,
- * "Fonts"): a face's Cyrillic file of 8–30 KB becomes 3–6 KB, which is what a phone on a slow link
- * waits for before the text takes its font. subset-font (HarfBuzz's hb-subset in WebAssembly) does
- * the cutting; each cut is made once per instance and kept while its page is.
+ * "Rendering on the server"): a face's Cyrillic file of 8–30 KB becomes 3–6 KB, which is what a
+ * phone on a slow link waits for before the text takes its font. subset-font (HarfBuzz's hb-subset
+ * in WebAssembly) does the cutting; each cut is made once per instance and kept while its page is.
  */
 export class PageFonts {
   private readonly cuts = new Map<string, Promise<Buffer>>()

@@ -2,7 +2,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Database } from '../db/database.ts'
 import { FORM_TOKEN_TTL_SECONDS, MIN_FILL_SECONDS } from '../../src/domain/visitor-request.ts'
 
-/** What a form's token says of the request that carries it (docs/requests.md, "Spam"). */
+/**
+ * What a form's token says of the request that carries it (docs/requests.md,
+ * "`POST /p/{slug}/submit`", step 4).
+ */
 export type TokenVerdict = 'ok' | 'too_fast' | 'expired' | 'invalid'
 
 /**

@@ -110,7 +110,7 @@ export async function recordListChanges(
 /**
  * The records of a workspace as one JSON array text and the version they are at (one snapshot),
  * in one round trip with the check that the user is a member of it: null when not
- * (docs/API.md, "Tenancy").
+ * (docs/API.md, "Conventions").
  */
 export async function listRecordsJsonForMember(
   db: Queryable,

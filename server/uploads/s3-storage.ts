@@ -18,7 +18,10 @@ import {
   type UploadStorage,
 } from './storage.ts'
 
-/** Where uploads go when they live in S3-compatible object storage (docs/server.md, "Uploads"). */
+/**
+ * Where uploads go when they live in S3-compatible object storage (server/README.md,
+ * "Several instances behind a load balancer").
+ */
 export interface S3Settings {
   endpoint: string
   bucket: string
@@ -28,10 +31,11 @@ export interface S3Settings {
 }
 
 /**
- * Uploads in an S3-compatible bucket (docs/server.md, "Uploads"), so every instance serves every
- * upload. An upload arriving is written to a temporary file on this machine (its bytes are read
- * back to check what it is) and streamed into the bucket once accepted: never held whole in
- * memory. A video is served in ranges, each a ranged read of the object.
+ * Uploads in an S3-compatible bucket (server/README.md,
+ * "Several instances behind a load balancer"), so every instance serves every upload. An upload
+ * arriving is written to a temporary file on this machine (its bytes are read back to check what it
+ * is) and streamed into the bucket once accepted: never held whole in memory. A video is served in
+ * ranges, each a ranged read of the object.
  */
 export class S3UploadStorage implements UploadStorage {
   private readonly client: S3Client

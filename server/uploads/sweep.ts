@@ -56,7 +56,8 @@ export async function sweepUploads(
     name.startsWith('seed-') || referenced.has(name) || now - writtenAt < graceMs
   const sources = new Map(files.map((f) => [f.name, f.writtenAt]))
   for (const { name, writtenAt } of files) {
-    // A resized copy (docs/publishing.md, "Images") goes with its image, not on its own.
+    // A resized copy (docs/publishing.md, "Rendering on the server") goes with its image, not on
+    // its own.
     const variant = parseVariant(name)
     if (variant) {
       const source = ['jpg', 'png', 'webp']

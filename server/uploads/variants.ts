@@ -3,11 +3,12 @@ import { VARIANT_WIDTHS } from '../../src/domain/publish.ts'
 import type { UploadStorage } from './storage.ts'
 
 /**
- * Resized copies of uploaded images for published pages (docs/publishing.md, "Images"): each
- * width the page's `srcset` offers, as WebP and in the image's own format, made once — in the
- * background after a publish, or on the first request of one not made yet — and kept beside the
- * upload as `<stem>--w<width>.<ext>`. sharp (libvips) does the work: a well-kept library with
- * prebuilt binaries, far faster and smaller in memory than decoding in JavaScript.
+ * Resized copies of uploaded images for published pages (docs/publishing.md,
+ * "Rendering on the server"): each width the page's `srcset` offers, as WebP and in the image's own
+ * format, made once — in the background after a publish, or on the first request of one not made
+ * yet — and kept beside the upload as `<stem>--w<width>.<ext>`. sharp (libvips) does the work: a
+ * well-kept library with prebuilt binaries, far faster and smaller in memory than decoding in
+ * JavaScript.
  */
 export { VARIANT_WIDTHS }
 

@@ -15,7 +15,7 @@ export function createAppRouter(options: { history?: RouterHistory } = {}) {
     defaultErrorComponent: RouteErrorScreen,
     defaultNotFoundComponent: NotFoundRedirect,
     notFoundMode: 'root',
-    // Every navigation starts at the top of the page (docs/app-shell.md "Routes").
+    // Every navigation starts at the top of the page (docs/app-shell.md "Routes (src/routes)").
     scrollRestoration: false,
   })
   // check_auth answered 401 after its screen had painted from the device (lie-fi): the lock screen

@@ -4,7 +4,7 @@ import { getDb, type MirrorDb } from './db.ts'
 
 /**
  * The figures «Аналитика» last got, kept in the mirror's `meta` table (docs/analytics.md,
- * "Offline"): the screen paints them at once and shows them with their date when the network is
+ * "The screen"): the screen paints them at once and shows them with their date when the network is
  * gone. They live in the mirror, not in localStorage, so they are wiped with everything else of an
  * account when another person signs in on the tablet.
  */

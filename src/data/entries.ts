@@ -4,9 +4,9 @@ import type { ProjectTypeId } from '../domain/project.ts'
 import type { ClientKey, RecordKind, RecordOf, ToggleKind } from './types.ts'
 
 /**
- * Outbox entries (docs/SYNC.md, "Operations"): one union, discriminated by `table` and `op`, so
- * each operation's payload has its own type and the replay's code for it (src/sync/mutators/)
- * reads it without casts.
+ * Outbox entries (docs/SYNC.md, "Tables (schema version 6)"): one union, discriminated by `table`
+ * and `op`, so each operation's payload has its own type and the replay's code for it
+ * (src/sync/mutators/) reads it without casts.
  *
  * - create/update/delete: workspaces, records, projects (a project update = rename and/or set_type)
  * - toggle: disable/able of amo, bitrix, specialist

@@ -1,8 +1,9 @@
 import { parsePrice, ROUBLE } from './price.ts'
 
 /**
- * Display formatters (docs/app-shell.md "Display formats"). Pure: the locale is an argument, so
- * the same function serves the page, the worker and tests. Locales are BCP 47 tags ('ru',
+ * Display formatters (docs/app-shell.md
+ * "Display formats (src/domain/format.ts, src/domain/price.ts)"). Pure: the locale is an argument,
+ * so the same function serves the page, the worker and tests. Locales are BCP 47 tags ('ru',
  * 'ru-RU', 'en').
  */
 

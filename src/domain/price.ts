@@ -1,6 +1,7 @@
 /**
- * Prices: "1 500 ₽" ↔ 1500 (docs/app-shell.md "Display formats"). Russian grouping uses a
- * (narrow) no-break space.
+ * Prices: "1 500 ₽" ↔ 1500 (docs/app-shell.md
+ * "Display formats (src/domain/format.ts, src/domain/price.ts)"). Russian grouping uses a (narrow)
+ * no-break space.
  */
 
 export const ROUBLE = '₽'

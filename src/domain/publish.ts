@@ -172,7 +172,8 @@ export interface PageSnapshot {
   images?: Record<string, { width: number; height: number }>
 }
 
-/** The widths a published page offers of an uploaded image (docs/publishing.md, "Images"). */
+/** The widths a published page offers of an uploaded image (docs/publishing.md,
+ * "Rendering on the server"). */
 export const VARIANT_WIDTHS = [480, 960, 1440, 2048] as const
 
 const VARIANT_SOURCE = /^\/uploads\/((?:seed-)?[a-z0-9]+(?:-[a-z0-9]+)*)\.(jpg|png|webp)$/

@@ -1,7 +1,7 @@
 /**
- * Video links a page shows as a click-to-load player (docs/publishing.md, "Video"): YouTube,
- * VK Video and Rutube. Nothing of theirs loads before a visitor taps; then their player's
- * address (`embed`) goes into a frame.
+ * Video links a page shows as a click-to-load player (docs/publishing.md,
+ * "What a visitor's browser runs"): YouTube, VK Video and Rutube. Nothing of theirs loads before a
+ * visitor taps; then their player's address (`embed`) goes into a frame.
  */
 export interface VideoEmbed {
   provider: 'youtube' | 'vk' | 'rutube'

@@ -7,7 +7,10 @@ import { AppLayout } from '../ui/app-layout.tsx'
 import { AfterFirstScreen, FirstScreenMark } from '../ui/first-screen.tsx'
 import { MantineScope } from '../ui/mantine-scope.tsx'
 
-/** Main layout: every product route needs the editor rule (docs/app-shell.md "Guard"). */
+/**
+ * Main layout: every product route needs the editor rule (docs/app-shell.md
+ * "Guard (src/features/auth/guard.ts, pure)").
+ */
 export const Route = createFileRoute('/_app')({
   beforeLoad: ({ location, context }) =>
     requireAuth({ pathname: location.pathname, href: location.href }, 'editor', context.session),

@@ -50,13 +50,13 @@ const frozen = (e: OutboxEntry) => e.sent || e.state === 'parked'
 const recordOf = (e: OutboxEntry) => `${e.table}:${e.ck}`
 
 /**
- * The coalescing plan of the outbox (docs/SYNC.md, step 3). A project copy reads the whole project
- * as the server has it when the copy runs, so nothing queued before a copy merges with anything
- * queued after it: a rename before the copy folded into a create or a later rename would name the
- * copy after the wrong name, a block edit folded into a later save would be missing from the copy,
- * a block created before and deleted after would vanish from it. A publish reads the project the
- * same way (docs/SYNC.md "Publishing"). The outbox is coalesced in segments that copies and
- * publishes separate.
+ * The coalescing plan of the outbox (docs/SYNC.md "The replay protocol", step 3). A project copy
+ * reads the whole project as the server has it when the copy runs, so nothing queued before a copy
+ * merges with anything queued after it: a rename before the copy folded into a create or a later
+ * rename would name the copy after the wrong name, a block edit folded into a later save would be
+ * missing from the copy, a block created before and deleted after would vanish from it. A publish
+ * reads the project the same way (docs/SYNC.md "Publishing"). The outbox is coalesced in segments
+ * that copies and publishes separate.
  */
 export function coalesce(
   entries: readonly OutboxEntry[],

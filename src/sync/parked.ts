@@ -20,9 +20,9 @@ import type { SyncApi } from './mutators/context.ts'
 import type { Pull } from './pull.ts'
 
 /**
- * Parked entries (docs/SYNC.md, step 7): what the person does with a change the server refused.
- * «Повторить» sends it again under a new key; «Отменить изменение» drops it and puts the server's
- * copy back.
+ * Parked entries (docs/SYNC.md "The replay protocol", step 7): what the person does with a change
+ * the server refused. «Повторить» sends it again under a new key; «Отменить изменение» drops it and
+ * puts the server's copy back.
  */
 export interface Parked {
   retryEntry(seq: number): Promise<void>

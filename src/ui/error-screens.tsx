@@ -19,7 +19,7 @@ export function isChunkLoadError(error: unknown): boolean {
 
 /**
  * Raised when a navigation stays pending longer than the chunk load timeout (120 s,
- * docs/app-shell.md "Routes").
+ * docs/app-shell.md "Routes (src/routes)").
  */
 export class NavigationTimeoutError extends Error {
   override readonly name = 'NavigationTimeoutError'

@@ -5,7 +5,7 @@ import { RouteLoadingOverlay } from './route-loading-overlay.tsx'
 
 /**
  * A route chunk that has not loaded after 120 s is reported as failed
- * (docs/app-shell.md "Routes").
+ * (docs/app-shell.md "Routes (src/routes)").
  */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000
 

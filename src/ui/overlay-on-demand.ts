@@ -2,11 +2,12 @@ import { useCallback, useEffect, useState, type MouseEvent, type RefObject } fro
 
 /**
  * A header control drawn as the app's own light button whose overlay (Mantine's Popover, Menu…)
- * loads only when it is first opened (docs/performance.md, docs/app-shell.md "Bundle"). Until
- * then the light button takes `lightProps`: hovering or focusing it prefetches the overlay's code
- * (`load`), pressing it asks for the overlay (`wanted`) and opens it. Once wanted, the overlay stays
- * mounted with its own copy of the button (`opened`/`setOpened` drive it); that copy takes the
- * focus when the light one had it (`useTakeFocus`).
+ * loads only when it is first opened (docs/performance.md, docs/app-shell.md
+ * "Bundle: Mantine-free first load"). Until then the light button takes `lightProps`: hovering or
+ * focusing it prefetches the overlay's code (`load`), pressing it asks for the overlay (`wanted`)
+ * and opens it. Once wanted, the overlay stays mounted with its own copy of the button
+ * (`opened`/`setOpened` drive it); that copy takes the focus when the light one had it
+ * (`useTakeFocus`).
  */
 export function useOverlayOnDemand(load: () => Promise<unknown>) {
   const [opened, setOpened] = useState(false)

@@ -1,6 +1,7 @@
 /**
- * `npm run bench published` (docs/publishing.md, "How fast"): a landing page (3 sections, every
- * block type) and a stories page (4 slides), published and measured where a visitor meets them.
+ * `npm run bench published` (docs/publishing.md, "Rendering on the server"): a landing page (3
+ * sections, every block type) and a stories page (4 slides), published and measured where a visitor
+ * meets them.
  *
  * - Lighthouse 12.2.3 (pinned: the last to run on Node 20) with its mobile preset (simulated slow
  *   4G and 4× CPU) on Debian's Chromium: performance score, LCP, CLS, TBT of each page

@@ -1,11 +1,12 @@
 /**
  * What a tablet keeps in memory after long editing (`npm run bench canvas`, docs/editor.md
- * «Figures»): the editor of a 100-block landing is opened from /projects and left again 20 times,
- * and each visit does an editor's work — the front block dragged, a text, a button and a picture
- * added, a generated PNG uploaded into the picture through the inspector's own upload, the three
- * new blocks deleted, everything saved — then «назад». After each visit the page's and the sync
- * worker's heaps are read after forced garbage collection (CDP), with the WebGL contexts and
- * textures the page holds (`gl-census.ts`) and the editor's own texture census (test build).
+ * «Memory after long editing»): the editor of a 100-block landing is opened from /projects and left
+ * again 20 times, and each visit does an editor's work — the front block dragged, a text, a button
+ * and a picture added, a generated PNG uploaded into the picture through the inspector's own
+ * upload, the three new blocks deleted, everything saved — then «назад». After each visit the
+ * page's and the sync worker's heaps are read after forced garbage collection (CDP), with the WebGL
+ * contexts and textures the page holds (`gl-census.ts`) and the editor's own texture census (test
+ * build).
  */
 import type { CDPSession, Page } from 'playwright-core'
 import { pngImage } from '../support/png.ts'

@@ -510,7 +510,9 @@ export interface MixShares {
   update: number
 }
 
-/** The mix a team's clients send the directory (docs/API.md, "department"). */
+/**
+ * The mix a team's clients send the directory (server/README.md, "Throughput, and which engine").
+ */
 const teamMix: MixShares = { list: 0.7, get: 0.1, add: 0.1, update: 0.1 }
 
 /**

@@ -226,12 +226,12 @@ describe('convergence under faults', () => {
     expect(await compareWithMirror(world)).toEqual([])
   })
 
-  // Found by the soak (SOAK_SEEDS=100, seed 28). A copy is a barrier (docs/SYNC.md, step 3): the
-  // server copies the project as it holds it when the copy runs. Here a subscribe block's save
-  // waits on its specialist, whose department's create was refused and parked; the pass goes on
-  // past the waiting save and sends the copy, so the copy never gets the block, although the
-  // person copied the project with the block on screen. Fixed in src/sync/engine.ts: the copy
-  // waits while an earlier entry of its project waits.
+  // Found by the soak (SOAK_SEEDS=100, seed 28). A copy is a barrier (docs/SYNC.md
+  // "The replay protocol", step 3): the server copies the project as it holds it when the copy
+  // runs. Here a subscribe block's save waits on its specialist, whose department's create was
+  // refused and parked; the pass goes on past the waiting save and sends the copy, so the copy
+  // never gets the block, although the person copied the project with the block on screen. Fixed in
+  // src/sync/engine.ts: the copy waits while an earlier entry of its project waits.
   it('a copy queued after a block save that waits on a refused create copies the block once it is retried', async () => {
     world = await startSyncWorld({ server })
     const ws = world.workspaceId

@@ -6,11 +6,11 @@ import { createSyncEngine } from '../../src/sync/engine.ts'
 import { json, startHarness, type Harness } from './harness.ts'
 
 /**
- * Mirror version 5 (docs/SYNC.md "Tables"): queued entries written by version 4 named their record
- * and references by id; opened with the current code they name them by client key, and replaying
- * them against the real server writes exactly what was queued. Beside migration.test.ts: a queued
- * delete whose row is already gone (its id as a key) and a refused create that another record's
- * create waits on until «Повторить».
+ * Mirror version 5 (docs/SYNC.md "Tables (schema version 6)"): queued entries written by version 4
+ * named their record and references by id; opened with the current code they name them by client
+ * key, and replaying them against the real server writes exactly what was queued. Beside
+ * migration.test.ts: a queued delete whose row is already gone (its id as a key) and a refused
+ * create that another record's create waits on until «Повторить».
  */
 
 let h: Harness

@@ -18,9 +18,10 @@ import {
 } from './helpers.ts'
 
 /**
- * Uploads in S3-compatible object storage (docs/server.md, "Uploads"), against a local S3 server
- * started in this process (s3rver): what one instance receives, another serves, whole, in ranges
- * and as resized variants; a refused upload leaves nothing in the bucket or on the machine.
+ * Uploads in S3-compatible object storage (server/README.md,
+ * "Several instances behind a load balancer"), against a local S3 server started in this process
+ * (s3rver): what one instance receives, another serves, whole, in ranges and as resized variants; a
+ * refused upload leaves nothing in the bucket or on the machine.
  */
 
 const WEBM = readFileSync(new URL('../fixtures/clip.webm', import.meta.url))

@@ -15,7 +15,10 @@ import {
   type TestUser,
 } from './helpers.ts'
 
-/** The per-user upload quota and the sweep of files nothing refers to (docs/API.md, uploads). */
+/**
+ * The per-user upload quota and the sweep of files nothing refers to (docs/API.md,
+ * "Projects, backgrounds, uploads").
+ */
 const clock = Date.UTC(2026, 0, 1)
 const storage = new MemoryUploadStorage(() => clock)
 const png = pngImage(8, 6)

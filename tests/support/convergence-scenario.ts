@@ -78,7 +78,10 @@ const AUTH_STORM = {
   'wrong-type': 0.05,
 }
 const REFUSALS = ['reject-404', 'reject-409', 'reject-422'] as const satisfies readonly Fault[]
-/** The writes of directory records, which a refusal parks (docs/SYNC.md, step 7). */
+/**
+ * The writes of directory records, which a refusal parks (docs/SYNC.md "The replay protocol",
+ * step 7).
+ */
 const RECORD_WRITE = /^\/api\/(amo|bitrix|department|location|specialist)\/(add|update)$/
 
 const pick = <T>(random: Random, items: readonly T[]): T | undefined =>
@@ -738,11 +741,11 @@ export async function runScenario(
 
   /**
    * A refused create whose record the person deleted before the refusal came needs no choice: the
-   * parked create goes with the delete, and neither is sent (docs/SYNC.md, step 3). Seed 533: a
-   * specialist created and deleted while the network was down, its create already tried once, then
-   * refused with 409 when the network came back. True when the refused request was such a create,
-   * the person's delete of it was queued, and nothing of that record is left, in the outbox or the
-   * mirror (the final comparisons check that the server has none).
+   * parked create goes with the delete, and neither is sent (docs/SYNC.md "The replay protocol",
+   * step 3). Seed 533: a specialist created and deleted while the network was down, its create
+   * already tried once, then refused with 409 when the network came back. True when the refused
+   * request was such a create, the person's delete of it was queued, and nothing of that record is
+   * left, in the outbox or the mirror (the final comparisons check that the server has none).
    */
   async function droppedWithItsDelete(queued: OutboxEntry[], key: string | null) {
     const create = queued.find((e) => e.key === key)
@@ -766,7 +769,8 @@ export async function runScenario(
   /**
    * The server stops and starts again on the same data directory while a chain replays: the
    * request it was answering loses its answer, the next ones find it down, and after the restart
-   * every retry is answered from what the server stored (docs/SYNC.md, step 5).
+   * every retry is answered from what the server stored (docs/SYNC.md
+   * "The replay protocol", step 5).
    */
   async function restartMidChain() {
     if (!world.restartServer) return
@@ -947,7 +951,7 @@ export async function drain(world: SyncWorld, worker: Worker): Promise<string[]>
 
 /**
  * A copied project's backgrounds and blocks come with the refresh right after the copy replays; when
- * that refresh fails (faults), they come when the project is opened (docs/SYNC.md, Limits). This
+ * that refresh fails (faults), they come when the project is opened (docs/SYNC.md, "Limits"). This
  * opens every copy still on the server, as the person would, before the mirror is compared.
  */
 export async function openCopies(world: SyncWorld, worker: Worker, copies: number[]) {

@@ -490,7 +490,7 @@ export class Person {
    * «Отменить изменение» on a refused change of a directory record: the edit is not meant any
    * more. A create takes the record away with what the person expects to go with it (a deleted
    * department clears its specialists' field); an update gives the fields it held back their
-   * server values, which the app shows again (docs/SYNC.md, step 7).
+   * server values, which the app shows again (docs/SYNC.md "The replay protocol", step 7).
    */
   async discardParked(engine: SyncEngine, entry: OutboxEntry & { table: RecordKind }) {
     // The entry names its record by client key: its id now is the row's.

@@ -124,7 +124,8 @@ export class WireProxy {
   /**
    * Since when (Date.now() ms) nothing has crossed the link and nothing is on its way (no request
    * waiting for its answer, no answer still coming); null while something is. Event streams, open
-   * as long as the page, do not count (docs/performance.md, "The first screen to its end").
+   * as long as the page, do not count (docs/performance.md,
+   * "The first screen, counted to its end").
    */
   idleSince(): number | null {
     if (this.waiting > 0) return null

@@ -24,7 +24,7 @@ const ctx = {
   specialistName: () => null,
 }
 
-describe('block type definitions (docs/editor.md «Block types»)', () => {
+describe('block type definitions (docs/editor.md «Block types: one module each»)', () => {
   it.each(BLOCK_TYPES)(
     '%s: its new block passes the schema and its inspector edits its own fields',
     (type) => {

@@ -41,7 +41,7 @@ afterEach(async () => {
 })
 
 describe('storage keys', () => {
-  it('uses exactly the keys of docs/app-shell.md "Session"', () => {
+  it('uses exactly the keys of docs/app-shell.md "Session (src/features/auth/session.ts)"', () => {
     expect(SESSION_KEYS).toEqual({
       token: 'access_token',
       role: 'userRole',

@@ -21,7 +21,8 @@ export function isClientRoute(pathname: string): boolean {
 /**
  * Every client route (/projects, /department/12, /pages/login?to=…) is answered with the precached
  * index.html, online or not: the router in the page takes it from there, and the page checks the
- * session itself (offline with a stored token = signed in, docs/app-shell.md "Guard").
+ * session itself (offline with a stored token = signed in, docs/app-shell.md
+ * "Guard (src/features/auth/guard.ts, pure)").
  */
 export function routeClientNavigations(): void {
   registerRoute(

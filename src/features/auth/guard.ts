@@ -2,8 +2,9 @@ import { ApiError } from '../../api/client.ts'
 import type { Role, User } from '../../domain/user.ts'
 
 /**
- * Route guard rules (docs/app-shell.md "Guard"). Pure: everything it needs comes in through
- * `GuardDeps`, so every branch is unit-tested without a router or a network.
+ * Route guard rules (docs/app-shell.md "Guard (src/features/auth/guard.ts, pure)"). Pure:
+ * everything it needs comes in through `GuardDeps`, so every branch is unit-tested without a router
+ * or a network.
  */
 
 export type AccessRule = 'admin' | 'editor'
@@ -168,7 +169,7 @@ export async function runGuard(
   if (!user) {
     // An answer about a token no longer stored (someone signed out, or in as another person, while
     // the check was on its way) says nothing about the session now: it stores no user and drops
-    // nothing (docs/app-shell.md, Guard).
+    // nothing (docs/app-shell.md, "Guard (src/features/auth/guard.ts, pure)").
     const current = () => deps.session().token === token
     const accepted = (checked: User) => {
       if (!current()) return

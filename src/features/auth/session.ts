@@ -3,10 +3,11 @@ import type { AuthResponse, Role, User } from '../../domain/user.ts'
 import { ROLES, User as UserSchema } from '../../domain/user.ts'
 
 /**
- * The signed-in session, kept in localStorage under the keys of docs/app-shell.md "Session".
- * `tokenExpiry` is written as milliseconds since the epoch (a decimal string); reading also
- * accepts an ISO 8601 timestamp. The token is used until that moment; `userInfo` and `userRole`
- * outlive an expired token so the lock screen can greet the user and ask only for the password.
+ * The signed-in session, kept in localStorage under the keys of docs/app-shell.md
+ * "Session (src/features/auth/session.ts)". `tokenExpiry` is written as milliseconds since the
+ * epoch (a decimal string); reading also accepts an ISO 8601 timestamp. The token is used until
+ * that moment; `userInfo` and `userRole` outlive an expired token so the lock screen can greet the
+ * user and ask only for the password.
  */
 export const SESSION_KEYS = {
   token: 'access_token',
@@ -77,7 +78,10 @@ function readUser(): User | null {
   }
 }
 
-/** The stored role, defaulting to admin (docs/app-shell.md "Session"). */
+/**
+ * The stored role, defaulting to admin (docs/app-shell.md
+ * "Session (src/features/auth/session.ts)").
+ */
 export function getRole(): Role {
   const raw = read(SESSION_KEYS.role)
   return (ROLES as readonly string[]).includes(raw ?? '') ? (raw as Role) : DEFAULT_ROLE
@@ -156,7 +160,10 @@ export function updateUser(user: User): void {
   if (before !== next || roleChanged) notify()
 }
 
-/** Setting the role stores it in the browser (docs/app-shell.md "Session"). */
+/**
+ * Setting the role stores it in the browser (docs/app-shell.md
+ * "Session (src/features/auth/session.ts)").
+ */
 export function setRole(role: Role): void {
   write(SESSION_KEYS.role, role)
   notify()

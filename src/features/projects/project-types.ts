@@ -26,7 +26,7 @@ export function projectRoute(project: { id: number; type: ProjectTypeId | null }
 }
 
 /**
- * What a change of type does to a project's content (docs/screens.md «Тип проекта»): nothing is
+ * What a change of type does to a project's content (docs/screens.md «Decisions»): nothing is
  * lost or moved; its backgrounds are shown the other editor's way, each keeping its proportions.
  */
 export function describeTypeChange(

@@ -20,8 +20,8 @@ import type {
 import { videoBlock } from './video.ts'
 
 /**
- * Every block type's definition (docs/editor.md «Block types»). A new type is one more module
- * beside these and one more line here (and its fields in `domain/block.ts`).
+ * Every block type's definition (docs/editor.md «Block types: one module each»). A new type is one
+ * more module beside these and one more line here (and its fields in `domain/block.ts`).
  */
 export const BLOCK_DEFINITIONS: { [T in BlockType]: BlockDefinition<T> } = {
   text: textBlock,

@@ -12,7 +12,7 @@ import type {
 
 /**
  * Rules several block types share: colours, contrast, the placeholder, the cards' layout. Both
- * renderers get them only through the primitives (docs/editor.md «Block types»).
+ * renderers get them only through the primitives (docs/editor.md «Block types: one module each»).
  */
 
 /** Line height of text blocks, button labels and card texts, relative to the font size. */

@@ -3,10 +3,10 @@ import type { Align, BlockOf, BlockType } from '../../../domain/block.ts'
 import type { FontWeight } from '../model/fonts.ts'
 
 /**
- * What a block type is, in one place (docs/editor.md «Block types»): its defaults, its box and
- * handles, what it looks like and the inspector fields it has. The canvas (Pixi) and the preview
- * (DOM) both draw a block from its appearance, a short list of primitives, so neither keeps colours,
- * texts or contrast rules of its own.
+ * What a block type is, in one place (docs/editor.md «Block types: one module each»): its defaults,
+ * its box and handles, what it looks like and the inspector fields it has. The canvas (Pixi) and
+ * the preview (DOM) both draw a block from its appearance, a short list of primitives, so neither
+ * keeps colours, texts or contrast rules of its own.
  *
  * Pure: no React, no Pixi, no DOM.
  */

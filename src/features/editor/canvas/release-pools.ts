@@ -6,7 +6,8 @@ import type { Application } from 'pixi.js'
  * canvas, with its pixels, to the canvas pool. After a 100-block landing that was about a hundred
  * textures and their canvases kept for as long as the page lived. The editor is the page's only
  * Pixi user, so its stage's destroy also releases them (Pixi's own `releaseGlobalResources`); the
- * next editor fills them again. Measured by `npm run bench reopen` (docs/editor.md «Figures»).
+ * next editor fills them again. Measured by `npm run bench reopen` (docs/editor.md
+ * «Memory after long editing»).
  */
 export function releasePoolsOnDestroy(app: Application) {
   const destroy = app.destroy.bind(app)

@@ -8,7 +8,7 @@ import { Container, type DestroyOptions } from 'pixi.js'
  * their geometry until the editor closed. Here the children go too, graphics with their own
  * geometry; textures stay with their owners (`textures.ts` shares pictures by URL and destroys
  * them with their last user). Checked by `tests/unit/editor-scene-container.test.ts`; measured by
- * `npm run bench reopen` (docs/editor.md «Figures»).
+ * `npm run bench reopen` (docs/editor.md «Memory after long editing»).
  */
 export class SceneContainer extends Container {
   override destroy(options?: DestroyOptions) {

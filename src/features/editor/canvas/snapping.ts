@@ -12,8 +12,9 @@ import {
 } from '../../../domain/geometry.ts'
 
 /**
- * Snapping of the canvas's gestures, pure: the grid, guides to the background and the other
- * blocks (docs/editor.md «Interaction»), and the right angles of a rotation. World px throughout.
+ * Snapping of the canvas's gestures, pure: the grid, guides to the background and the other blocks
+ * (docs/editor.md «Pointer handling (`src/features/editor/canvas/`)»), and the right angles of a
+ * rotation. World px throughout.
  */
 
 /** Guides catch within this many screen px. */
