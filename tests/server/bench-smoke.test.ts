@@ -38,4 +38,15 @@ describe('benchmarks still run', () => {
     // Every stream got every event of the writes.
     expect(figures.events_fanout_delivered_share).toBe(1)
   }, 180_000)
+
+  it('outbox: edits flushed by the product beside one request per edit, and a live session', async () => {
+    process.env.BENCH_SMOKE = '1'
+    const { runOutboxBench } = await import('../bench/outbox-bench.ts')
+    const figures = await runOutboxBench()
+    // Two rounds of edits over one block of each type: the product sends fewer requests than edits.
+    expect(figures.outbox_requests_200_edits_20_blocks).toBeGreaterThan(0)
+    expect(figures.outbox_requests_200_edits_20_blocks).toBeLessThan(14)
+    expect(figures.outbox_requests_200_live_edits_20_blocks).toBeGreaterThan(0)
+    expect(figures.outbox_flush_speedup_vs_naive_150ms).toBeGreaterThan(0)
+  }, 180_000)
 })
