@@ -185,6 +185,18 @@ export default tseslint.config(
               ['./src/!(domain)/**/*', './workers/**/*'],
               'server/ imports only src/domain.',
             ),
+            zone(
+              [
+                './server/services/**/*',
+                './server/storage/**/*',
+                './server/db/**/*',
+                './server/crm/**/*',
+                './server/uploads/**/*',
+                './server/common/**/*',
+              ],
+              ['./server/http/**/*'],
+              "The server's services and what they use know no request: only routes import server/http.",
+            ),
           ],
         },
       ],

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { readConfig } from './config.ts'
-import { jsonLogger } from './http/log.ts'
+import { jsonLogger } from './common/log.ts'
 import { DEMO_ACCOUNTS } from './seed.ts'
 import { startServer } from './start.ts'
 

@@ -5,8 +5,8 @@ import { serve } from '@hono/node-server'
 import { ERROR_CODES } from '../src/domain/api-error.ts'
 import { createApp, resolveLogger, type AppOptions, type AppReady } from './app.ts'
 import { sendAnswer } from './http/answer.ts'
-import type { Logger } from './http/log.ts'
-import { errorMessage } from './http/messages.ts'
+import type { Logger } from './common/log.ts'
+import { errorMessage } from './common/messages.ts'
 
 export interface StartOptions extends Omit<AppOptions, 'dataDir'> {
   /** 0 picks a free port. Default 8080. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Database, Queryable } from '../db/database.ts'
-import type { Logger } from '../http/log.ts'
+import type { Logger } from '../common/log.ts'
 import { deviceOf, moscowDay, sourceOf } from './classify.ts'
 
 /** What the counter needs of one view or click (docs/analytics.md). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Queryable } from '../db/database.ts'
-import { CRM_TEXTS } from '../http/messages.ts'
+import { CRM_TEXTS } from '../common/messages.ts'
 import {
   claimRefresh,
   loadAmo,

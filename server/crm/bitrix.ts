@@ -1,4 +1,4 @@
-import { CRM_TEXTS } from '../http/messages.ts'
+import { CRM_TEXTS } from '../common/messages.ts'
 import { OutboundError, type OutboundResponse } from './outbound.ts'
 import {
   failure,

@@ -27,7 +27,7 @@ export type Attempt =
       retry: boolean
       /** The CRM may have acted on the request (no answer, a 5xx): look it up before sending again. */
       sent: boolean
-      /** Key of the Russian text (server/http/messages.ts, DELIVERY_ERRORS). */
+      /** Key of the Russian text (server/common/messages.ts, DELIVERY_ERRORS). */
       code: string
       /** The CRM's own words, shown after the text. */
       detail?: string

@@ -75,7 +75,7 @@ async function wholeJson(c: Context<AppEnv>): Promise<Answer | undefined> {
  * `Vary: Accept-Encoding`. Streamed responses (files, event streams) the way Hono's `compress`
  * does; an API answer known in full (server/http/answer.ts) only from 1 KiB, the size below which
  * compressing does not pay: a kept list's gzip made of its pieces' deflates, which its later
- * versions share (server/http/list-gzip.ts), any other answer whole, on libuv's threads.
+ * versions share (server/common/list-gzip.ts), any other answer whole, on libuv's threads.
  */
 export function compression(): MiddlewareHandler<AppEnv> {
   const streamed = compress({ threshold: THRESHOLD })

@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { User } from '../../src/domain/user.ts'
 import type { Services } from '../services/services.ts'
-import type { ReceivedUpload } from './upload-body.ts'
+import type { ReceivedUpload } from '../uploads/received.ts'
 
 export interface AppEnv {
   Bindings: Partial<HttpBindings>

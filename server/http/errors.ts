@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
 import { AppError } from '../services/errors.ts'
 import { jsonText } from './answer.ts'
-import { errorMessage, fieldMessage } from './messages.ts'
+import { errorMessage, fieldMessage } from '../common/messages.ts'
 
 /** The error body of docs/API.md "Errors", with Russian text. */
 export function errorResponse(error: AppError, headers: Record<string, string> = {}): Response {

@@ -5,7 +5,7 @@ import { jsonText, setHeader } from './answer.ts'
 import { createHash } from 'node:crypto'
 import { claimKey, completeKey, releaseKey } from '../storage/idempotency.ts'
 import type { AppEnv } from './env.ts'
-import type { Logger } from './log.ts'
+import type { Logger } from '../common/log.ts'
 
 /** One log line per request: method, path (no query), status, duration. */
 export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {

@@ -6,7 +6,7 @@ import { UTM_KEYS, VisitorRequestInput } from '../../src/domain/visitor-request.
 import { bodyLimit } from '../http/body-limit.ts'
 import { clientAddress } from '../http/client-address.ts'
 import type { AppEnv } from '../http/env.ts'
-import { errorMessage, fieldMessage } from '../http/messages.ts'
+import { errorMessage, fieldMessage } from '../common/messages.ts'
 import type { Services } from '../services/services.ts'
 import { answer, type PageRoutes } from './page-route.ts'
 import type { Submission, SubmissionSink } from './submission.ts'

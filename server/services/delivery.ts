@@ -7,7 +7,7 @@ import { HookChannel } from '../crm/hook.ts'
 import { Outbound, type OutboundRequest } from '../crm/outbound.ts'
 import { DatabaseRates, MemoryRates, type Rate, type RateGate } from '../crm/rate.ts'
 import type { AppealForDelivery, Attempt, Call, Failure, Lookup } from '../crm/types.ts'
-import type { Logger } from '../http/log.ts'
+import type { Logger } from '../common/log.ts'
 import type { AmoTarget } from '../storage/amo-auth.ts'
 import {
   claimDue,

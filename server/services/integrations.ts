@@ -7,7 +7,7 @@ import type {
 } from '../../src/domain/appeal.ts'
 import { AMO_HOST, amoHost } from '../crm/amo.ts'
 import type { Failure } from '../crm/types.ts'
-import { CHECK_TEXTS, deliveryError, INTEGRATION_STATE_TEXTS } from '../http/messages.ts'
+import { CHECK_TEXTS, deliveryError, INTEGRATION_STATE_TEXTS } from '../common/messages.ts'
 import { loadAmo, putOauthState, storeConnected, takeOauthState } from '../storage/amo-auth.ts'
 import { loadBitrix } from '../storage/deliveries.ts'
 import { findRecordForUser } from '../storage/records.ts'

@@ -4,7 +4,7 @@ import {
   sameBytes,
   type GzipReport,
   type Piece,
-} from '../http/list-gzip.ts'
+} from '../common/list-gzip.ts'
 
 /**
  * Record lists kept in memory, each with the version of the records it shows (record_versions,
@@ -128,7 +128,7 @@ function pieceFor(pieces: readonly RowPiece[], id: number): number {
  * A kept list's JSON array, held as pieces of rows that its later versions share: a write makes
  * the pieces of the rows it touched anew (some 28 KiB each), and takes every other piece as it is,
  * so what a write costs does not grow with the list. Its gzip is made of its pieces' deflates,
- * each encoded once (server/http/list-gzip.ts); its bytes in one run only for a client that takes
+ * each encoded once (server/common/list-gzip.ts); its bytes in one run only for a client that takes
  * no gzip.
  */
 export class ListBody {
@@ -229,7 +229,7 @@ export class ListBody {
     return (this.#bytes ??= joinPieces(this.pieces))
   }
 
-  /** What encoding it in gzip did (server/http/list-gzip.ts); made on first need and kept. */
+  /** What encoding it in gzip did (server/common/list-gzip.ts); made on first need and kept. */
   encode(): Promise<GzipReport> {
     if (!this.#gzip) {
       const pending = gzipPieces(this.pieces)

@@ -9,7 +9,7 @@ import {
 } from '../../src/domain/project.ts'
 import * as store from '../storage/projects.ts'
 import { isMember } from '../storage/workspaces.ts'
-import type { ReceivedUpload } from '../http/upload-body.ts'
+import type { ReceivedUpload } from '../uploads/received.ts'
 import { AppError } from './errors.ts'
 import { copyName } from '../../src/domain/project.ts'
 import { MAX_IMAGE_SIDE, type UploadService } from './uploads.ts'

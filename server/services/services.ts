@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts'
 import type { UploadStorage } from '../uploads/storage.ts'
-import type { Logger } from '../http/log.ts'
+import type { Logger } from '../common/log.ts'
 import { AppealService, type AppealSettings } from './appeals.ts'
 import { AuthService } from './auth.ts'
 import { BackgroundTasks } from './background.ts'

@@ -11,7 +11,7 @@ import {
   usedBytes,
   type QuotaWindow,
 } from '../storage/uploads.ts'
-import type { QuotaHold, ReceivedUpload, UploadRules } from '../http/upload-body.ts'
+import type { QuotaHold, ReceivedUpload, UploadRules } from '../uploads/received.ts'
 import type { ImageInfo } from '../uploads/image.ts'
 import { RESERVATION_TTL_MS, SWEEP_GRACE_MS } from '../uploads/sweep.ts'
 import { AppError } from './errors.ts'

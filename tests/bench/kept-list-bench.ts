@@ -2,7 +2,7 @@
  * `npm run bench kept-list`: what a write costs a kept list (server/services/list-cache.ts) on the
  * server: putting the written row into the list (`withRows`), and gzipping the list's new version,
  * whole (Node's gzip at its default level, as every other body is sent) against from its pieces'
- * deflates, which the versions share (server/http/list-gzip.ts). Three lists: the load
+ * deflates, which the versions share (server/common/list-gzip.ts). Three lists: the load
  * benchmark's departments (rows that differ only by their number), 1,000 and 4,000 of them, and
  * 1,000 specialists with names, positions, phones, e-mails and descriptions. A row is renamed at
  * five places in turn, and every way that encodes a renamed list takes the five in turn. Per list:

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { testServer, type TestServer, type TestUser } from './helpers.ts'
 
 // Every gzip the server makes, counted: whole bodies, and a kept list's pieces
-// (server/http/list-gzip.ts). The encoders stay zlib's own.
+// (server/common/list-gzip.ts). The encoders stay zlib's own.
 const gzipped = vi.hoisted(() => ({ count: 0 }))
 vi.mock('node:zlib', async (original) => {
   const zlib = await original<typeof import('node:zlib')>()
@@ -90,7 +90,7 @@ describe('a kept list sent gzipped', () => {
     for (const departments of lists) {
       expect(departments.map((d) => d.name)).toContain('Изменено в базе')
     }
-    // The 40 departments are one piece (server/http/list-gzip.ts): one encoding for the five.
+    // The 40 departments are one piece (server/common/list-gzip.ts): one encoding for the five.
     expect(gzipped.count - before).toBe(1)
   })
 })

@@ -1,13 +1,13 @@
 import { crc32, gunzipSync, gzipSync } from 'node:zlib'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { crc32Combine } from '../../server/http/list-gzip.ts'
+import { crc32Combine } from '../../server/common/list-gzip.ts'
 import { ListBody } from '../../server/services/list-cache.ts'
 import { seededRandom } from '../support/random.ts'
 
 /**
  * A kept list is gzipped from its pieces' deflates, which its later versions share
- * (server/http/list-gzip.ts): every version decodes to its own bytes, whatever was written or added
+ * (server/common/list-gzip.ts): every version decodes to its own bytes, whatever was written or added
  * since the versions whose pieces it took and in whatever order versions are encoded, and a write
  * re-encodes only the pieces near it.
  */
