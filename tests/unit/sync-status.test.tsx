@@ -359,10 +359,12 @@ describe('the editor toolbar’s save state', () => {
     await userEvent.click(editorButton)
     const row = await screen.findByTestId('conflict-entry', {}, { timeout: 15_000 })
     expect(row).toHaveTextContent('На сервере: «Кардиоцентр»')
-    expect(screen.getByRole('button', { name: /Синхронизация: Конфликты: 1/ })).toHaveAttribute(
-      'aria-expanded',
-      'true',
-    )
+    const header = screen.getByRole('button', { name: /Синхронизация: Конфликты: 1/ })
+    expect(header).toHaveAttribute('aria-expanded', 'true')
+    // The focus is on the header's button: Escape closes the panel from there too.
+    await waitFor(() => expect(header).toHaveFocus())
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(header).toHaveAttribute('aria-expanded', 'false'))
   }, 20_000)
 
   it('keeps its own words while the changes are still in the editor', async () => {

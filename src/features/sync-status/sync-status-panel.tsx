@@ -31,7 +31,18 @@ export function SyncStatusPopover({
   return (
     <Popover opened={opened} onChange={onChange} position="bottom-end" width={360} shadow="md">
       <Popover.Target>
-        <SyncStatusButton ref={target} {...button} />
+        <SyncStatusButton
+          ref={target}
+          {...button}
+          // Escape closes the panel from its button too (the focus is there after the editor's
+          // «Конфликты: N» or a press opened it), not only from inside it.
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && opened) {
+              event.preventDefault()
+              onChange(false)
+            }
+          }}
+        />
       </Popover.Target>
       <Popover.Dropdown>
         <SyncPanel status={status} />
