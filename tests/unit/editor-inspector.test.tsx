@@ -352,6 +352,7 @@ describe('a conflicted block in the inspector', () => {
     } as unknown as OutboxEntry)
     setup('button', { id: 8 })
     const notice = await screen.findByTestId('conflict-notice', {}, { timeout: 5_000 })
+    expect(notice).toHaveTextContent('Блок изменили на сервере, пока вы его правили')
     expect(within(notice).getByText('Положение')).toBeInTheDocument()
     expect(notice).toHaveTextContent('Ваше: X 25 %, Y 50 %')
     expect(notice).toHaveTextContent('На сервере: X 50 %, Y 50 %')

@@ -27,10 +27,13 @@ export function parkedFieldErrors(entries: readonly ParkedEntry[]): Record<strin
 export function ParkedNotice({
   entries: all,
   fieldLabel,
+  conflictTitle,
 }: {
   entries: readonly ParkedEntry[]
   /** A block's fields named as its inspector names them. */
   fieldLabel?: FieldLabel | undefined
+  /** What the conflict's title calls the record («Блок…»); a record's by default. */
+  conflictTitle?: string | undefined
 }) {
   const { t } = useLingui()
   const conflicts = all.filter((entry) => entry.conflict)
@@ -41,7 +44,7 @@ export function ParkedNotice({
         <Alert
           color="orange"
           icon={IconAlertTriangle}
-          title={t`Запись изменили на сервере, пока вы её правили`}
+          title={conflictTitle ?? t`Запись изменили на сервере, пока вы её правили`}
           data-testid="conflict-notice"
         >
           <Stack gap="sm">

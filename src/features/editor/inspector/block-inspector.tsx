@@ -114,7 +114,14 @@ function TypePanel<T extends BlockType>(props: BlockInspectorProps & { block: Bl
  * (docs/SYNC.md "Conflicts"): in the inspector's words and units.
  */
 function BlockParked({ id }: { id: number | undefined }) {
+  const { t } = useLingui()
   const parked = useParkedOf('blocks', id ?? 0)
   if (id === undefined || parked.length === 0) return null
-  return <ParkedNotice entries={parked} fieldLabel={fieldLabelOf} />
+  return (
+    <ParkedNotice
+      entries={parked}
+      fieldLabel={fieldLabelOf}
+      conflictTitle={t`Блок изменили на сервере, пока вы его правили`}
+    />
+  )
 }
