@@ -6,7 +6,11 @@ import { discardEntry, retryEntry, useParkedEntries, type ParkedEntry } from '..
 import { Alert } from '../../ui/alert.tsx'
 import { Button } from '../../ui/button.tsx'
 import { fieldErrorText } from '../../ui/field-error.ts'
-import { ConflictActions, ConflictFields, type FieldLabel } from '../sync-status/conflict-view.tsx'
+import {
+  ConflictActions,
+  ConflictFields,
+  type BlockFieldOf,
+} from '../sync-status/conflict-view.tsx'
 
 /** The rejected changes of one record. */
 export function useParkedOf(table: MirrorTable, id: number): ParkedEntry[] {
@@ -26,12 +30,12 @@ export function parkedFieldErrors(entries: readonly ParkedEntry[]): Record<strin
 /** The server refused a change of this record: its message, and a way to retry or discard it. */
 export function ParkedNotice({
   entries: all,
-  fieldLabel,
+  blockField,
   conflictTitle,
 }: {
   entries: readonly ParkedEntry[]
-  /** A block's fields named as its inspector names them. */
-  fieldLabel?: FieldLabel | undefined
+  /** A block's fields shown as its inspector shows them. */
+  blockField?: BlockFieldOf | undefined
   /** What the conflict's title calls the record («Блок…»); a record's by default. */
   conflictTitle?: string | undefined
 }) {
@@ -54,7 +58,7 @@ export function ParkedNotice({
                   <ConflictFields
                     conflict={entry.conflict}
                     table={entry.table}
-                    fieldLabel={fieldLabel}
+                    blockField={blockField}
                   />
                   <ConflictActions entry={entry} />
                 </div>

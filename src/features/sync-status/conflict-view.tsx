@@ -72,10 +72,14 @@ function useValueText() {
   }
 }
 
-const COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i
-
-/** How a block type's inspector names a field (`fieldLabelOf`, given by the editor's screens). */
-export type FieldLabel = (type: string, field: string) => MessageDescriptor | undefined
+/**
+ * How a block type's inspector shows a field: its name and whether it is a colour (`blockFieldOf`,
+ * given by the screens that show blocks).
+ */
+export type BlockFieldOf = (
+  type: string,
+  field: string,
+) => { label: MessageDescriptor | undefined; colour: boolean } | undefined
 
 /** One line of a conflict: a field (or a place, a size) with both sides. */
 interface ClashLine {
@@ -90,14 +94,14 @@ interface ClashLine {
  * X and Y in per cent of the background, its size in per cent, rotation in degrees, colours as
  * swatches, and each field named as its type's inspector names it.
  */
-function useBlockLines(conflict: ParkedConflict, fieldLabel?: FieldLabel): ClashLine[] {
+function useBlockLines(conflict: ParkedConflict, blockField?: BlockFieldOf): ClashLine[] {
   const { t, i18n } = useLingui()
   const text = useValueText()
   const format = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 })
   const number = (value: unknown) => (typeof value === 'number' ? value : null)
   const type = String(conflict.current.type ?? '')
   const nameOf = (field: string) => {
-    const label = fieldLabel?.(type, field) ?? FIELD_NAMES[field]
+    const label = blockField?.(type, field)?.label ?? FIELD_NAMES[field]
     return label ? t(label) : field
   }
   const clash = new Map(conflict.fields.map((c) => [c.field, c]))
@@ -120,8 +124,7 @@ function useBlockLines(conflict: ParkedConflict, fieldLabel?: FieldLabel): Clash
     return t`ширина ${wide} %, высота ${high} %`
   }
   const value = (field: string, v: unknown): ReactNode => {
-    if (typeof v === 'string' && (COLOUR.test(v) || (v === 'transparent' && field !== 'text')))
-      return <Swatch colour={v} />
+    if (typeof v === 'string' && blockField?.(type, field)?.colour) return <Swatch colour={v} />
     if (field === 'rotation' && typeof v === 'number') return `${Math.round(v)}°`
     if (typeof v === 'number') return format.format(v)
     return text(v, field)
@@ -183,13 +186,13 @@ function useRecordLines(conflict: ParkedConflict): ClashLine[] {
 export function ConflictFields({
   conflict,
   table,
-  fieldLabel,
+  blockField,
 }: {
   conflict: ParkedConflict
   table: OutboxTable
-  fieldLabel?: FieldLabel | undefined
+  blockField?: BlockFieldOf | undefined
 }) {
-  const blockLines = useBlockLines(conflict, fieldLabel)
+  const blockLines = useBlockLines(conflict, blockField)
   const recordLines = useRecordLines(conflict)
   if (conflict.fields.length === 0) {
     return (

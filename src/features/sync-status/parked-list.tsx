@@ -8,7 +8,7 @@ import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts
 import { Button } from '../../ui/button.tsx'
 import { notifyError } from '../../ui/notify.tsx'
 import { nestQuotes } from '../../domain/quotes.ts'
-import { fieldLabelOf } from '../editor/blocks/index.ts'
+import { blockFieldOf } from '../editor/blocks/index.ts'
 import { ConflictActions, ConflictFields } from './conflict-view.tsx'
 
 const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
@@ -87,7 +87,7 @@ function ConflictRow({ entry, title }: { entry: ParkedEntry; title: string }) {
         {entry.label ? t`${title} «${label}»` : title}
       </Text>
       {entry.conflict ? (
-        <ConflictFields conflict={entry.conflict} table={entry.table} fieldLabel={fieldLabelOf} />
+        <ConflictFields conflict={entry.conflict} table={entry.table} blockField={blockFieldOf} />
       ) : null}
       <ConflictActions entry={entry} />
     </Paper>

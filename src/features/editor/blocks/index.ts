@@ -34,17 +34,21 @@ export const BLOCK_DEFINITIONS: { [T in BlockType]: BlockDefinition<T> } = {
 }
 
 /**
- * What the inspector calls a field of a block type (its content and style fields), if one of them
- * is that field: a conflict names a block's fields as its inspector does.
+ * How the inspector shows a field of a block type (its content and style fields), if one of them
+ * is that field: its name, and whether it is a colour. A conflict shows a block's fields so.
  */
-export function fieldLabelOf(type: string, field: string): MessageDescriptor | undefined {
+export function blockFieldOf(
+  type: string,
+  field: string,
+): { label: MessageDescriptor | undefined; colour: boolean } | undefined {
   if (!isBlockType(type)) return undefined
   const def = BLOCK_DEFINITIONS[type] as BlockDefinition<BlockType>
-  const fields: readonly { field: string; label?: MessageDescriptor }[] = [
+  const fields: readonly { kind: string; field: string; label?: MessageDescriptor }[] = [
     ...def.content,
     ...def.style,
   ]
-  return fields.find((f) => f.field === field)?.label
+  const found = fields.find((f) => f.field === field)
+  return found && { label: found.label, colour: found.kind === 'color' }
 }
 
 export function definitionOf<T extends BlockType>(type: T): BlockDefinition<T> {

@@ -6,7 +6,7 @@ import { centreFromPercent, centrePercent, type Size } from '../../../domain/geo
 import type { Background } from '../../../domain/project.ts'
 import { Stack, Text, Title } from '../../../ui/layout.tsx'
 import { ParkedNotice, useParkedOf } from '../../records/parked-notice.tsx'
-import { BLOCK_DEFINITIONS, fieldLabelOf } from '../blocks/index.ts'
+import { BLOCK_DEFINITIONS, blockFieldOf } from '../blocks/index.ts'
 import { BLOCK_PANELS } from '../blocks/panels.ts'
 import type { AnyBlockPatch } from '../blocks/types.ts'
 import type { LocalBlock } from '../editor-data.ts'
@@ -120,7 +120,7 @@ function BlockParked({ id }: { id: number | undefined }) {
   return (
     <ParkedNotice
       entries={parked}
-      fieldLabel={fieldLabelOf}
+      blockField={blockFieldOf}
       conflictTitle={t`Блок изменили на сервере, пока вы его правили`}
     />
   )
