@@ -1,4 +1,11 @@
-import { useCallback, useEffect, useState, type MouseEvent, type RefObject } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type RefObject,
+} from 'react'
 
 /**
  * A header control drawn as the app's own light button whose overlay (Mantine's Popover, Menu…)
@@ -35,4 +42,16 @@ export function useTakeFocus(target: RefObject<HTMLElement | null>, takeFocus: b
     // Only when it replaces the light button, on mount.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
+}
+
+/**
+ * The overlay's button closes it on Escape too. Mantine's Popover hears Escape only from inside its
+ * dropdown, and the focus is on the button after a press, or after another control opened it.
+ */
+export function closeOnEscape(opened: boolean, onChange: (opened: boolean) => void) {
+  return (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || !opened) return
+    event.preventDefault()
+    onChange(false)
+  }
 }

@@ -4,7 +4,7 @@ import { useRef } from 'react'
 import { useParkedEntries, type SyncStatus as Status } from '../../sync/client.ts'
 import { useStorageStatus } from '../../sync/storage-status.ts'
 import { Stack, Text } from '../../ui/layout.tsx'
-import { useTakeFocus } from '../../ui/overlay-on-demand.ts'
+import { closeOnEscape, useTakeFocus } from '../../ui/overlay-on-demand.ts'
 import { ParkedList } from './parked-list.tsx'
 import { SyncStatusButton, type SyncStatusButtonProps } from './sync-status-button.tsx'
 
@@ -31,18 +31,7 @@ export function SyncStatusPopover({
   return (
     <Popover opened={opened} onChange={onChange} position="bottom-end" width={360} shadow="md">
       <Popover.Target>
-        <SyncStatusButton
-          ref={target}
-          {...button}
-          // Escape closes the panel from its button too (the focus is there after the editor's
-          // «Конфликты: N» or a press opened it), not only from inside it.
-          onKeyDown={(event) => {
-            if (event.key === 'Escape' && opened) {
-              event.preventDefault()
-              onChange(false)
-            }
-          }}
-        />
+        <SyncStatusButton ref={target} {...button} onKeyDown={closeOnEscape(opened, onChange)} />
       </Popover.Target>
       <Popover.Dropdown>
         <SyncPanel status={status} />

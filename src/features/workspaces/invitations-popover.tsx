@@ -10,7 +10,7 @@ import { refresh } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
 import { Group, Stack, Text } from '../../ui/layout.tsx'
 import { notifyError, notifySuccess } from '../../ui/notify.tsx'
-import { useTakeFocus } from '../../ui/overlay-on-demand.ts'
+import { closeOnEscape, useTakeFocus } from '../../ui/overlay-on-demand.ts'
 import { InvitationsButton } from './invitations.tsx'
 
 function answerError(error: unknown, fallback: string): string {
@@ -84,6 +84,7 @@ export function InvitationsPopover({
           count={list.length}
           opened={opened}
           onClick={() => onChange(!opened)}
+          onKeyDown={closeOnEscape(opened, onChange)}
         />
       </Popover.Target>
       <Popover.Dropdown>
