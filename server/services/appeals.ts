@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import type { Database } from '../db/database.ts'
 import { APPEAL_KINDS, UTM_KEYS, type Appeal, type AppealStatus } from '../../src/domain/appeal.ts'
 import { FieldCode, isStorableText, LIMITS } from '../../src/domain/validation.ts'
+import { Batches } from '../common/batches.ts'
 import { deliveryError } from '../common/messages.ts'
 import * as store from '../storage/appeals.ts'
 import type { AppealRow } from '../storage/appeals.ts'
@@ -80,12 +81,25 @@ export interface AppealSettings {
   onStep?: (step: 'written', submission: Submission) => void | Promise<void>
 }
 
+/** Requests written in one statement at most (docs/crm.md, "Requests written together"). */
+const WRITTEN_TOGETHER = 50
+
 export class AppealService implements SubmissionSink {
+  /** Requests that arrive while others are being written go together in the next statement. */
+  private readonly writes: Batches<store.AppealToWrite, number | null>
+
   constructor(
     private readonly db: Database,
     private readonly queue: DeliveryQueue,
     private readonly settings: AppealSettings = {},
-  ) {}
+  ) {
+    // PGlite runs one statement at a time; PostgreSQL's pool takes a few at once.
+    this.writes = new Batches(
+      (requests) => store.insertAppealsWithDeliveries(this.db, requests),
+      WRITTEN_TOGETHER,
+      db.engine === 'pglite' ? 1 : 4,
+    )
+  }
 
   /**
    * Keeps a visitor's request and queues its deliveries, in one transaction. A repeat of a
@@ -122,14 +136,9 @@ export class AppealService implements SubmissionSink {
       status: s.spam ? 'spam' : 'new',
     }
     const salt = randomBytes(4).readUInt32BE(0).toString(36).padStart(6, '0').slice(-6)
-    // The request and its deliveries: one statement, so one transaction.
-    const created = await store.insertAppealWithDeliveries(
-      this.db,
-      values,
-      salt,
-      s.spam,
-      s.hook_url,
-    )
+    // The request and its deliveries: one statement, so one transaction (with the requests that
+    // arrived meanwhile).
+    const created = await this.writes.run({ values, salt, spam: s.spam, hookUrl: s.hook_url })
     let result: { id: number; created: boolean }
     if (created === null) {
       const first = await store.findBySubmission(this.db, s.project_id, s.submission_id)

@@ -9,9 +9,11 @@ import { DatabaseRates, MemoryRates, type Rate, type RateGate } from '../crm/rat
 import type { AppealForDelivery, Attempt, Call, Failure, Lookup } from '../crm/types.ts'
 import type { Logger } from '../common/log.ts'
 import type { AmoTarget } from '../storage/amo-auth.ts'
+import { Batches } from '../common/batches.ts'
 import {
   claimDue,
   finish,
+  finishDelivered,
   hookSecret,
   waitForIntegration,
   type ClaimedDelivery,
@@ -41,7 +43,12 @@ export interface DeliverySettings {
   leaseMs?: number
   /** How often the queue looks for due deliveries besides being woken (default 1 s). */
   pollMs?: number
-  /** Deliveries sent at once by this instance (default 16). */
+  /**
+   * Deliveries under way at once in this instance (default 48). Each mostly waits: for its CRM's
+   * answer, its rate, the database. With 16, a burst of requests outran the queue: 1,000 requests
+   * in 1.4 s were delivered in a further 2.5 s (accepted → lead p50 1.1 s); with 48, p50 0.55 s
+   * (docs/crm.md, "Requests written together").
+   */
   concurrency?: number
   /** Backoff: first retry within `baseMs` (default 5 s), the ceiling doubling to `capMs` (4 h). */
   backoff?: { baseMs?: number; capMs?: number }
@@ -113,6 +120,11 @@ export class DeliveryQueue {
   private readonly guardedDb: Queryable
   /** The vendors' rates: shared through the database on PostgreSQL, in memory on PGlite. */
   private readonly rateGate: RateGate
+  /** Deliveries that end delivered while others are being written go in the next statement. */
+  private readonly delivered: Batches<
+    { id: number; token: string; crmId: string | null; attempted: boolean },
+    boolean
+  >
   /**
    * Says 'change' after each delivery this instance took up has ended, and 'round' after each
    * look for due deliveries (tests wait on these, not on time).
@@ -128,7 +140,7 @@ export class DeliveryQueue {
     this.timeoutMs = settings.timeoutMs ?? 15_000
     this.leaseMs = settings.leaseMs ?? 120_000
     this.pollMs = settings.pollMs ?? 1_000
-    this.concurrency = settings.concurrency ?? 16
+    this.concurrency = settings.concurrency ?? 48
     this.baseMs = settings.backoff?.baseMs ?? 5_000
     this.capMs = settings.backoff?.capMs ?? 4 * 3_600_000
     this.giveUpMs = settings.giveUpMs ?? 24 * 3_600_000
@@ -145,6 +157,11 @@ export class DeliveryQueue {
       exec: (sql) => (live(), db.exec(sql)),
     }
     this.rateGate = db.engine === 'pglite' ? new MemoryRates() : new DatabaseRates(this.guardedDb)
+    this.delivered = new Batches(
+      (done) => finishDelivered(this.guardedDb, done),
+      this.concurrency,
+      db.engine === 'pglite' ? 1 : 4,
+    )
     this.amo = new AmoChannel(this.guardedDb, {
       timeoutMs: this.timeoutMs,
       refreshAheadMs: settings.refreshAheadMs ?? 10 * 60_000,
@@ -309,7 +326,11 @@ export class DeliveryQueue {
     }
     const write = async (outcome: Outcome) => {
       this.step('answered', delivery.id)
-      await finish(this.guardedDb, delivery.id, token, outcome)
+      if (outcome.state === 'delivered') {
+        await this.delivered.run({ id: delivery.id, token, ...outcome })
+      } else {
+        await finish(this.guardedDb, delivery.id, token, outcome)
+      }
     }
     try {
       await this.deliver(delivery, call, write, {

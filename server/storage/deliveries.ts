@@ -171,14 +171,8 @@ export async function finish(
   const attempted = outcome.attempted ? 1 : 0
   let result: { rows: unknown[] }
   if (outcome.state === 'delivered') {
-    result = await db.query(
-      `UPDATE appeal_deliveries SET state = 'delivered', crm_id = $3, unsure = false,
-         attempts = attempts + $4, error_code = '', error_detail = '',
-         attempted_at = clock_timestamp(), delivered_at = clock_timestamp(),
-         lease_token = NULL, lease_until = NULL
-       WHERE id = $1 AND lease_token = $2 RETURNING 1`,
-      [id, token, outcome.crmId, attempted],
-    )
+    const written = await finishDelivered(db, [{ id, token, ...outcome }])
+    return written[0]!
   } else if (outcome.state === 'queued') {
     result = await db.query(
       `UPDATE appeal_deliveries SET unsure = $3, attempts = attempts + $4,
@@ -201,6 +195,34 @@ export async function finish(
     )
   }
   return result.rows.length > 0
+}
+
+/**
+ * Writes deliveries as delivered in one statement, each only while its lease is still its token's:
+ * for each, whether it was written (the queue writes the deliveries that ended while one such
+ * statement was under way together in the next: docs/crm.md, "Requests written together").
+ */
+export async function finishDelivered(
+  db: Queryable,
+  done: readonly { id: number; token: string; crmId: string | null; attempted: boolean }[],
+): Promise<boolean[]> {
+  const { rows } = await db.query<{ id: number }>(
+    `UPDATE appeal_deliveries d SET state = 'delivered', crm_id = f.crm_id, unsure = false,
+       attempts = d.attempts + f.attempted, error_code = '', error_detail = '',
+       attempted_at = clock_timestamp(), delivered_at = clock_timestamp(),
+       lease_token = NULL, lease_until = NULL
+     FROM unnest($1::int[], $2::text[], $3::text[], $4::int[]) AS f(id, token, crm_id, attempted)
+     WHERE d.id = f.id AND d.lease_token = f.token
+     RETURNING d.id`,
+    [
+      done.map((d) => d.id),
+      done.map((d) => d.token),
+      done.map((d) => d.crmId),
+      done.map((d) => (d.attempted ? 1 : 0)),
+    ],
+  )
+  const written = new Set(rows.map((row) => row.id))
+  return done.map((d) => written.has(d.id))
 }
 
 /**

@@ -112,6 +112,47 @@ describe('requests: submit and deliver', () => {
     ])
     expect(fields.ORIGIN_ID).toBe(lead.name.match(/\[(.+)\]/)![1])
   })
+
+  it('writes requests sent at once together, each once with its own deliveries, and one that cannot be stored fails alone', async () => {
+    const amoBefore = amo.account.leads.length
+    const portal = world.fake.bitrix.get('clinic.bitrix24.ru')!
+    const bitrixBefore = portal.leads.length
+    const repeated = submission(world)
+    const sent = [
+      ...Array.from({ length: 12 }, (_, i) => submission(world, { name: `Посетитель ${i}` })),
+      repeated,
+      { ...repeated },
+      submission(world, { spam: true }),
+      // No such workspace: the database refuses this one, and only this one.
+      submission(world, { workspace_id: 2_000_000_000 }),
+    ]
+    const answers = await Promise.allSettled(sent.map((s) => world.services.appeals.submit(s)))
+    const refused = answers.filter((a) => a.status === 'rejected')
+    expect(refused).toHaveLength(1)
+    expect(answers[15]!.status).toBe('rejected')
+    const ids = answers.flatMap((a) => (a.status === 'fulfilled' ? [a.value] : []))
+    expect(ids).toHaveLength(15)
+    // The same submission twice at once is one request.
+    expect(ids[13]!.id).toBe(ids[12]!.id)
+    expect([ids[12]!.created, ids[13]!.created].sort()).toEqual([false, true])
+    expect(new Set(ids.map((a) => a.id)).size).toBe(14)
+    await allSettled(world)
+
+    // 13 requests, each one lead in each CRM; spam none.
+    expect(amo.account.leads.length - amoBefore).toBe(13)
+    expect(portal.leads.length - bitrixBefore).toBe(13)
+    const names = amo.account.leads.slice(amoBefore).map((l) => l.contacts[0]!.name)
+    expect(new Set(names).size).toBe(13)
+    for (const { id } of ids) {
+      const res = await world.server.call('GET', `/api/appeal/get?id=${id}`, {
+        token: world.user.token,
+      })
+      const appeal = await json<{ status: string; deliveries: { state: string }[] }>(res)
+      expect(appeal.deliveries.map((d) => d.state)).toEqual(
+        appeal.status === 'spam' ? ['skipped', 'skipped'] : ['delivered', 'delivered'],
+      )
+    }
+  })
 })
 
 describe('requests: the API', () => {
