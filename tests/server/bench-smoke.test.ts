@@ -28,7 +28,10 @@ describe('benchmarks still run', () => {
     const { runRequestsBench } = await import('../bench/requests-bench.ts')
     const figures = await runRequestsBench()
     expect(figures.submit_failures).toBe(0)
+    expect(figures.submit_p99_cold_ms).toBeGreaterThan(0)
     expect(figures.crm_delivery_ms_p50).toBeGreaterThan(0)
+    expect(figures.faults_lost).toBe(0)
+    expect(figures.faults_duplicated).toBe(0)
   }, 180_000)
 
   it('events: streams of a shared workspace and two writers, beside another person’s list', async () => {
