@@ -44,7 +44,11 @@ export function ProjectTypePage({ id }: { id: number }) {
   )
   useFollowId('projects', id, follow)
 
-  if (project === undefined) return <RecordLoading />
+  // What the project holds decides whether to ask before changing its type: not known yet, a tap
+  // would change a project with content without asking, or say less than it holds.
+  if (project === undefined || backgrounds === undefined || blocks === undefined) {
+    return <RecordLoading />
+  }
   if (project === null)
     return (
       <RecordMissing
@@ -62,7 +66,7 @@ export function ProjectTypePage({ id }: { id: number }) {
     if (choosing) return
     // A project with content changes its editor only when the person has read what happens to it.
     const from = project.type
-    const content = { backgrounds: backgrounds?.length ?? 0, blocks: blocks?.length ?? 0 }
+    const content = { backgrounds: backgrounds.length, blocks: blocks.length }
     if (from !== null && from !== type && content.backgrounds > 0) {
       const change = describeTypeChange(from, type, content)
       const typeName = i18n._(TYPE_TEXT[type].name)
