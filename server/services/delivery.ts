@@ -45,9 +45,8 @@ export interface DeliverySettings {
   pollMs?: number
   /**
    * Deliveries under way at once in this instance (default 48). Each mostly waits: for its CRM's
-   * answer, its rate, the database. With 16, a burst of requests outran the queue: 1,000 requests
-   * in 1.4 s were delivered in a further 2.5 s (accepted → lead p50 1.1 s); with 48, p50 0.55 s
-   * (docs/crm.md, "Requests written together").
+   * answer, its rate, the database; with 16, a burst of requests outran the queue (docs/crm.md,
+   * "Requests written together", has the figures).
    */
   concurrency?: number
   /** Backoff: first retry within `baseMs` (default 5 s), the ceiling doubling to `capMs` (4 h). */

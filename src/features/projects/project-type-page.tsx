@@ -28,8 +28,9 @@ export function ProjectTypePage({ id }: { id: number }) {
   useRefresh({ kind: 'project', projectId: id })
   const project = useKeepWhileLoading(useProject(id), id)
   const types = useProjectTypes()
-  const backgrounds = useBackgrounds(id)
-  const blocks = useBlocksOfProject(id)
+  // Kept while the project follows its server id, as the project is.
+  const backgrounds = useKeepWhileLoading(useBackgrounds(id), id)
+  const blocks = useKeepWhileLoading(useBlocksOfProject(id), id)
   const [choosing, setChoosing] = useState<ProjectTypeId | null>(null)
   // Once a type is chosen the page is on its way to the editor (whose code may still be loading,
   // with this page on screen): the editor follows the project to its server id, this page must not
@@ -46,7 +47,7 @@ export function ProjectTypePage({ id }: { id: number }) {
 
   // What the project holds decides whether to ask before changing its type: not known yet, a tap
   // would change a project with content without asking, or say less than it holds.
-  if (project === undefined || backgrounds === undefined || blocks === undefined) {
+  if (project === undefined || backgrounds == null || blocks == null) {
     return <RecordLoading />
   }
   if (project === null)
