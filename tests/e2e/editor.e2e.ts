@@ -28,6 +28,7 @@ import {
   type DrawnBlock,
   type TestUser,
 } from './helpers/editor.ts'
+import { pngPixels } from '../support/png.ts'
 
 // A fresh account per file: the journeys see only what they make, never the demo data.
 let browser: BrowserSession
@@ -543,17 +544,6 @@ describe('edits made just before the page goes away', () => {
 })
 
 describe('dragging a block (docs/editor.md «Drawing»)', () => {
-  /** RGBA pixels of a PNG, decoded by the browser. */
-  const rgba = (png: Buffer): Promise<number[]> =>
-    page.evaluate(async (bytes) => {
-      const bitmap = await createImageBitmap(
-        new Blob([new Uint8Array(bytes)], { type: 'image/png' }),
-      )
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height)
-      const context = canvas.getContext('2d')!
-      context.drawImage(bitmap, 0, 0)
-      return Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data)
-    }, Array.from(png))
   /** A screenshot of `clip` once two in a row, a frame apart, are the same. */
   const settledShot = async (clip: { x: number; y: number; width: number; height: number }) => {
     let last = await page.screenshot({ clip })
@@ -587,7 +577,7 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     // Pressed: selected and drawn by the canvas.
     await page.mouse.move(lower!.clientX, lower!.clientY)
     await page.mouse.down()
-    const still = await rgba(await settledShot(clip))
+    const still = await pngPixels(await settledShot(clip))
     // Moved: the block and its selection are on the drag layer; back where it started, the layer
     // shows them as the canvas did. Besides the guides (red lines) only antialiased edge pixels
     // differ (the layer's texture is multisampled apart from the screen): 1.5% of this box.
@@ -596,7 +586,7 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     expect(await layers()).toBe(1)
     await page.mouse.move(lower!.clientX, lower!.clientY, { steps: 5 })
     expect(await layers()).toBe(1)
-    const moved = await rgba(await settledShot(clip))
+    const moved = await pngPixels(await settledShot(clip))
     expect(moved.length).toBe(still.length)
     let differ = 0
     let notGuide = 0
@@ -644,10 +634,10 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     await page.mouse.down()
     await page.mouse.move(upper.clientX + 30, upper.clientY + 20, { steps: 5 })
     expect(await layers()).toBe(1)
-    const away = await rgba(await settledShot(around))
+    const away = await pngPixels(await settledShot(around))
     await page.mouse.up()
     await expect.poll(layers).toBe(0)
-    const dropped = await rgba(await settledShot(around))
+    const dropped = await pngPixels(await settledShot(around))
     let wrong = 0
     for (let i = 0; i < away.length; i += 4) {
       if (

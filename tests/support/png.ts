@@ -1,4 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib'
+import sharp from 'sharp'
 
 type Rgb = readonly [number, number, number]
 
@@ -36,4 +37,13 @@ export function pngImage(
     chunk('IDAT', deflateSync(rows)),
     chunk('IEND', Buffer.alloc(0)),
   ])
+}
+
+/**
+ * The RGBA pixels of a PNG (a screenshot), decoded in Node by sharp (a dependency of the server's
+ * image resizing): row by row, four bytes a pixel.
+ */
+export async function pngPixels(png: Buffer): Promise<Uint8Array> {
+  const { data } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+  return new Uint8Array(data.buffer, data.byteOffset, data.length)
 }

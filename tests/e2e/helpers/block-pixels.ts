@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core'
 import pixelmatch from 'pixelmatch'
 import { BLOCK_TYPES, type BlockType } from '../../../src/domain/block.ts'
 import type { LocalBlock } from '../../../src/features/editor/editor-data.ts'
-import { pngImage } from '../../support/png.ts'
+import { pngImage, pngPixels } from '../../support/png.ts'
 import type { CanvasBlockProbe as DrawnBlock } from '../../../src/features/editor/canvas/scene-host.ts'
 
 /** Each block sits alone in the middle of its own 16:9 section. */
@@ -261,17 +261,6 @@ async function settledShot(page: Page, clip: Clip): Promise<Buffer> {
   return last
 }
 
-/** RGBA pixels of a PNG, decoded by the browser. */
-function rgba(page: Page, png: Buffer): Promise<number[]> {
-  return page.evaluate(async (bytes) => {
-    const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }))
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height)
-    const context = canvas.getContext('2d')!
-    context.drawImage(bitmap, 0, 0)
-    return Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data)
-  }, Array.from(png))
-}
-
 /** Every face the blocks use has loaded, for the preview's CSS and the canvas alike. */
 export async function fontsLoaded(page: Page): Promise<void> {
   await page.waitForFunction(
@@ -367,21 +356,15 @@ export async function previewShots(
  * PIXEL_THRESHOLD, antialiased edges not counted) as a share of the clip, and the difference image.
  */
 export async function mismatchOf(
-  page: Page,
   a: Buffer,
   b: Buffer,
   clip: { width: number; height: number },
 ): Promise<{ pct: number; diff: Buffer }> {
-  const [pa, pb] = [await rgba(page, a), await rgba(page, b)]
+  const [pa, pb] = await Promise.all([pngPixels(a), pngPixels(b)])
   const diff = new Uint8Array(clip.width * clip.height * 4)
-  const differing = pixelmatch(
-    new Uint8Array(pa),
-    new Uint8Array(pb),
-    diff,
-    clip.width,
-    clip.height,
-    { threshold: PIXEL_THRESHOLD },
-  )
+  const differing = pixelmatch(pa, pb, diff, clip.width, clip.height, {
+    threshold: PIXEL_THRESHOLD,
+  })
   return {
     pct: (100 * differing) / (clip.width * clip.height),
     diff: pngImage(clip.width, clip.height, (x, y) => {
@@ -439,7 +422,7 @@ export async function compareBlockPixels(
     const drawn = (await probe()).find((b) => b.key === key)!
     const clip = clipOf({ ...shot.box, left: corner.x, top: corner.y })
     const png = await settledShot(page, clip)
-    const { pct, diff } = await mismatchOf(page, png, shot.png, clip)
+    const { pct, diff } = await mismatchOf(png, shot.png, clip)
     saveDiff?.(type, { canvas: png, preview: shot.png, diff })
     results.push({
       type,

@@ -116,7 +116,7 @@ export async function comparePublishedPixels(
             results.push({ type, window: window.width, mismatchPct: 100, ...sizes })
             continue
           }
-          const { pct, diff } = await mismatchOf(visitor, ours.png, theirs.png, clip)
+          const { pct, diff } = await mismatchOf(ours.png, theirs.png, clip)
           saveDiff?.(type, window.width, { published: ours.png, preview: theirs.png, diff })
           results.push({ type, window: window.width, mismatchPct: pct, ...sizes })
         }
