@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { actorStatements } from './actor.ts'
 import { MIGRATIONS, migrate } from './migrations.ts'
 import { openPgliteThread, type PgliteStart } from './pglite-thread.ts'
 
@@ -148,7 +149,8 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
     async transaction(fn) {
       const client = await pool.connect()
       try {
-        await client.query('BEGIN')
+        const actor = actorStatements()
+        await client.query(actor ? `BEGIN; ${actor}` : 'BEGIN')
         const result = await fn({
           async query<T>(text: string, params?: readonly unknown[]) {
             const r = await client.query(text, params ? [...params] : undefined)

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { Database, Queryable } from './database.ts'
+import { actorStatements } from './actor.ts'
 
 /**
  * PGlite on a thread of its own. PGlite is PostgreSQL compiled to WebAssembly: it runs every
@@ -33,7 +34,7 @@ export interface PgliteStart {
 export type PgliteOp =
   | { op: 'query'; text: string; params: readonly unknown[]; tx?: number }
   | { op: 'exec'; sql: string; tx?: number }
-  | { op: 'begin'; tx: number }
+  | { op: 'begin'; tx: number; sql: string }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'listen'; channel: string }
   | { op: 'dump' }
@@ -140,7 +141,7 @@ export async function openPgliteThread(
     exec: base.exec,
     async transaction(fn) {
       const tx = ++nextTx
-      await call({ op: 'begin', tx })
+      await call({ op: 'begin', tx, sql: actorStatements() })
       let result
       try {
         result = await fn(queryable(tx))

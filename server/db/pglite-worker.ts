@@ -115,6 +115,17 @@ async function handle(request: PgliteRequest): Promise<unknown> {
         done.then(() => Promise.reject(new Error('The transaction ended before it began'))),
       ])
       transactions.set(request.tx, { tx, end, done })
+      // Who the transaction writes for (server/db/actor.ts), in the same message as its BEGIN.
+      if (request.sql) {
+        try {
+          await tx.exec(request.sql)
+        } catch (error) {
+          transactions.delete(request.tx)
+          end(false)
+          await done.catch(() => undefined)
+          throw error
+        }
+      }
       return undefined
     }
     case 'end': {

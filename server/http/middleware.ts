@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import { claimKey, completeKey, releaseKey } from '../storage/idempotency.ts'
 import type { AppEnv } from './env.ts'
 import type { Logger } from '../common/log.ts'
+import { keptFields, runAs } from '../db/actor.ts'
 
 /** One log line per request: method, path (no query), status, duration. */
 export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
@@ -31,7 +32,9 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const user = await c.get('services').auth.authenticate(token)
   if (!user) throw AppError.unauthorized()
   c.set('user', user)
-  await next()
+  // Its writes are stamped with the person, and a choice after a conflict names the fields kept
+  // (server/db/actor.ts, docs/API.md "Conditional writes").
+  await runAs({ userId: user.id, keeps: keptFields(c.req.header('Keep-Mine')) }, next)
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -50,7 +50,7 @@ export interface EventSettings {
 }
 
 /** What a person's own streams are told about them (not kept: no id, no resume). */
-export type AccountNews = 'workspaces' | 'invitations'
+export type AccountNews = 'workspaces' | 'invitations' | 'notices'
 
 /**
  * `GET /api/events` (docs/API.md, "Live changes"). Triggers store each change as an event of its
@@ -104,7 +104,8 @@ export class EventHub {
 
   /**
    * `w:<ws>…`: a change in the workspace (or a member gone from it). `u:<user>`: a session of
-   * theirs ended. `u:<user>:<news>`: their workspaces or invitations changed (AccountNews).
+   * theirs ended. `u:<user>:<news>`: their workspaces or invitations changed, or a colleague kept
+   * their own values over theirs (AccountNews).
    */
   private heard(payload: string): void {
     const [kind, value, news, who] = payload.split(':')
@@ -118,7 +119,7 @@ export class EventHub {
       return
     }
     if (kind !== 'u') return
-    if (news === 'workspaces' || news === 'invitations') {
+    if (news === 'workspaces' || news === 'invitations' || news === 'notices') {
       this.tell(id, news)
       return
     }

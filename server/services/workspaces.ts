@@ -1,6 +1,11 @@
 import type { Database, Queryable } from '../db/database.ts'
 import { ERROR_CODES } from '../../src/domain/api-error.ts'
-import type { MemberListEntry, Workspace, WorkspaceInvitation } from '../../src/domain/workspace.ts'
+import type {
+  ChangeNotice,
+  MemberListEntry,
+  Workspace,
+  WorkspaceInvitation,
+} from '../../src/domain/workspace.ts'
 import { normaliseEmail } from './auth.ts'
 import * as store from '../storage/workspaces.ts'
 import { AppError } from './errors.ts'
@@ -73,6 +78,16 @@ export class WorkspaceService {
     await this.db.transaction(async (tx) => {
       if ((await store.takeInvitation(tx, userId, id)) === null) throw AppError.notFound()
     })
+  }
+
+  /** What colleagues kept over the user's values, newest first (docs/API.md "Members"). */
+  notices(userId: number): Promise<ChangeNotice[]> {
+    return store.listNotices(this.db, userId)
+  }
+
+  /** The user has read their notice; a second time, or another's, is a 404. */
+  async dismissNotice(userId: number, id: number): Promise<void> {
+    if (!(await store.deleteNotice(this.db, userId, id))) throw AppError.notFound()
   }
 
   /** Withdraws an invitation of the workspace (its admins only). */

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database.ts'
 import { selectJsonRows } from './json-rows.ts'
 import type { Role } from '../../src/domain/user.ts'
 import type {
+  ChangeNotice,
   PendingInvitation,
   Workspace,
   WorkspaceInvitation,
@@ -238,4 +239,32 @@ export async function invitationWorkspace(db: Queryable, id: number): Promise<nu
 
 export async function deleteInvitation(db: Queryable, id: number): Promise<void> {
   await db.query('DELETE FROM workspace_invitations WHERE id = $1', [id])
+}
+
+/**
+ * The notices of colleagues who kept their values over the user's (server/db/migrations.ts,
+ * `note_kept_over`), newest first, of the workspaces the user is still a member of.
+ */
+export async function listNotices(db: Queryable, userId: number): Promise<ChangeNotice[]> {
+  return selectJsonRows<ChangeNotice>(
+    db,
+    `SELECT n.id, n.workspace_id, w.name AS workspace_name, COALESCE(b.name, '') AS by, n.kind,
+       n.record_id, n.label, n.changes, n.block, n.created_at
+     FROM change_notices n
+     JOIN workspace_members m ON m.workspace_id = n.workspace_id AND m.user_id = n.user_id
+     JOIN workspaces w ON w.id = n.workspace_id
+     LEFT JOIN users b ON b.id = n.by_user_id
+     WHERE n.user_id = $1
+     ORDER BY n.id DESC LIMIT 100`,
+    [userId],
+  )
+}
+
+/** Drops the user's notice; false when they have none of that id. */
+export async function deleteNotice(db: Queryable, userId: number, id: number): Promise<boolean> {
+  const { rows } = await db.query(
+    'DELETE FROM change_notices WHERE id = $1 AND user_id = $2 RETURNING id',
+    [id, userId],
+  )
+  return rows.length > 0
 }

@@ -49,6 +49,36 @@ export const WorkspaceInvitation = v.object({
 })
 export type WorkspaceInvitation = v.InferOutput<typeof WorkspaceInvitation>
 
+/**
+ * A colleague kept their own values over the person's with «Оставить моё» (docs/API.md,
+ * "Conditional writes"): who, which record, each field's value the person had written (`was`) and the one
+ * it holds now (`now`), and when. `kind` names the record's table as change events do; a block's
+ * notice carries its type and its background's size (its place and size are shown in per cent).
+ */
+export const ChangeNotice = v.object({
+  id: Id,
+  workspace_id: Id,
+  workspace_name: v.string(),
+  /** The name of who kept theirs (empty when they are gone). */
+  by: v.string(),
+  kind: v.string(),
+  record_id: Id,
+  /** The record's name (a block's: its project's). */
+  label: v.string(),
+  changes: v.array(v.object({ field: v.string(), was: v.unknown(), now: v.unknown() })),
+  block: v.nullable(
+    v.object({
+      type: v.string(),
+      project_id: Id,
+      bg_id: Id,
+      bg_width: v.number(),
+      bg_height: v.number(),
+    }),
+  ),
+  created_at: v.string(),
+})
+export type ChangeNotice = v.InferOutput<typeof ChangeNotice>
+
 /** What `member/add` answers, whoever the address belongs to. */
 export const Invited = v.object({ invited: v.literal(true), email: v.string() })
 

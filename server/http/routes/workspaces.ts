@@ -65,6 +65,15 @@ export function workspaceRoutes(api: Hono<AppEnv>): void {
     await c.get('services').workspaces.decline(c.get('user').id, id)
     return json({ id, declined: true })
   })
+  // What colleagues kept over the person's own values (docs/API.md "Members").
+  query('/workspace/notices', async (c) =>
+    json(await c.get('services').workspaces.notices(c.get('user').id)),
+  )
+  mutation('/workspace/notice/dismiss', async (c) => {
+    const { id } = parseInput(IdBody, await readJson(c))
+    await c.get('services').workspaces.dismissNotice(c.get('user').id, id)
+    return json({ id, dismissed: true })
+  })
   mutation('/workspace/leave', async (c) => {
     const { workspace_id } = parseInput(LeaveInput, await readJson(c))
     await c.get('services').workspaces.leave(c.get('user').id, workspace_id)

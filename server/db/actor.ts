@@ -1,0 +1,54 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+/**
+ * Who a request's writes are made for (docs/API.md, "Conditional writes"): every write
+ * transaction begun while a signed-in request is answered tells the database its person
+ * (`promo.actor`), which stamps the rows it writes (`changed_by`, server/db/migrations.ts), and, when
+ * the request is the person's choice after a conflict, the fields they kept over a colleague's
+ * (`promo.keeps`), of which the colleague is told.
+ */
+export interface Actor {
+  userId: number
+  /** The fields the person kept over someone else's values (`Keep-Mine`); empty otherwise. */
+  keeps: readonly string[]
+}
+
+const actors = new AsyncLocalStorage<Actor>()
+
+/** Runs `fn` (and everything it awaits) as `actor`. */
+export function runAs<T>(actor: Actor, fn: () => T): T {
+  return actors.run(actor, fn)
+}
+
+/** Runs `fn` as nobody: the server's own work started from within a request. */
+export function runAsServer<T>(fn: () => T): T {
+  return actors.exit(fn)
+}
+
+/** A field name as the API spells it. */
+const FIELD = /^[A-Za-z_]{1,40}$/
+
+/**
+ * The `Keep-Mine` header's fields (`name, phone`): at most 50 names as the API spells them; anything
+ * else is not a field and is left out (the header only decides who is told).
+ */
+export function keptFields(header: string | undefined): string[] {
+  if (!header) return []
+  return header
+    .split(',')
+    .map((field) => field.trim())
+    .filter((field) => FIELD.test(field))
+    .slice(0, 50)
+}
+
+/**
+ * The statements that follow `BEGIN` for the current actor (none outside a signed-in request).
+ * Both values are safe to write into the statement: an integer, and names of letters and `_`.
+ */
+export function actorStatements(): string {
+  const actor = actors.getStore()
+  if (!actor) return ''
+  const id = Math.trunc(actor.userId)
+  const keeps = actor.keeps.filter((field) => FIELD.test(field)).join(',')
+  return `SELECT set_config('promo.actor', '${id}', true), set_config('promo.keeps', '${keeps}', true)`
+}
