@@ -52,3 +52,16 @@ export function actorStatements(): string {
   const keeps = actor.keeps.filter((field) => FIELD.test(field)).join(',')
   return `SELECT set_config('promo.actor', '${id}', true), set_config('promo.keeps', '${keeps}', true)`
 }
+
+/** The tables whose rows keep who wrote each field (server/db/migrations.ts, `stamp_writer`). */
+const STAMPED =
+  /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:workspaces|amo_integrations|bitrix_integrations|departments|locations|specialists|projects|backgrounds|blocks|appeals)\b/i
+
+/**
+ * Whether a statement run on its own must run in a transaction of its own to be stamped with the
+ * request's person: a write of a stamped table while a signed-in request is answered. (The person
+ * is set for a transaction; a lone statement has none to set it in.)
+ */
+export function needsActor(text: string): boolean {
+  return actors.getStore() !== undefined && STAMPED.test(text)
+}

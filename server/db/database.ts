@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { actorStatements } from './actor.ts'
+import { actorStatements, needsActor } from './actor.ts'
 import { MIGRATIONS, migrate } from './migrations.ts'
 import { openPgliteThread, type PgliteStart } from './pglite-thread.ts'
 
@@ -142,7 +142,8 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
     async notify(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [channelName(channel), payload])
     },
-    async query<T>(text: string, params?: readonly unknown[]) {
+    async query<T>(text: string, params?: readonly unknown[]): Promise<{ rows: T[] }> {
+      if (needsActor(text)) return adapter.transaction((tx) => tx.query<T>(text, params))
       const result = await pool.query(text, params ? [...params] : undefined)
       return { rows: result.rows as T[] }
     },

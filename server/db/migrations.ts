@@ -658,20 +658,35 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER workspace_members_joined AFTER INSERT ON workspace_members
     FOR EACH ROW EXECUTE FUNCTION announce_member_joined();
   `,
-  // Who wrote each version of a row, and the notice a person gets when a colleague keeps their
-  // own values over theirs (docs/API.md, "Conditional writes"). A write transaction of a
-  // signed-in request sets `promo.actor` to its person and, when it is the person's choice after a
-  // conflict, `promo.keeps` to the fields they kept (server/db/actor.ts); every other write (the
-  // server's own, a visitor's request) stamps no one. A trigger named `<table>_row_writer` fires
-  // after `<table>_row_version` (triggers fire in the order of their names), so a write that
-  // leaves the version alone (bookkeeping) keeps the row's writer.
+  // Who wrote each field of a row, and the notice a person gets when a colleague keeps their own
+  // values over theirs (docs/API.md, "Conditional writes"). A write transaction of a signed-in
+  // request sets `promo.actor` to its person and, when it is the person's choice after a conflict,
+  // `promo.keeps` to the fields they kept (server/db/actor.ts); every other write (the server's
+  // own, a visitor's request) stamps no one. `written_by` maps each field to whoever last changed
+  // it (`*`: whoever made the row), so a colleague's field is known as theirs even after someone
+  // else changed another field of the row. A trigger named `<table>_row_writer` fires after
+  // `<table>_row_version` (triggers fire in the order of their names): a write that leaves the
+  // version alone (bookkeeping) changes no one's fields.
   `
-  CREATE FUNCTION stamp_changed_by() RETURNS trigger LANGUAGE plpgsql AS $$
+  CREATE FUNCTION row_fields(row_json jsonb, kind text) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+    -- A block's own fields are in its data (the API spells them flat); bookkeeping is left out.
+    SELECT (CASE WHEN kind = 'block' THEN (row_json - 'data') || (row_json->'data') ELSE row_json END)
+      - ARRAY['id', 'version', 'row_version', 'updated_at', 'created_at', 'written_by']
+  $$;
+  CREATE FUNCTION stamp_writer() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    actor jsonb := to_jsonb(nullif(current_setting('promo.actor', true), '')::integer);
   BEGIN
-    IF TG_OP = 'UPDATE' AND NEW.version = OLD.version THEN
-      NEW.changed_by := OLD.changed_by;
+    IF TG_OP = 'INSERT' THEN
+      NEW.written_by := jsonb_build_object('*', actor);
+    ELSIF NEW.version = OLD.version THEN
+      NEW.written_by := OLD.written_by;
     ELSE
-      NEW.changed_by := nullif(current_setting('promo.actor', true), '')::integer;
+      SELECT coalesce(OLD.written_by, '{}') || coalesce(jsonb_object_agg(n.key, actor), '{}')
+        INTO NEW.written_by
+        FROM jsonb_each(row_fields(to_jsonb(NEW), TG_ARGV[0])) n
+        LEFT JOIN jsonb_each(row_fields(to_jsonb(OLD), TG_ARGV[0])) o USING (key)
+        WHERE n.value IS DISTINCT FROM o.value;
     END IF;
     RETURN NEW;
   END
@@ -691,27 +706,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX change_notices_user_idx ON change_notices(user_id, id);
   CREATE FUNCTION note_kept_over() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE
-    kept text[] := string_to_array(nullif(current_setting('promo.keeps', true), ''), ',');
-    now_row jsonb := to_jsonb(NEW);
-    was_row jsonb := to_jsonb(OLD);
-    changes jsonb;
+    kept text[] := string_to_array(current_setting('promo.keeps', true), ',');
+    actor integer := nullif(current_setting('promo.actor', true), '')::integer;
     ws integer;
     title text := coalesce(to_jsonb(NEW)->>'name', '');
     extra jsonb;
+    told record;
   BEGIN
-    IF kept IS NULL OR NEW.version = OLD.version THEN
-      RETURN NULL;
-    END IF;
-    -- A block's own fields are in its data (the API spells them flat).
-    IF TG_ARGV[0] = 'block' THEN
-      now_row := (now_row - 'data') || NEW.data;
-      was_row := (was_row - 'data') || OLD.data;
-    END IF;
-    SELECT jsonb_agg(jsonb_build_object('field', n.key, 'was', o.value, 'now', n.value)
-        ORDER BY n.key) INTO changes
-      FROM jsonb_each(now_row) n JOIN jsonb_each(was_row) o USING (key)
-      WHERE n.key = ANY (kept) AND n.value IS DISTINCT FROM o.value;
-    IF changes IS NULL THEN
+    IF NEW.version = OLD.version THEN
       RETURN NULL;
     END IF;
     IF TG_ARGV[0] = 'workspace' THEN
@@ -726,76 +728,87 @@ export const MIGRATIONS: readonly string[] = [
     ELSE
       ws := NEW.workspace_id;
     END IF;
-    IF ws IS NULL OR NOT EXISTS (SELECT 1 FROM workspace_members
-        WHERE workspace_id = ws AND user_id = OLD.changed_by) THEN
-      RETURN NULL;
-    END IF;
-    INSERT INTO change_notices (user_id, workspace_id, by_user_id, kind, record_id, label, changes,
-        block)
-      VALUES (OLD.changed_by, ws, NEW.changed_by, TG_ARGV[0], NEW.id, title, changes, extra);
-    PERFORM pg_notify(left('changes__' || current_schema(), 63), 'u:' || OLD.changed_by || ':notices');
+    -- One notice for each colleague who had written a kept field that now holds another value.
+    FOR told IN
+      SELECT c.writer, jsonb_agg(jsonb_build_object('field', c.key, 'was', c.was, 'now', c.now)
+          ORDER BY c.key) AS changes
+        FROM (SELECT n.key, o.value AS was, n.value AS now,
+                (coalesce(OLD.written_by->n.key, OLD.written_by->'*') #>> '{}')::integer AS writer
+              FROM jsonb_each(row_fields(to_jsonb(NEW), TG_ARGV[0])) n
+              JOIN jsonb_each(row_fields(to_jsonb(OLD), TG_ARGV[0])) o USING (key)
+              WHERE n.key = ANY (kept) AND n.value IS DISTINCT FROM o.value) c
+        WHERE c.writer IS NOT NULL AND c.writer IS DISTINCT FROM actor
+          AND EXISTS (SELECT 1 FROM workspace_members m
+            WHERE m.workspace_id = ws AND m.user_id = c.writer)
+        GROUP BY c.writer
+    LOOP
+      INSERT INTO change_notices (user_id, workspace_id, by_user_id, kind, record_id, label,
+          changes, block)
+        VALUES (told.writer, ws, actor, TG_ARGV[0], NEW.id, title, told.changes, extra);
+      PERFORM pg_notify(left('changes__' || current_schema(), 63), 'u:' || told.writer || ':notices');
+    END LOOP;
     RETURN NULL;
   END
   $$;
-  ALTER TABLE workspaces ADD COLUMN changed_by integer;
+  ALTER TABLE workspaces ADD COLUMN written_by jsonb;
   CREATE TRIGGER workspaces_row_writer BEFORE INSERT OR UPDATE ON workspaces
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('workspace');
   CREATE TRIGGER workspaces_kept_over AFTER UPDATE ON workspaces FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('workspace');
-  ALTER TABLE amo_integrations ADD COLUMN changed_by integer;
+  ALTER TABLE amo_integrations ADD COLUMN written_by jsonb;
   CREATE TRIGGER amo_integrations_row_writer BEFORE INSERT OR UPDATE ON amo_integrations
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('amo');
   CREATE TRIGGER amo_integrations_kept_over AFTER UPDATE ON amo_integrations FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('amo');
-  ALTER TABLE bitrix_integrations ADD COLUMN changed_by integer;
+  ALTER TABLE bitrix_integrations ADD COLUMN written_by jsonb;
   CREATE TRIGGER bitrix_integrations_row_writer BEFORE INSERT OR UPDATE ON bitrix_integrations
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('bitrix');
   CREATE TRIGGER bitrix_integrations_kept_over AFTER UPDATE ON bitrix_integrations FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('bitrix');
-  ALTER TABLE departments ADD COLUMN changed_by integer;
+  ALTER TABLE departments ADD COLUMN written_by jsonb;
   CREATE TRIGGER departments_row_writer BEFORE INSERT OR UPDATE ON departments
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('department');
   CREATE TRIGGER departments_kept_over AFTER UPDATE ON departments FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('department');
-  ALTER TABLE locations ADD COLUMN changed_by integer;
+  ALTER TABLE locations ADD COLUMN written_by jsonb;
   CREATE TRIGGER locations_row_writer BEFORE INSERT OR UPDATE ON locations
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('location');
   CREATE TRIGGER locations_kept_over AFTER UPDATE ON locations FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('location');
-  ALTER TABLE specialists ADD COLUMN changed_by integer;
+  ALTER TABLE specialists ADD COLUMN written_by jsonb;
   CREATE TRIGGER specialists_row_writer BEFORE INSERT OR UPDATE ON specialists
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('specialist');
   CREATE TRIGGER specialists_kept_over AFTER UPDATE ON specialists FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('specialist');
-  ALTER TABLE projects ADD COLUMN changed_by integer;
+  ALTER TABLE projects ADD COLUMN written_by jsonb;
   CREATE TRIGGER projects_row_writer BEFORE INSERT OR UPDATE ON projects
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('project');
   CREATE TRIGGER projects_kept_over AFTER UPDATE ON projects FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('project');
-  ALTER TABLE backgrounds ADD COLUMN changed_by integer;
+  ALTER TABLE backgrounds ADD COLUMN written_by jsonb;
   CREATE TRIGGER backgrounds_row_writer BEFORE INSERT OR UPDATE ON backgrounds
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('background');
   CREATE TRIGGER backgrounds_kept_over AFTER UPDATE ON backgrounds FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('background');
-  ALTER TABLE blocks ADD COLUMN changed_by integer;
+  ALTER TABLE blocks ADD COLUMN written_by jsonb;
   CREATE TRIGGER blocks_row_writer BEFORE INSERT OR UPDATE ON blocks
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('block');
   CREATE TRIGGER blocks_kept_over AFTER UPDATE ON blocks FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('block');
-  ALTER TABLE appeals ADD COLUMN changed_by integer;
+  ALTER TABLE appeals ADD COLUMN written_by jsonb;
   CREATE TRIGGER appeals_row_writer BEFORE INSERT OR UPDATE ON appeals
-    FOR EACH ROW EXECUTE FUNCTION stamp_changed_by();
+    FOR EACH ROW EXECUTE FUNCTION stamp_writer('appeal');
   CREATE TRIGGER appeals_kept_over AFTER UPDATE ON appeals FOR EACH ROW
-    WHEN (OLD.changed_by IS NOT NULL AND OLD.changed_by IS DISTINCT FROM NEW.changed_by)
+    WHEN (coalesce(current_setting('promo.keeps', true), '') <> '')
     EXECUTE FUNCTION note_kept_over('appeal');
   `,
 ]

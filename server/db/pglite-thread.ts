@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { Database, Queryable } from './database.ts'
-import { actorStatements } from './actor.ts'
+import { actorStatements, needsActor } from './actor.ts'
 
 /**
  * PGlite on a thread of its own. PGlite is PostgreSQL compiled to WebAssembly: it runs every
@@ -135,9 +135,13 @@ export async function openPgliteThread(
 
   await ready
   const base = queryable()
-  return {
+  const db: Database & { dump(): Promise<Uint8Array<ArrayBuffer>> } = {
     engine: 'pglite',
-    query: base.query,
+    query(text, params) {
+      // A stamped write of a signed-in request runs in a transaction of its own (server/db/actor.ts).
+      if (needsActor(text)) return db.transaction((tx) => tx.query(text, params))
+      return base.query(text, params)
+    },
     exec: base.exec,
     async transaction(fn) {
       const tx = ++nextTx
@@ -171,4 +175,5 @@ export async function openPgliteThread(
       await worker.terminate()
     },
   }
+  return db
 }

@@ -3,7 +3,7 @@ import { AmoConnect, Appeal, IntegrationCheck, IntegrationState } from '../domai
 import type { AppealStatus } from '../domain/appeal.ts'
 import { Deleted } from '../domain/api-error.ts'
 import type { IntegrationKind } from '../domain/integration.ts'
-import { request } from './client.ts'
+import { request, type IfMatch } from './client.ts'
 
 /** Visitors' requests and the integrations' state (docs/API.md, "Requests"). */
 
@@ -31,7 +31,7 @@ export function updateAppeal(
   id: number,
   status: AppealStatus,
   idempotencyKey: string,
-  ifMatch?: number,
+  ifMatch?: IfMatch,
 ) {
   return request('/api/appeal/update', {
     method: 'POST',
@@ -43,7 +43,7 @@ export function updateAppeal(
 }
 
 /** Admins only (`403` for an editor). */
-export function deleteAppeal(id: number, idempotencyKey: string, ifMatch?: number) {
+export function deleteAppeal(id: number, idempotencyKey: string, ifMatch?: IfMatch) {
   return request('/api/appeal/delete', {
     method: 'POST',
     body: { id },

@@ -7,7 +7,7 @@ import {
   type BlockType,
   type SavedBlock,
 } from '../domain/block.ts'
-import { request } from './client.ts'
+import { request, type IfMatch } from './client.ts'
 
 /** Every block of a background, each with its type. */
 export function getItems(bgId: number): Promise<SavedBlock[]> {
@@ -25,7 +25,7 @@ export function getItems(bgId: number): Promise<SavedBlock[]> {
 export function saveBlock(
   block: Block,
   idempotencyKey: string,
-  ifMatch?: number,
+  ifMatch?: IfMatch,
 ): Promise<SavedBlock> {
   const path =
     isWidgetType(block.type) && block.id !== undefined

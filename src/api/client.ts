@@ -89,8 +89,15 @@ export interface RequestOptions<S extends v.GenericSchema> {
   /** Sent instead of the configured token (revoking a token no longer in the session). */
   token?: string
   /** The version the change started from: sent as `If-Match`, refused with 409 when stale. */
-  ifMatch?: number | undefined
+  ifMatch?: IfMatch | undefined
 }
+
+/**
+ * The precondition of a write: the version it started from, and, for the person's choice after a
+ * conflict («Оставить моё»), the fields they kept over a colleague's values, sent as `Keep-Mine`
+ * so that the colleague is told (docs/API.md, "Conditional writes").
+ */
+export type IfMatch = number | { version: number; keepMine: readonly string[] }
 
 export async function request<S extends v.GenericSchema>(
   path: string,
@@ -115,7 +122,12 @@ async function send<S extends v.GenericSchema>(
   const token = options.token ?? (await config.getToken())
   if (token) headers.Authorization = `Bearer ${token}`
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey
-  if (options.ifMatch !== undefined) headers['If-Match'] = String(options.ifMatch)
+  const precondition = options.ifMatch
+  if (typeof precondition === 'number') headers['If-Match'] = String(precondition)
+  else if (precondition) {
+    headers['If-Match'] = String(precondition.version)
+    if (precondition.keepMine.length > 0) headers['Keep-Mine'] = precondition.keepMine.join(', ')
+  }
   let body: BodyInit | undefined
   if (options.body instanceof FormData) body = options.body
   else if (options.body !== undefined) {

@@ -1,5 +1,11 @@
 import * as v from 'valibot'
-import { Invited, MemberListEntry, Workspace, WorkspaceInvitation } from '../domain/workspace.ts'
+import {
+  ChangeNotice,
+  Invited,
+  MemberListEntry,
+  Workspace,
+  WorkspaceInvitation,
+} from '../domain/workspace.ts'
 import { request } from './client.ts'
 
 /**
@@ -71,6 +77,21 @@ export function leaveWorkspaceCall(workspaceId: number) {
   return request('/api/workspace/leave', {
     method: 'POST',
     body: { workspace_id: workspaceId },
+    schema: v.unknown(),
+    idempotencyKey: crypto.randomUUID(),
+  })
+}
+
+/** What colleagues kept over the signed-in person's own values, newest first. */
+export function listNotices() {
+  return request('/api/workspace/notices', { schema: v.array(ChangeNotice) })
+}
+
+/** The person has read a notice: it goes. */
+export function dismissNotice(id: number) {
+  return request('/api/workspace/notice/dismiss', {
+    method: 'POST',
+    body: { id },
     schema: v.unknown(),
     idempotencyKey: crypto.randomUUID(),
   })

@@ -9,7 +9,7 @@ import {
   type ProjectTypeId,
 } from '../domain/project.ts'
 import { PublishResult, SetSlugResult, UnpublishResult } from '../domain/publish.ts'
-import { request } from './client.ts'
+import { request, type IfMatch } from './client.ts'
 import { postForm, type UploadProgress } from './upload.ts'
 
 /**
@@ -45,7 +45,7 @@ export function addProject(workspaceId: number, name: string, idempotencyKey: st
   })
 }
 
-export function renameProject(id: number, name: string, idempotencyKey: string, ifMatch?: number) {
+export function renameProject(id: number, name: string, idempotencyKey: string, ifMatch?: IfMatch) {
   return request('/api/project/rename', {
     method: 'POST',
     body: { id, name },
@@ -59,7 +59,7 @@ export function setProjectType(
   projectId: number,
   type: ProjectTypeId,
   idempotencyKey: string,
-  ifMatch?: number,
+  ifMatch?: IfMatch,
 ) {
   return request('/api/project/set_type', {
     method: 'POST',
@@ -83,7 +83,7 @@ export function copyProject(id: number, idempotencyKey: string) {
   })
 }
 
-export function deleteProject(id: number, idempotencyKey: string, ifMatch?: number) {
+export function deleteProject(id: number, idempotencyKey: string, ifMatch?: IfMatch) {
   return request('/api/project/delete', {
     method: 'GET',
     query: { id },

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { Deleted } from '../domain/api-error.ts'
 import { Department, Location, Specialist } from '../domain/directory.ts'
 import { AmoIntegration, BitrixIntegration } from '../domain/integration.ts'
-import { request } from './client.ts'
+import { request, type IfMatch } from './client.ts'
 
 /**
  * Integrations (amo, bitrix) and the directory (department, location, specialist):
@@ -51,7 +51,7 @@ export function updateRecord<K extends ApiRecordKind>(
   id: number,
   fields: Record<string, unknown>,
   idempotencyKey: string,
-  ifMatch?: number,
+  ifMatch?: IfMatch,
 ) {
   return request(`/api/${kind}/update`, {
     method: 'POST',
@@ -66,7 +66,7 @@ export function deleteRecord(
   kind: ApiRecordKind,
   id: number,
   idempotencyKey: string,
-  ifMatch?: number,
+  ifMatch?: IfMatch,
 ) {
   return request(`/api/${kind}/delete`, {
     method: 'POST',
@@ -83,7 +83,7 @@ export function setRecordEnabled<K extends 'amo' | 'bitrix' | 'specialist'>(
   id: number,
   enabled: boolean,
   idempotencyKey: string,
-  ifMatch?: number,
+  ifMatch?: IfMatch,
 ) {
   return request(`/api/${kind}/${enabled ? 'able' : 'disable'}`, {
     method: 'POST',

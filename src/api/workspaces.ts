@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { Deleted } from '../domain/api-error.ts'
 import { Workspace } from '../domain/workspace.ts'
-import { request } from './client.ts'
+import { request, type IfMatch } from './client.ts'
 
 export function listWorkspaces() {
   return request('/api/workspace/list', { schema: v.array(Workspace) })
@@ -20,7 +20,7 @@ export function updateWorkspace(
   id: number,
   name: string,
   idempotencyKey: string,
-  ifMatch?: number,
+  ifMatch?: IfMatch,
 ) {
   return request('/api/workspace/update', {
     method: 'POST',
@@ -31,7 +31,7 @@ export function updateWorkspace(
   })
 }
 
-export function deleteWorkspace(id: number, idempotencyKey: string, ifMatch?: number) {
+export function deleteWorkspace(id: number, idempotencyKey: string, ifMatch?: IfMatch) {
   return request('/api/workspace/delete', {
     method: 'POST',
     body: { id },

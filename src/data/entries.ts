@@ -56,6 +56,11 @@ export interface EntryState {
   base?: Record<string, unknown>
   /** A change refused because someone else changed the same fields: parked until the person chooses. */
   conflict?: EntryConflict
+  /**
+   * The fields the person chose to keep over a colleague's values («Оставить моё»): sent with the
+   * change (`Keep-Mine`), so that the colleague is told (docs/API.md, "Conditional writes").
+   */
+  keeps?: string[]
 }
 
 /** One field changed here and, differently, on the server. */

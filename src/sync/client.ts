@@ -3,6 +3,7 @@ import { useOutboxCounts, useParkedEntryRows, useSyncMeta, watchMirror } from '.
 import { storeAuthToken, unsyncedCount } from '../mirror/commands.ts'
 import { onPageWorkerFailure, pageWorker } from '../mirror/worker.ts'
 import type { StoredAuth } from '../data/sync-state.ts'
+import type { AccountNews } from './live-events.ts'
 import { localFileId } from '../data/ids.ts'
 import type { ParkedEntry } from '../data/types.ts'
 import { isAnswering, noteAnswer, subscribeAnswering } from './reachability.ts'
@@ -228,13 +229,14 @@ export async function leaveWorkspace(workspaceId: number, leave: () => Promise<u
   }
 }
 
-const accountListeners = new Set<(news: 'workspaces' | 'invitations') => void>()
+const accountListeners = new Set<(news: AccountNews) => void>()
 
 /**
- * Calls `listener` when the person's own workspaces or invitations change (the server tells every
- * stream of theirs, docs/API.md "Members"); returns the unsubscribe.
+ * Calls `listener` when the person's own workspaces or invitations change, or a colleague kept their
+ * values over the person's (the server tells every stream of theirs, docs/API.md "Members");
+ * returns the unsubscribe.
  */
-export function onAccountNews(listener: (news: 'workspaces' | 'invitations') => void): () => void {
+export function onAccountNews(listener: (news: AccountNews) => void): () => void {
   accountListeners.add(listener)
   return () => accountListeners.delete(listener)
 }

@@ -131,6 +131,9 @@ export async function settleConflict(
       attempts: 0,
       nextAttemptAt: 0,
       baseVersion: version,
+      // A choice made before is not one about this conflict (a change sent again without one
+      // keeps the person's choice: its fields are still the ones they kept).
+      keeps: undefined,
     }
     if (entry.op === 'delete') {
       // The server's row is still what the person saw when deleting (its version moved by this

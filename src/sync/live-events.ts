@@ -30,8 +30,11 @@ export interface LiveOptions {
    * a reconnect was answered 404. The stream stops.
    */
   onRemoved?(workspaceId: number): void
-  /** The person's own workspaces or invitations changed (docs/API.md, "Members"). */
-  onAccount?(news: 'workspaces' | 'invitations'): void
+  /**
+   * The person's own workspaces or invitations changed, or a colleague kept their values over the
+   * person's (docs/API.md, "Members").
+   */
+  onAccount?(news: AccountNews): void
   /** Opens the stream (default: the API client's, with the session's token). */
   open?: (lastEventId: string | null, signal: AbortSignal) => Promise<Response>
   random?: () => number
@@ -137,7 +140,11 @@ export function listenToWorkspace(options: LiveOptions): () => void {
           removed()
           return
         }
-        if (message.event === 'workspaces' || message.event === 'invitations') {
+        if (
+          message.event === 'workspaces' ||
+          message.event === 'invitations' ||
+          message.event === 'notices'
+        ) {
           options.onAccount?.(message.event)
           return
         }
@@ -184,3 +191,6 @@ export function listenToWorkspace(options: LiveOptions): () => void {
     wake?.()
   }
 }
+
+/** What the server tells a person's own streams about them (docs/API.md, "Members"). */
+export type AccountNews = 'workspaces' | 'invitations' | 'notices'

@@ -34,17 +34,25 @@ const isRecordKind = (table: string): table is RecordKind => RECORD_SET.has(tabl
 
 export function createParked(db: MirrorDb, api: SyncApi, pull: Pull): Parked {
   async function retryEntry(seq: number): Promise<void> {
-    // A new key: the server stored its rejection under the old one and would answer it again.
-    await db.outbox.update(seq, {
-      state: 'pending',
-      attempts: 0,
-      nextAttemptAt: 0,
-      sent: false,
-      key: newKey(),
-      message: undefined,
-      code: undefined,
-      fields: undefined,
-      conflict: undefined,
+    await db.transaction('rw', db.outbox, async () => {
+      const stored = await db.outbox.get(seq)
+      if (!stored) return
+      // «Оставить моё»: the fields in question go with the change, so the colleague whose values
+      // they replace is told (docs/API.md, "Conditional writes").
+      const kept = stored.conflict?.fields.map((clash) => clash.field) ?? []
+      // A new key: the server stored its rejection under the old one and would answer it again.
+      await db.outbox.update(seq, {
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: 0,
+        sent: false,
+        key: newKey(),
+        message: undefined,
+        code: undefined,
+        fields: undefined,
+        conflict: undefined,
+        keeps: kept.length > 0 ? kept : stored.keeps,
+      })
     })
   }
 

@@ -140,6 +140,23 @@ describe('two people on one workspace', () => {
     await expect
       .poll(async () => (await onServer(row.id)).name, { timeout: 20_000 })
       .toBe('Кардиология (редактор)')
+
+    // The admin, whose name was replaced, is told at once in their sync panel: who, what, when.
+    const other = adminBrowser.page
+    const count = other.getByTestId('notices-count')
+    await count.waitFor({ timeout: 10_000 })
+    expect(await count.textContent()).toBe('1')
+    await other.getByTestId('sync-status').click()
+    const notice = other.getByTestId('notice')
+    await notice.waitFor()
+    const told = await notice.textContent()
+    expect(told).toContain('Отделение «Кардиология (редактор)»')
+    expect(told).toContain(`${editor.name} оставил(а) своё значение вместо вашего`)
+    expect(told).toContain('Было ваше: «Кардиоцентр»Стало: «Кардиология (редактор)»')
+    await notice.getByRole('button', { name: 'Понятно' }).click()
+    await count.waitFor({ state: 'detached' })
+    await other.keyboard.press('Escape')
+    expect(await apiGet(admin, '/api/workspace/notices')).toEqual([])
   })
 
   it('edits of different fields made offline and online both survive', async () => {

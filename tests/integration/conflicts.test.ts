@@ -81,6 +81,57 @@ describe('two people editing one record', () => {
     expect(await h.db.outbox.count()).toBe(0)
   })
 
+  it('tells the colleague whose value «Оставить моё» replaced: who, what, both values', async () => {
+    // The colleague: another account, invited to this workspace and accepting.
+    const as = (token: string) => async (method: string, path: string, body?: unknown) =>
+      fetch(`${h.server.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    const email = `colleague.${Date.now()}@example.ru`
+    const { access_token } = await json<{ access_token: string }>(
+      await fetch(`${h.server.url}/api/register`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Коллега', email, password: 'password123' }),
+      }),
+    )
+    const colleague = as(access_token)
+    await json(
+      await h.call('POST', '/api/workspace/member/add', { workspace_id: h.workspaceId, email }),
+    )
+    const [invitation] = await json<{ id: number }[]>(
+      await colleague('GET', '/api/workspace/invitations'),
+    )
+    await json(await colleague('POST', '/api/workspace/invitation/accept', { id: invitation!.id }))
+
+    const row = await department()
+    await updateRecord('department', row.id, { name: 'Кардиология (моё)', description: 'Сосуды' })
+    await json(
+      await colleague('POST', '/api/department/update', { id: row.id, name: 'Кардиоцентр' }),
+    )
+    await h.engine.replay()
+    const [conflict] = await parked()
+    await h.engine.retryEntry(conflict!.seq!)
+    expect(await h.engine.replay()).toBe('idle')
+    expect((await onServer(row.id)).name).toBe('Кардиология (моё)')
+    const notices = await json<Record<string, unknown>[]>(
+      await colleague('GET', '/api/workspace/notices'),
+    )
+    // The name only: the description merged on its own, it replaced nobody's.
+    expect(notices).toMatchObject([
+      {
+        by: 'Редактор',
+        kind: 'department',
+        record_id: row.id,
+        changes: [{ field: 'name', was: 'Кардиоцентр', now: 'Кардиология (моё)' }],
+      },
+    ])
+    // The person themself is told nothing.
+    expect(await json(await h.call('GET', '/api/workspace/notices'))).toEqual([])
+  })
+
   it('takes the server’s value when the person chooses so', async () => {
     const row = await department()
     await updateRecord('department', row.id, { name: 'Моё', description: 'Новое описание' })

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
@@ -10,6 +10,9 @@ import { discardEntry, retryEntry } from '../../src/sync/client.ts'
 import { configureApi, NetworkError, request } from '../../src/api/client.ts'
 import { isAnswering, noteAnswer } from '../../src/sync/reachability.ts'
 import { renderInApp } from './helpers/render-app.tsx'
+import { dismissNotice, listNotices } from '../../src/api/members.ts'
+import type { ChangeNotice } from '../../src/domain/workspace.ts'
+import { centrePercent } from '../../src/domain/geometry.ts'
 import * as v from 'valibot'
 
 vi.mock('../../src/sync/client.ts', async (importOriginal) => ({
@@ -18,9 +21,18 @@ vi.mock('../../src/sync/client.ts', async (importOriginal) => ({
   discardEntry: vi.fn(async () => undefined),
 }))
 
+// What colleagues kept over the person's values: none unless a test says otherwise.
+vi.mock('../../src/api/members.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/api/members.ts')>()),
+  listNotices: vi.fn(async () => []),
+  dismissNotice: vi.fn(async () => undefined),
+}))
+
 let db: MirrorDb
 let n = 0
 beforeEach(() => {
+  vi.mocked(listNotices).mockResolvedValue([])
+  vi.mocked(dismissNotice).mockClear()
   n += 1
   db = new MirrorDb(`sync-status-${n}`)
   setDb(db)
@@ -231,6 +243,66 @@ describe('sync status in the top bar', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Войти снова' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/pages/lock-screen'))
     expect(router.state.location.search).toMatchObject({ to: '/department' })
+  })
+})
+
+describe('what colleagues kept over the person’s values', () => {
+  const notice = (partial: Partial<ChangeNotice> = {}): ChangeNotice => ({
+    id: 7,
+    workspace_id: 1,
+    workspace_name: 'Клиника',
+    by: 'Анна Петрова',
+    kind: 'department',
+    record_id: 5,
+    label: 'Кардиоцентр',
+    changes: [{ field: 'name', was: 'Кардиология', now: 'Кардиоцентр' }],
+    block: null,
+    created_at: '2026-11-29T11:05:00.000Z',
+    ...partial,
+  })
+
+  it('counts them beside «Всё сохранено» and tells who, what, both values and when', async () => {
+    vi.mocked(listNotices).mockResolvedValue([notice()])
+    await renderInApp(() => <SyncStatus />)
+    const button = await screen.findByRole('button', {
+      name: 'Синхронизация: Всё сохранено. Коллеги заменили ваши значения: 1',
+    })
+    expect(screen.getByTestId('notices-count')).toHaveTextContent('1')
+    await userEvent.click(button)
+    const row = await screen.findByTestId('notice', {}, { timeout: 15_000 })
+    expect(screen.getByTestId('notices')).toHaveTextContent('Коллеги заменили ваши значения: 1')
+    expect(row).toHaveTextContent('Отделение «Кардиоцентр»')
+    // When, in the device's own time zone.
+    expect(row).toHaveTextContent(
+      /Анна Петрова оставил\(а\) своё значение вместо вашего · 29 нояб\., \d\d:05 · пространство «Клиника»/,
+    )
+    expect(row).toHaveTextContent('НазваниеБыло ваше: «Кардиология»Стало: «Кардиоцентр»')
+    // «Понятно»: gone from the panel and the count, and the server is told.
+    await userEvent.click(within(row).getByRole('button', { name: 'Понятно', hidden: true }))
+    await waitFor(() => expect(screen.queryByTestId('notice')).toBeNull())
+    expect(dismissNotice).toHaveBeenCalledWith(7)
+    expect(screen.queryByTestId('notices-count')).toBeNull()
+  })
+
+  it('shows a block’s values as its inspector does', async () => {
+    vi.mocked(listNotices).mockResolvedValue([
+      notice({
+        kind: 'block',
+        label: 'Весна',
+        changes: [
+          { field: 'x', was: 0, now: 10 },
+          { field: 'y', was: 0, now: -20 },
+        ],
+        block: { type: 'text', project_id: 3, bg_id: 4, bg_width: 1200, bg_height: 675 },
+      }),
+    ])
+    await renderInApp(() => <SyncStatus />)
+    await userEvent.click(await screen.findByRole('button', { name: /Коллеги заменили/ }))
+    const row = await screen.findByTestId('notice', {}, { timeout: 15_000 })
+    expect(row).toHaveTextContent('Блок в проекте «Весна»')
+    const { x, y } = centrePercent({ x: 10, y: -20 }, { width: 1200, height: 675 })
+    const now = `X ${String(x).replace('.', ',')} %, Y ${y.toFixed(1).replace('.', ',')} %`
+    expect(row).toHaveTextContent(`ПоложениеБыло ваше: X 50 %, Y 50 %Стало: ${now}`)
   })
 })
 

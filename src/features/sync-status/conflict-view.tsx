@@ -187,10 +187,13 @@ export function ConflictFields({
   conflict,
   table,
   blockField,
+  sides,
 }: {
   conflict: ParkedConflict
   table: OutboxTable
   blockField?: BlockFieldOf | undefined
+  /** What the two sides are called: «Ваше» and «На сервере» unless said otherwise. */
+  sides?: { mine: ReactNode; theirs: ReactNode } | undefined
 }) {
   const blockLines = useBlockLines(conflict, blockField)
   const recordLines = useRecordLines(conflict)
@@ -208,14 +211,12 @@ export function ConflictFields({
         <div key={key} className={classes.field} data-field={key}>
           <dt className={classes.name}>{name}</dt>
           <dd className={classes.value}>
-            <span className={classes.side}>
-              <Trans>Ваше:</Trans>
-            </span>{' '}
+            <span className={classes.side}>{sides ? sides.mine : <Trans>Ваше:</Trans>}</span>{' '}
             <span data-testid="conflict-mine">{mine}</span>
           </dd>
           <dd className={classes.value}>
             <span className={classes.side}>
-              <Trans>На сервере:</Trans>
+              {sides ? sides.theirs : <Trans>На сервере:</Trans>}
             </span>{' '}
             <span data-testid="conflict-theirs">{theirs}</span>
           </dd>

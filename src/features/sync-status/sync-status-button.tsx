@@ -17,6 +17,8 @@ export interface SyncStatusButtonProps extends ComponentPropsWithoutRef<'button'
   label: string
   /** Changes the server refused or that meet a colleague's: a count beside the words. */
   parked: number
+  /** Colleagues kept their values over the person's: a count of its own, in orange. */
+  notices?: number
 }
 
 /**
@@ -25,7 +27,7 @@ export interface SyncStatusButtonProps extends ComponentPropsWithoutRef<'button'
  * opening (docs/performance.md). It forwards its ref, so the popover anchors to it.
  */
 export const SyncStatusButton = forwardRef<HTMLButtonElement, SyncStatusButtonProps>(
-  function SyncStatusButton({ state, label, parked, ...rest }, ref) {
+  function SyncStatusButton({ state, label, parked, notices = 0, ...rest }, ref) {
     const { icon, color } = LOOK[state]
     return (
       <PlainButton
@@ -47,6 +49,11 @@ export const SyncStatusButton = forwardRef<HTMLButtonElement, SyncStatusButtonPr
           {parked > 0 && state !== 'parked' ? (
             <Badge color="red" aria-hidden>
               {String(parked)}
+            </Badge>
+          ) : null}
+          {notices > 0 ? (
+            <Badge color="orange" aria-hidden data-testid="notices-count">
+              {String(notices)}
             </Badge>
           ) : null}
         </Group>

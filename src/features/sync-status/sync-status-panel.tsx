@@ -5,7 +5,9 @@ import { useParkedEntries, type SyncStatus as Status } from '../../sync/client.t
 import { useStorageStatus } from '../../sync/storage-status.ts'
 import { Stack, Text } from '../../ui/layout.tsx'
 import { closeOnEscape, useTakeFocus } from '../../ui/overlay-on-demand.ts'
+import { NoticeList } from './notice-list.tsx'
 import { ParkedList } from './parked-list.tsx'
+import type { ChangeNotice } from '../../domain/workspace.ts'
 import { SyncStatusButton, type SyncStatusButtonProps } from './sync-status-button.tsx'
 
 /**
@@ -15,12 +17,14 @@ import { SyncStatusButton, type SyncStatusButtonProps } from './sync-status-butt
  */
 export function SyncStatusPopover({
   status,
+  notices,
   opened,
   onChange,
   takeFocus,
   button,
 }: {
   status: Status
+  notices: readonly ChangeNotice[]
   opened: boolean
   onChange: (opened: boolean) => void
   takeFocus: boolean
@@ -34,13 +38,13 @@ export function SyncStatusPopover({
         <SyncStatusButton ref={target} {...button} onKeyDown={closeOnEscape(opened, onChange)} />
       </Popover.Target>
       <Popover.Dropdown>
-        <SyncPanel status={status} />
+        <SyncPanel status={status} notices={notices} />
       </Popover.Dropdown>
     </Popover>
   )
 }
 
-function SyncPanel({ status }: { status: Status }) {
+function SyncPanel({ status, notices }: { status: Status; notices: readonly ChangeNotice[] }) {
   const { t, i18n } = useLingui()
   const parked = useParkedEntries()
   const storage = useStorageStatus()
@@ -93,6 +97,7 @@ function SyncPanel({ status }: { status: Status }) {
         </Text>
       ) : null}
       {parked.length > 0 ? <ParkedList entries={parked} /> : null}
+      {notices.length > 0 ? <NoticeList notices={notices} /> : null}
     </Stack>
   )
 }

@@ -6,6 +6,7 @@ import { useSyncStatus } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
 import { MantineScope } from '../../ui/mantine-scope.tsx'
 import { useOverlayOnDemand } from '../../ui/overlay-on-demand.ts'
+import { useNotices } from './notices.ts'
 import { onOpenSyncPanel } from './open-panel.ts'
 import { SyncStatusButton, type SyncStatusButtonProps } from './sync-status-button.tsx'
 import { syncState as stateOf, useSyncStateLabel as useStateLabel } from './sync-state.ts'
@@ -24,6 +25,7 @@ const SyncStatusPopover = lazy(() => loadPanel().then((m) => ({ default: m.SyncS
 export function SyncStatus() {
   const { t } = useLingui()
   const status = useSyncStatus()
+  const notices = useNotices()
   const { opened, setOpened, wanted, lightProps, open } = useOverlayOnDemand(loadPanel)
   useEffect(() => onOpenSyncPanel(open), [open])
   const state = stateOf(status)
@@ -47,11 +49,16 @@ export function SyncStatus() {
     )
   }
 
+  const replaced = notices.length
   const button: SyncStatusButtonProps = {
     state,
     label,
     parked: status.parked,
-    'aria-label': t`Синхронизация: ${label}`,
+    notices: replaced,
+    'aria-label':
+      replaced > 0
+        ? t`Синхронизация: ${label}. Коллеги заменили ваши значения: ${replaced}`
+        : t`Синхронизация: ${label}`,
     'aria-expanded': opened,
     onClick: () => setOpened((shown) => !shown),
   }
@@ -60,6 +67,7 @@ export function SyncStatus() {
     <MantineScope fallback={<SyncStatusButton {...button} />}>
       <SyncStatusPopover
         status={status}
+        notices={notices}
         opened={opened}
         onChange={setOpened}
         takeFocus={wanted.takeFocus}

@@ -3,7 +3,7 @@ import type { SendOf } from '../../data/entries.ts'
 import { enqueue } from '../../data/outbox.ts'
 import { applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
-import { startFrom, write } from './local.ts'
+import { startFrom, write, ifMatchOf } from './local.ts'
 
 /**
  * Visitors' requests (docs/requests.md): the server makes them, the app changes their status
@@ -54,12 +54,12 @@ export async function sendAppeal(entry: SendOf<'appeal'>, ctx: SendContext): Pro
   switch (entry.op) {
     case 'update': {
       const { status } = entry.payload
-      const row = await api.updateAppeal(entry.recordId, status, entry.key, entry.baseVersion)
+      const row = await api.updateAppeal(entry.recordId, status, entry.key, ifMatchOf(entry))
       return applyUpdated(db, entry, 'appeal', row)
     }
     case 'delete':
       return applyDeleted(db, entry, () =>
-        api.deleteAppeal(entry.recordId, entry.key, entry.baseVersion),
+        api.deleteAppeal(entry.recordId, entry.key, ifMatchOf(entry)),
       )
   }
 }

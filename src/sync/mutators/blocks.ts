@@ -6,7 +6,7 @@ import { keyFromId } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
-import { currentId, startFrom, withCurrentRefs, write } from './local.ts'
+import { currentId, startFrom, withCurrentRefs, write, ifMatchOf } from './local.ts'
 import { markPageChanged, projectOfBackground } from './publishing.ts'
 
 /**
@@ -130,7 +130,7 @@ export async function sendBlock(entry: SendOf<'blocks'>, ctx: SendContext): Prom
       // its id.
       if (isLocalId(id))
         return applyCreated(db, entry, 'blocks', await api.saveBlock(entry.payload, key))
-      const saved = await api.saveBlock({ ...entry.payload, id }, key, entry.baseVersion)
+      const saved = await api.saveBlock({ ...entry.payload, id }, key, ifMatchOf(entry))
       return applyUpdated(db, entry, 'blocks', saved)
     }
     case 'delete':

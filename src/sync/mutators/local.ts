@@ -3,6 +3,8 @@ import { isLocalId } from '../../data/ids.ts'
 import { refsFrom } from '../../data/refs.ts'
 import { currentIdOf } from '../../data/client-keys.ts'
 import type { MirrorTable } from '../../data/types.ts'
+import type { EntryState } from '../../data/entries.ts'
+import type { IfMatch } from '../../api/client.ts'
 
 /**
  * What every mutator's local write shares: one Dexie transaction for the row and its outbox entry,
@@ -57,4 +59,16 @@ export function startFrom(
   for (const field of fields) base[field] = values[field]
   const baseVersion = versionOf(row)
   return baseVersion === undefined ? { base } : { baseVersion, base }
+}
+
+/**
+ * The precondition an entry is sent with: the version it started from (`version`, by default its
+ * own), and the fields the person kept over a colleague's, if they chose so.
+ */
+export function ifMatchOf(
+  entry: Pick<EntryState, 'baseVersion' | 'keeps'>,
+  version = entry.baseVersion,
+): IfMatch | undefined {
+  if (version === undefined) return undefined
+  return entry.keeps?.length ? { version, keepMine: entry.keeps } : version
 }

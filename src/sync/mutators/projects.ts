@@ -8,7 +8,7 @@ import { isLocalId } from '../../data/ids.ts'
 import { enqueue, nextLocalId } from '../../data/outbox.ts'
 import { applyCreated, applyDeleted, applyDone, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
-import { currentId, startFrom, versionOf, write } from './local.ts'
+import { currentId, startFrom, versionOf, write, ifMatchOf } from './local.ts'
 import { markPageChanged, sendPublishing } from './publishing.ts'
 
 /**
@@ -167,14 +167,14 @@ export async function sendProject(entry: SendOf<'projects'>, ctx: SendContext): 
       let row = null
       let version = entry.baseVersion
       if (name !== undefined) {
-        row = await api.renameProject(id, name, `${key}:rename`, version)
+        row = await api.renameProject(id, name, `${key}:rename`, ifMatchOf(entry, version))
         if (version !== undefined) version = versionOf(row)
       }
-      if (type) row = await api.setProjectType(id, type, `${key}:type`, version)
+      if (type) row = await api.setProjectType(id, type, `${key}:type`, ifMatchOf(entry, version))
       return row ? applyUpdated(db, entry, 'projects', row) : applyDone(db, entry)
     }
     case 'delete':
-      return applyDeleted(db, entry, () => api.deleteProject(id, key, entry.baseVersion))
+      return applyDeleted(db, entry, () => api.deleteProject(id, key, ifMatchOf(entry)))
     case 'publish':
     case 'unpublish':
     case 'set_slug':

@@ -13,7 +13,7 @@ import {
 } from '../../data/types.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
-import { currentId, startFrom, withCurrentRefs, write } from './local.ts'
+import { currentId, startFrom, withCurrentRefs, write, ifMatchOf } from './local.ts'
 
 /**
  * Integrations (amo, bitrix) and the directory (department, location, specialist): the seven calls
@@ -162,16 +162,16 @@ export async function sendRecord(entry: SendOf<RecordKind>, ctx: SendContext): P
     case 'create':
       return applyCreated(db, entry, kind, await api.addRecord(kind, entry.payload, key))
     case 'update': {
-      const row = await api.updateRecord(kind, id, entry.payload, key, entry.baseVersion)
+      const row = await api.updateRecord(kind, id, entry.payload, key, ifMatchOf(entry))
       return applyUpdated(db, entry, kind, row)
     }
     case 'toggle': {
       const { enabled } = entry.payload
-      const row = await api.setRecordEnabled(entry.table, id, enabled, key, entry.baseVersion)
+      const row = await api.setRecordEnabled(entry.table, id, enabled, key, ifMatchOf(entry))
       return applyUpdated(db, entry, kind, row)
     }
     case 'delete':
-      return applyDeleted(db, entry, () => api.deleteRecord(kind, id, key, entry.baseVersion))
+      return applyDeleted(db, entry, () => api.deleteRecord(kind, id, key, ifMatchOf(entry)))
   }
 }
 

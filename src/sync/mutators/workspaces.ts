@@ -6,7 +6,7 @@ import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
 import { getDb } from '../../data/db.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
-import { currentId, startFrom, write } from './local.ts'
+import { currentId, startFrom, write, ifMatchOf } from './local.ts'
 
 /**
  * Workspaces: the local writes, and the requests their entries become (docs/API.md "Workspaces").
@@ -78,13 +78,13 @@ export async function sendWorkspace(entry: SendOf<'workspaces'>, ctx: SendContex
         await api.addWorkspace(entry.payload.name, entry.key),
       )
     case 'update': {
-      const { recordId: id, payload, key, baseVersion } = entry
-      const row = await api.updateWorkspace(id, payload.name, key, baseVersion)
+      const { recordId: id, payload, key } = entry
+      const row = await api.updateWorkspace(id, payload.name, key, ifMatchOf(entry))
       return applyUpdated(db, entry, 'workspaces', row)
     }
     case 'delete':
       return applyDeleted(db, entry, () =>
-        api.deleteWorkspace(entry.recordId, entry.key, entry.baseVersion),
+        api.deleteWorkspace(entry.recordId, entry.key, ifMatchOf(entry)),
       )
   }
 }
