@@ -3,13 +3,15 @@ import { ApiError } from '../../api/client.ts'
 import { dismissNotice, listNotices } from '../../api/members.ts'
 import type { ChangeNotice } from '../../domain/workspace.ts'
 import { onAccountNews } from '../../sync/client.ts'
+import { firstScreenDrawn } from '../../ui/first-screen.tsx'
 
 /**
  * What colleagues kept over the person's own values («Оставить моё», docs/API.md "Conditional
- * writes"): asked for online when the app opens, comes back online, and whenever the server says
- * they changed (an event on every stream of the person's, or their workspaces changed). The sync
- * panel lists them; «Понятно» drops one on the server. Like invitations, not kept offline: the
- * write that replaced the values was made online, and the list is asked for again on the way back.
+ * writes"): asked for online once the app's first screen is drawn, when it comes back online, and
+ * whenever the server says they changed (an event on every stream of the person's, or their
+ * workspaces changed). The sync panel lists them; «Понятно» drops one on the server. Like
+ * invitations, not kept offline: the write that replaced the values was made online, and the list
+ * is asked for again on the way back.
  */
 let notices: readonly ChangeNotice[] = []
 /** Notices being dismissed: gone from the list at once, back if the server could not be told. */
@@ -31,7 +33,10 @@ function subscribe(listener: () => void): () => void {
   listeners.add(listener)
   users += 1
   if (users === 1) {
-    reload()
+    // After the first screen: the list shares no link with what the person waits for.
+    void firstScreenDrawn().then(() => {
+      if (users > 0) reload()
+    })
     const stopNews = onAccountNews((news) => {
       if (news === 'notices' || news === 'workspaces') reload()
     })
