@@ -27,7 +27,7 @@ const api = {
   ...createMirrorService(),
   replay: (options) => engine.replay(options),
   refresh: (scope) => engine.refresh(scope),
-  knows: (change) => engine.knows(change),
+  knows: (changes) => engine.knows(changes),
   retryEntry: (seq) => engine.retryEntry(seq),
   discardEntry: (seq) => engine.discardEntry(seq),
   forgetWorkspace: (id, reason) => engine.forgetWorkspace(id, reason),

@@ -1,3 +1,4 @@
+import Dexie from 'dexie'
 import type { MirrorDb } from './db.ts'
 import { isLocalId } from './ids.ts'
 import type { ClientKey, MirrorTable } from './types.ts'
@@ -32,15 +33,18 @@ export async function withClientKeys<R extends Row>(
   const stored = missing.length > 0 ? await db.mirror(table).bulkGet(missing) : []
   stored.forEach((row, i) => keys.set(missing[i]!, row?.ck))
   // A row made here and deleted here since (its delete still queued): the key its add recorded.
+  // Many rows new here (a first fill of 10,000) read the table's re-keyed rows in one range rather
+  // than asking for each id.
   const gone = missing.filter((id) => keys.get(id) === undefined)
+  const byId = db.rekeyed.where('[table+id]')
   const rekeyed =
-    gone.length > 0
-      ? await db.rekeyed
-          .where('[table+id]')
-          .anyOf(gone.map((id) => [table, id]))
-          .toArray()
-      : []
-  for (const row of rekeyed) keys.set(row.id, row.ck)
+    gone.length === 0
+      ? []
+      : gone.length <= 50
+        ? await byId.anyOf(gone.map((id) => [table, id])).toArray()
+        : await byId.between([table, Dexie.minKey], [table, Dexie.maxKey]).toArray()
+  const wanted = new Set(gone)
+  for (const row of rekeyed) if (wanted.has(row.id)) keys.set(row.id, row.ck)
   return rows.map((row) => ({ ...row, ck: keys.get(row.id) ?? row.ck ?? keyFromId(row.id) }))
 }
 

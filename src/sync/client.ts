@@ -4,6 +4,7 @@ import { storeAuthToken, unsyncedCount } from '../mirror/commands.ts'
 import { onPageWorkerFailure, pageWorker } from '../mirror/worker.ts'
 import type { StoredAuth } from '../data/sync-state.ts'
 import type { AccountNews } from './live-events.ts'
+import type { KnownChange } from './protocol.ts'
 import { localFileId } from '../data/ids.ts'
 import type { ParkedEntry } from '../data/types.ts'
 import { isAnswering, noteAnswer, subscribeAnswering } from './reachability.ts'
@@ -131,6 +132,35 @@ function shownBy(scope: RefreshScope): RefreshScope {
 }
 
 /** Refreshes a scope a change touched if a screen shows it (a burst of changes is one refresh). */
+/** Announced changes waiting to be checked against the mirror, with the scopes they touch. */
+let asking: { change: KnownChange; scopes: RefreshScope[] }[] = []
+let askTimer: ReturnType<typeof setTimeout> | null = null
+
+/**
+ * Refreshes the scopes of a change the mirror does not hold yet. The changes of a burst (a list
+ * changed on the server: one event a row) are asked in one call, once the refreshes under way have
+ * ended: what they bring is known then, and asking before would refresh the same list again for
+ * every batch of events that came while it was read.
+ */
+function askKnown(change: KnownChange, scopes: RefreshScope[]): void {
+  asking.push({ change, scopes })
+  askTimer ??= setTimeout(() => void checkAsked(), 20)
+}
+
+async function checkAsked(): Promise<void> {
+  await Promise.all(running)
+  askTimer = null
+  const batch = asking
+  asking = []
+  if (batch.length === 0) return
+  const known = await (remote?.knows(batch.map((b) => b.change)) ?? Promise.resolve([])).catch(
+    () => [] as boolean[],
+  )
+  batch.forEach(({ scopes }, i) => {
+    if (known[i] !== true) for (const scope of scopes) refreshIfShown(scope)
+  })
+}
+
 function refreshIfShown(scope: RefreshScope) {
   const key = scopeKey(scope)
   if (!activeScopes.has(scopeKey(shownBy(scope))) || liveRefreshes.has(key)) return
@@ -172,14 +202,7 @@ function updateLiveStream() {
         if (event.table === 'workspace' && event.op === 'delete') deleted.add(event.id)
         // This device's own writes come back too: the mirror has them already.
         const { table, id, version, op } = event
-        void (remote?.knows({ table, id, version, op }) ?? Promise.resolve(false)).then(
-          (known) => {
-            if (!known) for (const scope of scopesOf(event, want)) refreshIfShown(scope)
-          },
-          () => {
-            for (const scope of scopesOf(event, want)) refreshIfShown(scope)
-          },
-        )
+        askKnown({ table, id, version, op }, scopesOf(event, want))
       },
       onReset: refreshActiveScopes,
       onRemoved: (workspaceId) => {
@@ -332,14 +355,20 @@ export async function registerBackgroundSync(): Promise<void> {
 export async function refresh(scope: RefreshScope): Promise<void> {
   if (!remote || !isOnline() || !syncToken) return
   const release = refreshHold()
-  try {
-    await remote.refresh(scope)
-  } catch {
+  const run = remote.refresh(scope).catch(() => {
     // A failed refresh leaves the mirror as it was; the next trigger tries again.
+  })
+  running.add(run)
+  try {
+    await run
   } finally {
+    running.delete(run)
     release()
   }
 }
+
+/** The refreshes under way (announced changes are checked once they end). */
+const running = new Set<Promise<void>>()
 
 let refreshHold: () => () => void = () => () => undefined
 

@@ -55,7 +55,7 @@ export interface SyncEngineOptions {
 export interface SyncEngine {
   replay(options?: ReplayOptions): Promise<ReplayOutcome>
   refresh(scope: RefreshScope): Promise<void>
-  knows(change: KnownChange): Promise<boolean>
+  knows(changes: readonly KnownChange[]): Promise<boolean[]>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
   forgetWorkspace(workspaceId: number, reason: 'removed' | 'left' | 'gone'): Promise<void>
@@ -379,11 +379,30 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     })
   }
 
-  async function knows(change: KnownChange): Promise<boolean> {
-    const row = await db.mirror(MIRROR_TABLE_OF[change.table]).get(change.id)
-    if (change.op === 'delete') return row === undefined
-    const version = versionOf(row)
-    return version !== undefined && version >= change.version
+  async function knows(changes: readonly KnownChange[]): Promise<boolean[]> {
+    const tables = [...new Set(changes.map((change) => MIRROR_TABLE_OF[change.table]))]
+    // One read of each table the burst names, by its ids (10,000 changes of a list: one bulkGet).
+    const rows = await db.transaction(
+      'r',
+      tables.map((table) => db.mirror(table)),
+      async () => {
+        const found = new Map<string, Map<number, unknown>>()
+        for (const table of tables) {
+          const ids = [
+            ...new Set(changes.filter((c) => MIRROR_TABLE_OF[c.table] === table).map((c) => c.id)),
+          ]
+          const got = await db.mirror(table).bulkGet(ids)
+          found.set(table, new Map(ids.map((id, i) => [id, got[i]])))
+        }
+        return found
+      },
+    )
+    return changes.map((change) => {
+      const row = rows.get(MIRROR_TABLE_OF[change.table])?.get(change.id)
+      if (change.op === 'delete') return row === undefined
+      const version = versionOf(row as object | undefined)
+      return version !== undefined && version >= change.version
+    })
   }
 
   async function flush(timeoutMs: number): Promise<boolean> {

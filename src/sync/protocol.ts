@@ -24,9 +24,10 @@ export interface SyncWorkerApi {
   /**
    * Whether the mirror already holds a change the server announced (docs/SYNC.md, "Live
    * changes"): the row at that version or newer, or gone after a delete. This device's own writes
-   * come back as events too; they need no refresh.
+   * come back as events too; they need no refresh. A burst of changes is asked in one call, read
+   * in one transaction.
    */
-  knows(change: KnownChange): Promise<boolean>
+  knows(changes: readonly KnownChange[]): Promise<boolean[]>
   retryEntry(seq: number): Promise<void>
   discardEntry(seq: number): Promise<void>
   /**

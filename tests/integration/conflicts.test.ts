@@ -43,6 +43,8 @@ const elsewhere = async (path: string, body: Record<string, unknown>) =>
 const onServer = async (id: number) =>
   json<Row>(await h.call('GET', '/api/department/get', undefined, { id }))
 const parked = () => h.db.outbox.where('state').equals('parked').toArray()
+/** Whether the mirror holds one announced change. */
+const known = async (change: KnownChange) => (await h.engine.knows([change]))[0]
 
 describe('two people editing one record', () => {
   it('keeps both edits of different fields', async () => {
@@ -353,7 +355,7 @@ describe('announced changes the mirror already holds', () => {
     expect(await h.engine.replay()).toBe('idle')
     const own = await onServer(row.id)
     expect(
-      await h.engine.knows({ table: 'department', id: row.id, version: own.version, op: 'update' }),
+      await known({ table: 'department', id: row.id, version: own.version, op: 'update' }),
     ).toBe(true)
     const theirs = await elsewhere('/api/department/update', { id: row.id, name: 'Чужое' })
     const change: KnownChange = {
@@ -362,9 +364,9 @@ describe('announced changes the mirror already holds', () => {
       version: theirs.version,
       op: 'update',
     }
-    expect(await h.engine.knows(change)).toBe(false)
+    expect(await known(change)).toBe(false)
     await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
-    expect(await h.engine.knows(change)).toBe(true)
+    expect(await known(change)).toBe(true)
     await h.call('POST', '/api/department/delete', { id: row.id })
     const gone: KnownChange = {
       table: 'department',
@@ -372,8 +374,26 @@ describe('announced changes the mirror already holds', () => {
       version: theirs.version + 1,
       op: 'delete',
     }
-    expect(await h.engine.knows(gone)).toBe(false)
+    expect(await known(gone)).toBe(false)
     await h.engine.refresh({ kind: 'department', workspaceId: h.workspaceId })
-    expect(await h.engine.knows(gone)).toBe(true)
+    expect(await known(gone)).toBe(true)
+  })
+
+  it('answers a burst of changes of several tables in one call, each in its place', async () => {
+    const [a, b] = [await department({ name: 'А' }), await department({ name: 'Б' })]
+    const theirs = await elsewhere('/api/department/update', { id: b.id, name: 'Б2' })
+    const location = await elsewhere('/api/location/add', {
+      workspace_id: h.workspaceId,
+      name: 'Филиал',
+      address: '',
+    })
+    const answers = await h.engine.knows([
+      { table: 'department', id: a.id, version: a.version, op: 'update' },
+      { table: 'department', id: b.id, version: theirs.version, op: 'update' },
+      { table: 'location', id: location.id, version: location.version, op: 'add' },
+      { table: 'department', id: a.id, version: a.version + 1, op: 'update' },
+      { table: 'location', id: 999_999, version: 1, op: 'delete' },
+    ])
+    expect(answers).toEqual([true, false, false, false, true])
   })
 })
