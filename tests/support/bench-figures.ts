@@ -1,4 +1,4 @@
-import { expect } from 'vitest'
+import { expect, it } from 'vitest'
 
 /**
  * What a benchmark's smoke run must report (README.md, "Benchmarks"): every figure named by one of
@@ -34,4 +34,30 @@ export function expectFigures(figures: Record<string, number>, rules: FigureRule
     if (!Object.keys(figures).some((key) => names(name, key)))
       problems.push(`${String(name)}: not reported`)
   expect(problems, problems.join('; ')).toEqual([])
+}
+
+/** Names that share a rule. */
+export const all = (rule: FigureRule, ...names: string[]): FigureRules =>
+  names.map((name) => [name, rule])
+
+/** A benchmark's smoke run: what runs it, the rules of its figures, and any other check. */
+export interface SmokeRun {
+  title: string
+  run: () => Promise<Record<string, number>>
+  figures: FigureRules
+  check?: (figures: Record<string, number>) => void
+}
+
+/** A test for each smoke run: it runs, then its figures are checked. */
+export function smokeRuns(runs: readonly SmokeRun[], timeoutMs = 180_000): void {
+  for (const { title, run, figures: rules, check } of runs)
+    it(
+      title,
+      async () => {
+        const figures = await run()
+        expectFigures(figures, rules)
+        check?.(figures)
+      },
+      timeoutMs,
+    )
 }
