@@ -279,8 +279,9 @@ export class EventHub {
                WHERE token_hash IN (SELECT value FROM json_array_elements_text($3::json))
                  AND expires_at > now()) AS sessions,
              EXISTS (SELECT 1 FROM workspaces WHERE id = $1) AS present,
-             (SELECT COALESCE(json_agg(e ORDER BY e.id), '[]')::text FROM (
-               SELECT id::text AS id, data FROM change_events
+             (SELECT COALESCE(json_agg(json_build_object('id', e.id::text, 'data', e.data)
+                 ORDER BY e.id), '[]')::text FROM (
+               SELECT id, data FROM change_events
                WHERE workspace_id = $1 AND id > $4::bigint ORDER BY id LIMIT ${BATCH}
              ) e) AS events`,
           [group.workspaceId, JSON.stringify(users), JSON.stringify(tokens), from.toString()],

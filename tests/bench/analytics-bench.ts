@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import type { AnalyticsSummary } from '../../src/domain/analytics.ts'
 import { createApp } from '../../server/index.ts'
 import type { InstanceOrder, InstanceReport } from './server-instance.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
 /**
  * `npm run bench analytics` (docs/analytics.md): what counting views costs.
@@ -23,8 +24,9 @@ import type { InstanceOrder, InstanceReport } from './server-instance.ts'
  * - `analytics_summary_ms`: the median of the summary for 90 days of a workspace with 50 pages
  *   (3 sources × 3 devices each day: 40,500 rows), in-process on PGlite.
  *
- * ANALYTICS_BENCH_SECONDS shortens the load (a smoke run: `ANALYTICS_BENCH_SECONDS=2`);
- * ANALYTICS_BENCH_RATE sets the rate asked (default 3,300 a second).
+ * ANALYTICS_BENCH_SECONDS shortens the load; ANALYTICS_BENCH_RATE sets the rate asked (default
+ * 3,300 a second). `BENCH_SMOKE=1` (or `{ smoke: true }`): a second of load at a tenth of the rate,
+ * the idle list calls for 0.3 s, and a summary of 7 days of 3 pages asked 3 times (seconds).
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -124,9 +126,12 @@ async function listP50(base: string, token: string, workspace: number, until: ()
   return { p50: median(times), calls: times.length }
 }
 
-async function viewsUnderLoad(): Promise<Record<string, number>> {
-  const seconds = Number(process.env.ANALYTICS_BENCH_SECONDS ?? 20)
-  const rate = Number(process.env.ANALYTICS_BENCH_RATE ?? 3_300)
+async function viewsUnderLoad(smoke: boolean): Promise<Record<string, number>> {
+  const seconds = smoke ? 1 : Number(process.env.ANALYTICS_BENCH_SECONDS ?? 20)
+  const rate = smoke ? 330 : Number(process.env.ANALYTICS_BENCH_RATE ?? 3_300)
+  // The idle list calls, and how far into the load the loaded ones begin.
+  const idleMs = smoke ? 300 : 3_000
+  const loadedFromMs = Math.min(1_000, (seconds * 1_000) / 4)
   if (!existsSync(join(ROOT, 'dist-page/render.js'))) {
     console.log('building the page renderer (dist-page)…')
     execFileSync('npx', ['vite', 'build', '--config', 'vite.page.config.ts'], {
@@ -145,7 +150,7 @@ async function viewsUnderLoad(): Promise<Record<string, number>> {
     })
     const token = auth.access_token
     const [workspace] = await api<{ id: number }[]>(base, '/api/workspace/list', token)
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < (smoke ? 2 : 20); i++) {
       await api(base, '/api/project/add', token, {
         workspace_id: workspace!.id,
         name: `Проект ${i}`,
@@ -163,7 +168,7 @@ async function viewsUnderLoad(): Promise<Record<string, number>> {
     const etag = String(first.headers.etag)
 
     // Idle: the list call alone.
-    let end = performance.now() + 3_000
+    let end = performance.now() + idleMs
     const idle = await listP50(base, token, workspace!.id, () => performance.now() > end)
 
     // The load: `rate` views a second, due every 10 ms in slices, each timed from when it was due.
@@ -202,8 +207,8 @@ async function viewsUnderLoad(): Promise<Record<string, number>> {
       }
       await Promise.all(inflight)
     })()
-    // The list call during the load, from its second second on.
-    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    // The list call during the load, from its second second on (a short load's: its second quarter).
+    await new Promise((resolve) => setTimeout(resolve, loadedFromMs))
     const loaded = await listP50(base, token, workspace!.id, () => performance.now() > end)
     await loadDone
     const elapsed = (performance.now() - started) / 1_000
@@ -236,7 +241,12 @@ async function viewsUnderLoad(): Promise<Record<string, number>> {
   }
 }
 
-async function summaryMs(): Promise<Record<string, number>> {
+async function summaryMs(smoke: boolean): Promise<Record<string, number>> {
+  const pages = smoke ? 3 : 50
+  const days = smoke ? 7 : 90
+  const asks = smoke ? 3 : 25
+  // The first asks warm the caches up and are left out of the median.
+  const warm = smoke ? 1 : 5
   const app = createApp({ dataDir: 'memory', uploadSweepEveryMs: 0, analyticsFlushMs: 0 })
   const { services } = await app.ready()
   const call = async (method: string, path: string, token?: string, body?: unknown) => {
@@ -261,7 +271,7 @@ async function summaryMs(): Promise<Record<string, number>> {
     id: number
   }[]
   const ids: number[] = []
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < pages; i++) {
     const p = await call('POST', '/api/project/add', token, {
       workspace_id: workspace!.id,
       name: `Страница ${i}`,
@@ -272,24 +282,32 @@ async function summaryMs(): Promise<Record<string, number>> {
   await services.db.query(
     `INSERT INTO analytics_days (workspace_id, project_id, day, source, device, views, visitors, clicks)
      SELECT $1, p, $3::date - d, s, dev, 10 + (p + d) % 7, 5 + (p + d) % 5, (p + d) % 3
-     FROM unnest($2::int[]) p, generate_series(0, 89) d,
+     FROM unnest($2::int[]) p, generate_series(0, $4::int - 1) d,
           unnest(ARRAY['', 'vk', 'google.com']) s, unnest(ARRAY['phone', 'tablet', 'computer']) dev`,
-    [workspace!.id, ids, to],
+    [workspace!.id, ids, to, days],
   )
-  const from = new Date(Date.parse(`${to}T00:00:00Z`) - 89 * 86_400_000).toISOString().slice(0, 10)
+  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * 86_400_000)
+    .toISOString()
+    .slice(0, 10)
   const path = `/api/analytics/summary?workspace_id=${workspace!.id}&from=${from}&to=${to}`
   const times: number[] = []
-  for (let i = 0; i < 25; i++) {
+  for (let i = 0; i < asks; i++) {
     const started = performance.now()
     const res = await app.request(path, { headers: { Authorization: `Bearer ${token}` } })
     await res.arrayBuffer()
     times.push(performance.now() - started)
   }
   await app.close()
-  console.log(`summary of 90 days × 50 pages (40,500 rows): median ${median(times).toFixed(1)} ms`)
-  return { analytics_summary_ms: median(times.slice(5)) }
+  const rows = (days * pages * 9).toLocaleString('en')
+  console.log(
+    `summary of ${days} days × ${pages} pages (${rows} rows): median ${median(times).toFixed(1)} ms`,
+  )
+  return { analytics_summary_ms: median(times.slice(warm)) }
 }
 
-export async function runAnalyticsBench(): Promise<Record<string, number>> {
-  return { ...(await viewsUnderLoad()), ...(await summaryMs()) }
+export async function runAnalyticsBench(
+  options: BenchOptions = {},
+): Promise<Record<string, number>> {
+  const smoke = isSmoke(options)
+  return { ...(await viewsUnderLoad(smoke)), ...(await summaryMs(smoke)) }
 }

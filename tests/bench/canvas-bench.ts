@@ -9,21 +9,24 @@
  * - time to the first rows of /specialist on a repeat visit ÷ on the first visit with an empty
  *   mirror, through a proxy adding 150 ms to every request.
  * Ratios, not milliseconds: the machine has 2 cores and no GPU.
+ *
+ * `BENCH_SMOKE=1` (or `{ smoke: true }`): 10 and 30 blocks, one round of drags of 12 moves, shorter
+ * pans and waits, one visit of the editor with edits (its growths 0), a 20 ms round trip, and one
+ * drag profiled and traced as `BENCH_PROFILE` does (the profiler and the trace must have seen the
+ * page busy); the figures keep their names.
  */
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
 import type { Point } from '../../src/domain/geometry.ts'
-import { startServer } from '../../server/start.ts'
-import { ensureBuilt } from '../e2e/global-setup.ts'
 import { launchBrowser, type BrowserSession } from '../e2e/helpers/browser.ts'
 import { pngImage } from '../server/helpers.ts'
 import { newBlock } from '../support/convergence-scenario.ts'
 import { installGlCensus } from '../support/gl-census.ts'
+import { benchServer } from './bench-server.ts'
 import { measureReopens } from './reopen-measure.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 import { profiled, traced } from './cpu-profile.ts'
 import { PIXI_FRAMES_DRAWN, measureDragFps, type DragRates } from './drag-measure.ts'
 import {
@@ -38,17 +41,56 @@ import {
 const ROOT = join(import.meta.dirname, '../..')
 const KONVA = join(ROOT, 'node_modules/konva/konva.min.js')
 const PIXI = join(ROOT, 'node_modules/pixi.js/dist/pixi.min.js')
-/** Alternating rounds of the drag comparison (medians and spread reported). */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
-const BLOCKS = 100
-const MANY_BLOCKS = 1000
 /** Blocks created at once while setting up a scene (the server takes them in any order). */
 const ADD_BATCH = 20
-const REOPENS = 20
-/** Each pan measurement follows a drag on the same page (already warm): no warm-up of its own. */
-const PAN_MS = 2000
-const ROUND_TRIP_MS = 150
-const SPECIALISTS = 40
+
+/** What a run does: the benchmark's sizes, or a smoke run's. */
+interface Sizes {
+  /** Alternating rounds of the drag comparison (medians and spread reported). */
+  rounds: number
+  blocks: number
+  manyBlocks: number
+  /** Pointer moves of each scripted drag. */
+  moves: number
+  reopens: number
+  /** Each pan measurement follows a drag on the same page (already warm): no warm-up of its own. */
+  panMs: number
+  idleMs: number
+  /** How long an opened editor is left to settle, with the few blocks and with the many. */
+  settleMs: { few: number; many: number }
+  roundTripMs: number
+  specialists: number
+  /** Between the first visit and the repeat one: the service worker installs, the mirror fills. */
+  betweenVisitsMs: number
+}
+
+const FULL: Sizes = {
+  rounds: Number(process.env.BENCH_ROUNDS ?? 5),
+  blocks: 100,
+  manyBlocks: 1000,
+  moves: 90,
+  reopens: 20,
+  panMs: 2000,
+  idleMs: 2000,
+  settleMs: { few: 800, many: 2500 },
+  roundTripMs: 150,
+  specialists: 40,
+  betweenVisitsMs: 3000,
+}
+
+const SMOKE: Sizes = {
+  rounds: 1,
+  blocks: 10,
+  manyBlocks: 30,
+  moves: 12,
+  reopens: 1,
+  panMs: 400,
+  idleMs: 400,
+  settleMs: { few: 300, many: 300 },
+  roundTripMs: 20,
+  specialists: 3,
+  betweenVisitsMs: 1000,
+}
 /** Landing geometry the editor uses (a section is 1200 px wide; fit() leaves a 40 px margin). */
 const WORLD_WIDTH = 1200
 const FIT_MARGIN = 40
@@ -170,12 +212,18 @@ async function signIn(page: Page, baseUrl: string, email: string, password: stri
   await page.waitForURL((url) => !url.pathname.startsWith('/pages/login'))
 }
 
-async function openEditor(page: Page, baseUrl: string, projectId: number, blocks: number) {
+async function openEditor(
+  page: Page,
+  baseUrl: string,
+  projectId: number,
+  blocks: number,
+  sizes: Sizes,
+) {
   await page.goto(new URL(`/projects/${projectId}/edit/type-1`, baseUrl).toString())
-  await waitForEditor(page, blocks)
+  await waitForEditor(page, blocks, sizes)
 }
 
-async function waitForEditor(page: Page, blocks: number) {
+async function waitForEditor(page: Page, blocks: number, sizes: Sizes) {
   await page.locator('[data-testid="editor-canvas"][data-renderer]').waitFor({ timeout: 60_000 })
   if (blocks > 0)
     await page.waitForFunction(
@@ -188,15 +236,15 @@ async function waitForEditor(page: Page, blocks: number) {
       { timeout: 60_000 },
     )
   // Let the first frames and texture loads settle (a thousand texts take longer).
-  await page.waitForTimeout(blocks > BLOCKS ? 2500 : 800)
+  await page.waitForTimeout(blocks > sizes.blocks ? sizes.settleMs.many : sizes.settleMs.few)
 }
 
 /** Frames drawn per second while the middle button pans the view in a circle (back where it began). */
-async function panFps(page: Page, from: { x: number; y: number }): Promise<DragRates> {
+async function panFps(page: Page, from: { x: number; y: number }, ms: number): Promise<DragRates> {
   // A tab behind the others gets its animation frames throttled: the pan must be the one in front.
   await page.bringToFront()
   await page.evaluate('globalThis.__name ??= (f) => f')
-  const rates = await measureDragFps(page, from, PAN_MS, PIXI_FRAMES_DRAWN, 'middle')
+  const rates = await measureDragFps(page, from, ms, PIXI_FRAMES_DRAWN, 'middle')
   // The last frames of the pan (the live scene again at rest) are not part of the figure.
   await page.waitForTimeout(300)
   return rates
@@ -237,6 +285,7 @@ async function reopenFigures(
   baseUrl: string,
   project: BenchProject,
   out: Record<string, number>,
+  sizes: Sizes,
 ) {
   // Counts the page's WebGL contexts and textures from the next navigation on.
   await installGlCensus(page.context())
@@ -255,14 +304,14 @@ async function reopenFigures(
       await page.goBack()
       await row.waitFor()
     },
-    blocks: BLOCKS,
+    blocks: sizes.blocks,
     draggedId: project.front,
-    reopens: REOPENS,
+    reopens: sizes.reopens,
     // Halfway too: growth that keeps climbing is a leak, a one-time step is a cache.
-    sampleAt: [REOPENS / 2],
+    sampleAt: [Math.ceil(sizes.reopens / 2)],
   })
   const first = samples[0]!
-  const half = samples.find((s) => s.visit === REOPENS / 2)!
+  const half = samples.find((s) => s.visit === Math.ceil(sizes.reopens / 2))!
   const last = samples.at(-1)!
   for (const s of samples)
     console.log(
@@ -337,19 +386,19 @@ async function firstRowsMs(page: Page, origin: string): Promise<number> {
 /** The parts of the canvas benchmark; `npm run bench reopen` runs only the reopen figures. */
 export type CanvasBenchPart = 'drag' | 'reopen' | 'visit'
 
+export interface CanvasBenchOptions extends BenchOptions {
+  /** A reference server already serving the test build (benchServer), instead of one of its own. */
+  baseUrl?: string
+}
+
 export async function runCanvasBench(
   parts: CanvasBenchPart[] = ['drag', 'reopen', 'visit'],
+  options: CanvasBenchOptions = {},
 ): Promise<Record<string, number>> {
+  const smoke = isSmoke(options)
+  const sizes = smoke ? SMOKE : FULL
   // The canvas's frame count and probe are in the test build only.
-  const staticDir = ensureBuilt('test')
-  const dataDir = await mkdtemp(join(tmpdir(), 'canvas-bench-'))
-  const server = await startServer({
-    port: 0,
-    staticDir,
-    dataDir,
-    seed: false,
-    loginLimit: { attempts: 1000, windowMs: 60_000 },
-  })
+  const server = await benchServer('test', 'canvas', options.baseUrl)
   const sessions: BrowserSession[] = []
   let proxy: Server | null = null
   const out: Record<string, number> = {}
@@ -365,13 +414,13 @@ export async function runCanvasBench(
     const email = (session.user as unknown as { email: string }).email
     const api = apiClient(server.url, session.access_token)
     const [workspace] = await api.get<{ id: number }[]>('/api/workspace/list')
-    const full = await landingProject(api, workspace!.id, 'Сто блоков', BLOCKS)
+    const full = await landingProject(api, workspace!.id, 'Сто блоков', sizes.blocks)
     const withDrag = parts.includes('drag')
     const many = withDrag
-      ? await landingProject(api, workspace!.id, 'Тысяча блоков', MANY_BLOCKS)
+      ? await landingProject(api, workspace!.id, 'Тысяча блоков', sizes.manyBlocks)
       : null
     const empty = withDrag ? await landingProject(api, workspace!.id, 'Пустой фон', 0) : null
-    for (let i = 1; i <= SPECIALISTS; i += 1)
+    for (let i = 1; i <= sizes.specialists; i += 1)
       await api.post('/api/specialist/add', {
         workspace_id: workspace!.id,
         name: `Специалист ${i}`,
@@ -401,13 +450,14 @@ export async function runCanvasBench(
       const cases: Case[] = []
       const editorCase = async (name: string, project: BenchProject, count: number) => {
         const p = await browser.context.newPage()
-        await openEditor(p, server.url, project.id, count)
+        await openEditor(p, server.url, project.id, count, sizes)
         // The Konva and bare Pixi scenes draw no grid and move the block by every pointer move: the
         // editor too, with «Сетка» off (its guides still snap). Each presented frame then shows the
         // block at a new place in all three (docs/editor.md «Figures»).
         await p.getByLabel('Сетка', { exact: true }).uncheck()
         await p.waitForTimeout(300)
-        if (count === BLOCKS) out.editor_idle_frames_per_s = await idleFramesPerSecond(p, 2000)
+        if (count === sizes.blocks)
+          out.editor_idle_frames_per_s = await idleFramesPerSecond(p, sizes.idleMs)
         const canvas = (await p.locator('[data-testid="editor-canvas"]').boundingBox())!
         const zoom = (canvas.width - 2 * FIT_MARGIN) / WORLD_WIDTH
         const scene = await sceneFromEditor(p, {
@@ -448,22 +498,24 @@ export async function runCanvasBench(
           kind: 'counter',
         })
       }
-      const scene100 = await editorCase('editor_100', full, BLOCKS)
+      const scene100 = await editorCase('editor_100', full, sizes.blocks)
       await otherCase('konva_100', scene100, openKonvaScene, KONVA)
       await otherCase('bare_pixi_100', scene100, openBarePixiScene, PIXI)
-      const scene1000 = await editorCase('editor_1000', many, MANY_BLOCKS)
+      const scene1000 = await editorCase('editor_1000', many, sizes.manyBlocks)
       await otherCase('konva_1000', scene1000, openKonvaScene, KONVA)
       lap('drag scenes set up')
       // A warm-up drag each, then rounds in alternating order: the machine's load drifts.
-      for (const c of cases) await scriptedDrag(c.page, c.cdp, c.grab, c.kind)
-      // Where a drag's time goes on each page (BENCH_PROFILE=dir writes the profiles there too).
-      if (process.env.BENCH_PROFILE !== undefined) {
-        for (const c of cases) {
+      const drag = (c: Case) => scriptedDrag(c.page, c.cdp, c.grab, c.kind, sizes.moves)
+      for (const c of cases) await drag(c)
+      // Where a drag's time goes on each page (BENCH_PROFILE=dir writes the profiles there too);
+      // a smoke run profiles the editor's first drag, to see the profiling still works.
+      if (process.env.BENCH_PROFILE !== undefined || smoke) {
+        for (const c of smoke ? cases.slice(0, 1) : cases) {
           const { self, totalMs } = await profiled(
             c.cdp,
             c.name,
             process.env.BENCH_PROFILE || undefined,
-            () => scriptedDrag(c.page, c.cdp, c.grab, c.kind),
+            () => drag(c),
           )
           console.log(
             `  ${c.name}: a profiled drag, ${totalMs.toFixed(0)} ms; most time of its own:`,
@@ -472,7 +524,7 @@ export async function runCanvasBench(
             console.log(`    ${f.ms.toFixed(1)} ms ${f.pct.toFixed(1)}% ${f.fn}`)
           const kinds = await traced(
             c.cdp,
-            () => scriptedDrag(c.page, c.cdp, c.grab, c.kind),
+            () => drag(c),
             process.env.BENCH_PROFILE
               ? join(process.env.BENCH_PROFILE, `${c.name}.trace.json`)
               : undefined,
@@ -482,17 +534,17 @@ export async function runCanvasBench(
             console.log(`    ${t.thread}: busy ${t.busyMs.toFixed(0)} ms`)
             for (const k of t.kinds) console.log(`      ${k.ms.toFixed(1)} ms ${k.name}`)
           }
+          // A profile or a trace that saw no work says nothing of where the time goes.
+          if (!(totalMs > 0) || self.length === 0 || !kinds.some((t) => t.busyMs > 0))
+            throw new Error(`${c.name}: the profiler or the trace saw the drag do nothing`)
         }
       }
       const runs = new Map<string, DragFigures[]>()
-      for (let round = 0; round < ROUNDS; round += 1) {
+      for (let round = 0; round < sizes.rounds; round += 1) {
         const order = round % 2 === 0 ? cases : [...cases].reverse()
-        for (const c of order) {
-          const figures = await scriptedDrag(c.page, c.cdp, c.grab, c.kind)
-          runs.set(c.name, [...(runs.get(c.name) ?? []), figures])
-        }
+        for (const c of order) runs.set(c.name, [...(runs.get(c.name) ?? []), await drag(c)])
       }
-      lap(`drag, ${ROUNDS} rounds`)
+      lap(`drag, ${sizes.rounds} rounds`)
       const fps = (name: string) => runs.get(name)!.map((r) => r.fps)
       const ratios = (a: string, b: string) => fps(a).map((x, i) => x / fps(b)[i]!)
       for (const c of cases) console.log(`  ${c.name}: presented fps ${spread(fps(c.name))}`)
@@ -513,13 +565,13 @@ export async function runCanvasBench(
       )
 
       // --- pan: the middle button over the empty stage and over 1,000 blocks ---
-      await openEditor(page, server.url, empty.id, 0)
-      const emptyPan = await panFps(page, await sectionCentre(page))
+      await openEditor(page, server.url, empty.id, 0, sizes)
+      const emptyPan = await panFps(page, await sectionCentre(page), sizes.panMs)
       const manyPage = cases.find((c) => c.name === 'editor_1000')!.page
-      const manyPan = await panFps(manyPage, await sectionCentre(manyPage))
+      const manyPan = await panFps(manyPage, await sectionCentre(manyPage), sizes.panMs)
       console.log(
         `frames drawn per second while panning: empty stage ${rates(emptyPan)}; ` +
-          `${MANY_BLOCKS} blocks ${rates(manyPan)}`,
+          `${sizes.manyBlocks} blocks ${rates(manyPan)}`,
       )
       out.pan_fps_empty_stage = emptyPan.drawn
       out.pan_fps_1000 = manyPan.drawn
@@ -528,13 +580,13 @@ export async function runCanvasBench(
       lap('pan')
     }
     // --- memory after reopening the editor with edits: in-app navigation, so the page stays ---
-    if (parts.includes('reopen')) await reopenFigures(page, server.url, full, out)
+    if (parts.includes('reopen')) await reopenFigures(page, server.url, full, out, sizes)
     lap('editor reopens')
     await browser.close()
 
     if (parts.includes('visit')) {
       // --- repeat visit against a first visit, at a 150 ms round trip ---
-      const slow = await slowProxy(server.url, ROUND_TRIP_MS)
+      const slow = await slowProxy(server.url, sizes.roundTripMs)
       proxy = slow.server
       const visitor = await launchBrowser({ viewport: VIEWPORT, timeout: 60_000 })
       sessions.push(visitor)
@@ -557,7 +609,7 @@ export async function runCanvasBench(
       const first = await firstRowsMs(visitor.page, slow.url)
       // Let the service worker finish installing and the mirror fill, as between two visits.
       await visitor.page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
-      await visitor.page.waitForTimeout(3000)
+      await visitor.page.waitForTimeout(sizes.betweenVisitsMs)
       const repeat = await firstRowsMs(visitor.page, slow.url)
       console.log(`/specialist first rows: first visit ${first} ms, repeat visit ${repeat} ms`)
       out.first_visit_first_rows_ms = first
@@ -568,7 +620,6 @@ export async function runCanvasBench(
     for (const s of sessions) await s.close()
     if (proxy) await new Promise<void>((resolve) => proxy!.close(() => resolve()))
     await server.close()
-    await rm(dataDir, { recursive: true, force: true })
   }
   return out
 }

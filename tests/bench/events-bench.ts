@@ -14,13 +14,10 @@
  * Every loaded phase also checks the streams got every event once
  * (`events_fanout_delivered_share`: 1 when all did).
  *
- * `BENCH_SMOKE=1`: 2 rounds, 30 streams, 20 calls per phase (seconds; tests/server/bench-smoke).
+ * `BENCH_SMOKE=1` (or `{ smoke: true }`): 1 round, 30 streams, 20 calls per phase (seconds).
  */
 import { startInstance } from './server-bench.ts'
-
-interface Options {
-  smoke?: boolean
-}
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
 interface Session {
   token: string
@@ -32,9 +29,9 @@ const median = (values: readonly number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-export async function runEventsBench(options: Options = {}): Promise<Record<string, number>> {
-  const smoke = options.smoke ?? process.env.BENCH_SMOKE === '1'
-  const rounds = smoke ? 2 : 5
+export async function runEventsBench(options: BenchOptions = {}): Promise<Record<string, number>> {
+  const smoke = isSmoke(options)
+  const rounds = smoke ? 1 : 5
   const people = smoke ? 3 : 6
   const perPerson = smoke ? 10 : 50
   const calls = smoke ? 20 : 200
@@ -212,7 +209,7 @@ export async function runEventsBench(options: Options = {}): Promise<Record<stri
           ` ratio ${ratios[round]!.toFixed(2)}, delivered ${(delivered[round]! * 100).toFixed(1)} %`,
       )
       // Let the server see the streams go before the next round.
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      if (round < rounds - 1) await new Promise((resolve) => setTimeout(resolve, 300))
     }
     const streams = people * perPerson
     return {

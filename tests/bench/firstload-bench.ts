@@ -6,15 +6,11 @@
  * kept), repeat (everything warm), offline (no network) and lie-fi (connections accepted, API calls
  * never answered); then a cold visit of a new account with one project. Both cold visits are also
  * counted to the first screen's end (the link idle for 500 ms after the first row, the header
- * drawn). Medians and spreads of 5 rounds.
+ * drawn). Medians and spreads of 5 rounds (`FIRSTLOAD_ROUNDS`). `BENCH_SMOKE=1` (or
+ * `{ smoke: true }`): one round, 20 projects, the link 10 ms and 100 Mbit/s (seconds).
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { ensureBuilt } from '../e2e/global-setup.ts'
 import { launchBrowser } from '../e2e/helpers/browser.ts'
-import { startServer } from '../../server/start.ts'
 import {
   coldVisit,
   medianAndSpread,
@@ -25,25 +21,34 @@ import {
   type Visit,
 } from '../support/first-load.ts'
 import { WireProxy } from '../support/wire-proxy.ts'
+import { benchServer } from './bench-server.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
-const ROUNDS = Number(process.env.FIRSTLOAD_ROUNDS ?? 5)
-const PROJECTS = 300
-const root = join(import.meta.dirname, '../..')
+export interface FirstLoadBenchOptions extends BenchOptions {
+  /**
+   * A reference server already serving the test build (benchServer), instead of one of its own
+   * over the shipped build (the bytes differ by the editor's test hooks, none of them loaded here).
+   */
+  baseUrl?: string
+}
 
-export async function runFirstLoadBench(): Promise<Record<string, number>> {
-  ensureBuilt()
-  const dataDir = await mkdtemp(join(tmpdir(), 'firstload-bench-'))
-  const server = await startServer({
-    port: 0,
-    staticDir: join(root, 'dist'),
-    dataDir,
-    loginLimit: { attempts: 1000, windowMs: 60_000 },
+export async function runFirstLoadBench(
+  options: FirstLoadBenchOptions = {},
+): Promise<Record<string, number>> {
+  const smoke = isSmoke(options)
+  const rounds = smoke ? 1 : Number(process.env.FIRSTLOAD_ROUNDS ?? 5)
+  const projects = smoke ? 20 : 300
+  // How often the link is looked at until nothing crosses it.
+  const settleStepMs = smoke ? 250 : 1_000
+  const server = await benchServer('production', 'firstload', options.baseUrl)
+  const proxy = new WireProxy({
+    target: server.url,
+    ...(smoke ? { latencyMs: 10, bitsPerSecond: 100e6 } : {}),
   })
-  const proxy = new WireProxy({ target: server.url })
   await proxy.start()
   const browser = await launchBrowser({ timeout: 60_000 })
   try {
-    const account = await seedAccount(server.url, PROJECTS)
+    const account = await seedAccount(server.url, projects)
     const newcomer = await seedAccount(server.url, 1)
     await watchFirstRow(browser.context)
     proxy.throttled = false
@@ -59,26 +64,26 @@ export async function runFirstLoadBench(): Promise<Record<string, number>> {
 
     const runs: Record<string, number[]> = {}
     const note = (key: string, value: number) => (runs[key] ??= []).push(value)
-    for (let round = 1; round <= ROUNDS; round++) {
+    for (let round = 1; round <= rounds; round++) {
       await restoreSession(browser.page, proxy, accountSession)
       const cold = await coldVisit(browser.page, proxy, '/projects', { toFirstScreenEnd: true })
       note('cold_js_kib_before_first_row', cold.jsKiB)
       note('cold_css_kib_before_first_row', cold.cssKiB)
       note('cold_requests_before_first_row', cold.requests)
       note('cold_first_row_ms', cold.firstRowMs)
-      const screen = counted(cold.firstScreen, `${PROJECTS} projects`)
+      const screen = counted(cold.firstScreen, `${projects} projects`)
       note('cold_js_kib_first_screen', screen.jsKiB)
       note('cold_css_kib_first_screen', screen.cssKiB)
       note('cold_requests_first_screen', screen.requests)
       note('cold_first_screen_ms', screen.ms)
       if (round === 1) printResponses(cold)
       await serviceWorkerInControl(browser.page)
-      await settle(proxy)
+      await settle(proxy, settleStepMs)
 
       const repeat = await visit(browser.page, proxy)
       note('repeat_first_row_ms', repeat.firstRowMs)
       note('repeat_kib_before_first_row', repeat.jsKiB + repeat.cssKiB + repeat.otherKiB)
-      await settle(proxy)
+      await settle(proxy, settleStepMs)
 
       proxy.setMode('offline')
       await browser.context.setOffline(true)
@@ -121,20 +126,19 @@ export async function runFirstLoadBench(): Promise<Record<string, number>> {
     await browser.close()
     await proxy.close()
     await server.close()
-    await rm(dataDir, { recursive: true, force: true })
   }
 }
 
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`
 
 /** Waits until nothing is crossing the wire for a while (the precache, the mirror's refresh). */
-async function settle(proxy: WireProxy): Promise<void> {
+async function settle(proxy: WireProxy, stepMs: number): Promise<void> {
   let last = -1
   for (;;) {
     const count = proxy.responses.filter((r) => r.doneAt == null).length + proxy.responses.length
     if (count === last) return
     last = count
-    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    await new Promise((resolve) => setTimeout(resolve, stepMs))
   }
 }
 

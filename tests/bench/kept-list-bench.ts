@@ -10,13 +10,15 @@
  * gzip (its share on the server's own thread too); and from pieces: a list seen for the first
  * time (made and encoded), a rename and an add at the end (each made into the list and encoded, as
  * the server does after a write). Rounds alternate the ways; median and range.
+ *
+ * `BENCH_SMOKE=1` (or `{ smoke: true }`): the same lists, one round of five encodings a way.
  */
 import { gzip, gzipSync } from 'node:zlib'
 import { performance } from 'node:perf_hooks'
 import { ListBody } from '../../server/services/list-cache.ts'
 import { seededRandom } from '../support/random.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
 /** Encodings per round and way, so that a figure is milliseconds, not the timer's grain. */
 const REPEAT = 40
 /** Where the renamed rows lie, as shares of the list; one list each. */
@@ -58,14 +60,14 @@ function specialists(): Row[] {
 }
 
 /** Milliseconds of CPU (all threads) and of the calling thread's event loop, per call. */
-async function cost(run: () => unknown): Promise<{ cpu: number; loop: number }> {
+async function cost(run: () => unknown, repeat: number): Promise<{ cpu: number; loop: number }> {
   const cpu = process.cpuUsage()
   const loop = performance.eventLoopUtilization()
-  for (let i = 0; i < REPEAT; i++) await run()
+  for (let i = 0; i < repeat; i++) await run()
   const used = process.cpuUsage(cpu)
   return {
-    cpu: (used.user + used.system) / 1000 / REPEAT,
-    loop: performance.eventLoopUtilization(loop).active / REPEAT,
+    cpu: (used.user + used.system) / 1000 / repeat,
+    loop: performance.eventLoopUtilization(loop).active / repeat,
   }
 }
 
@@ -83,7 +85,12 @@ const stats = (values: number[]) => {
 const asRows = (rows: readonly Row[]) =>
   rows.map((row) => ({ id: row.id, json: Buffer.from(JSON.stringify(row)) }))
 
-export async function runKeptListBench(): Promise<Record<string, number>> {
+export async function runKeptListBench(
+  options: BenchOptions = {},
+): Promise<Record<string, number>> {
+  const smoke = isSmoke(options)
+  const rounds = smoke ? 1 : Number(process.env.BENCH_ROUNDS ?? 7)
+  const repeat = smoke ? 5 : REPEAT
   const out: Record<string, number> = {}
   for (const [name, rows] of [
     ['departments', departments(1000)],
@@ -130,12 +137,12 @@ export async function runKeptListBench(): Promise<Record<string, number>> {
     const figures: Record<string, { cpu: number[]; loop: number[] }> = {}
     for (const way of Object.keys(ways)) figures[way] = { cpu: [], loop: [] }
     // One round to warm each way up, not counted; then the ways in turn, in alternating order.
-    for (const run of Object.values(ways)) await cost(run)
-    for (let round = 0; round < ROUNDS; round++) {
+    for (const run of Object.values(ways)) await cost(run, repeat)
+    for (let round = 0; round < rounds; round++) {
       const order = Object.entries(ways)
       if (round % 2) order.reverse()
       for (const [way, run] of order) {
-        const { cpu, loop } = await cost(run)
+        const { cpu, loop } = await cost(run, repeat)
         figures[way]!.cpu.push(cpu)
         figures[way]!.loop.push(loop)
       }

@@ -5,12 +5,14 @@
  * built by Vite for production and served by its preview server. Both lists scroll the same way (up
  * and down over the first 6,000 px), so they render the same number of new rows per frame and
  * the figures show what the list's size costs. Compare ratios, not milliseconds (2 cores, no GPU).
+ * `BENCH_SMOKE=1` (or `{ smoke: true }`): the same sizes, 30 frames of scrolling (seconds).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build, preview } from 'vite'
 import { launchBrowser } from '../e2e/helpers/browser.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
 const root = join(import.meta.dirname, '../..')
 const SIZES = [100, 10_000] as const
@@ -26,7 +28,8 @@ interface ListFigures {
   medianFrameMs: number
 }
 
-export async function runListBench(): Promise<Record<string, number>> {
+export async function runListBench(options: BenchOptions = {}): Promise<Record<string, number>> {
+  const frames = isSmoke(options) ? 30 : SCROLL_FRAMES
   const outDir = await mkdtemp(join(tmpdir(), 'list-bench-'))
   const pageRoot = join(root, 'tests/bench/list-page')
   await build({
@@ -48,9 +51,9 @@ export async function runListBench(): Promise<Record<string, number>> {
   const out: Record<string, number> = {}
   try {
     // A warm-up load, so both sizes find the code in the browser's cache.
-    await measure(browser.page, port, 100)
+    await measure(browser.page, port, 100, frames)
     for (const n of SIZES) {
-      const figures = await measure(browser.page, port, n)
+      const figures = await measure(browser.page, port, n, frames)
       console.log(
         `${n} specialists: first rows ${figures.firstRowsMs.toFixed(0)} ms, longest frame ` +
           `${figures.longestFrameMs.toFixed(1)} ms (median ${figures.medianFrameMs.toFixed(1)} ms)`,
@@ -75,6 +78,7 @@ async function measure(
   page: Awaited<ReturnType<typeof launchBrowser>>['page'],
   port: number,
   n: number,
+  scrollFrames: number,
 ): Promise<ListFigures> {
   await page.goto(`http://127.0.0.1:${port}/?n=${n}`)
   await page.waitForFunction(() => window.bench?.firstRows != null, null, { timeout: 120_000 })
@@ -87,7 +91,7 @@ async function measure(
     const tick = (now) => {
       deltas.push(now - last)
       last = now
-      if (i++ >= ${SCROLL_FRAMES}) return resolve(deltas.slice(${SETTLE_FRAMES}))
+      if (i++ >= ${scrollFrames}) return resolve(deltas.slice(${SETTLE_FRAMES}))
       // A triangle wave over the first ${SCROLL_RANGE_PX} px: down, up, down, ...
       const travel = (i * ${SCROLL_STEP_PX}) % (2 * ${SCROLL_RANGE_PX})
       window.scrollTo(0, travel <= ${SCROLL_RANGE_PX} ? travel : 2 * ${SCROLL_RANGE_PX} - travel)

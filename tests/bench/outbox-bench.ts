@@ -5,22 +5,22 @@ import { BLOCK_TYPES } from '../../src/domain/block.ts'
 import { pngImage } from '../server/helpers.ts'
 import { newBlock } from '../support/convergence-scenario.ts'
 import { startSyncWorld } from '../support/sync-world.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
 /**
  * The outbox against a slow network: 200 edits spread over 20 blocks (every block type), flushed
  * by the product (coalescing, the block-save chain, one completion step) versus sent one request
  * per edit, both through the fault proxy adding 150 ms to every request, in the same run. Each side
  * edits blocks of its own (the same types on a background of its own): one side's writes never
- * move the versions of the rows the other's edits started from. `BENCH_SMOKE=1`: one block of each
- * type, two rounds, 20 ms (seconds; CI runs it to see the benchmark still runs).
+ * move the versions of the rows the other's edits started from. `BENCH_SMOKE=1` (or
+ * `{ smoke: true }`): one block of each type, two rounds, 20 ms (seconds).
  */
-const SMOKE = process.env.BENCH_SMOKE === '1'
-const BLOCKS = SMOKE ? BLOCK_TYPES.length : 20
-const EDITS = SMOKE ? BLOCKS * 2 : 200
-const ROUND_TRIP_MS = SMOKE ? 20 : 150
-
-export async function runOutboxBench(): Promise<Record<string, number>> {
-  const world = await startSyncWorld({ delayMs: ROUND_TRIP_MS })
+export async function runOutboxBench(options: BenchOptions = {}): Promise<Record<string, number>> {
+  const smoke = isSmoke(options)
+  const blockCount = smoke ? BLOCK_TYPES.length : 20
+  const editCount = smoke ? blockCount * 2 : 200
+  const roundTripMs = smoke ? 20 : 150
+  const world = await startSyncWorld({ delayMs: roundTripMs })
   try {
     const worker = world.startWorker('bench')
     await worker.engine.refresh({ kind: 'workspaces' })
@@ -28,7 +28,7 @@ export async function runOutboxBench(): Promise<Record<string, number>> {
     const png = new Blob([new Uint8Array(pngImage(32, 18))], { type: 'image/png' })
     const blocksOn = async (bgId: number) => {
       await saveBlocks(
-        Array.from({ length: BLOCKS }, (_, i) =>
+        Array.from({ length: blockCount }, (_, i) =>
           newBlock(BLOCK_TYPES[i % BLOCK_TYPES.length]!, bgId, i + 1),
         ),
       )
@@ -42,13 +42,13 @@ export async function runOutboxBench(): Promise<Record<string, number>> {
       (await world.db.blocks.orderBy('id').toArray()).filter((b) => b.bg_id === bg)
     const blocks = await blocksOf(own)
     const naiveBlocks = await blocksOf(naive)
-    if (blocks.length !== BLOCKS || naiveBlocks.length !== BLOCKS)
+    if (blocks.length !== blockCount || naiveBlocks.length !== blockCount)
       throw new Error('setup did not make the blocks')
 
     // The edits a person makes: each block moved in turn, ten rounds, each its own save.
     const editsOf = (rows: BlockRow[]) => {
       const out: BlockRow[] = []
-      for (let round = 1; round <= EDITS / BLOCKS; round += 1)
+      for (let round = 1; round <= editCount / blockCount; round += 1)
         for (const block of rows) out.push({ ...block, x: round, y: -round })
       return out
     }
@@ -84,15 +84,19 @@ export async function runOutboxBench(): Promise<Record<string, number>> {
       throw new Error(`flush ended ${outcome}`)
 
     console.log(
-      `${EDITS} edits over ${BLOCKS} blocks at +${ROUND_TRIP_MS} ms: product ${requests} requests ` +
-        `in ${(flushMs / 1000).toFixed(2)} s, one request per edit ${EDITS} in ${(naiveMs / 1000).toFixed(2)} s`,
+      `${editCount} edits over ${blockCount} blocks at +${roundTripMs} ms: product ${requests} requests ` +
+        `in ${(flushMs / 1000).toFixed(2)} s, one request per edit ${editCount} in ${(naiveMs / 1000).toFixed(2)} s`,
     )
 
     // A realistic session: 200 edits made online — each block dragged in turn, ten moves 40 ms
     // apart, then a pause of 0.8 s — while the replay runs as the page triggers it (300 ms after an
     // entry is queued), so saves go out between the drags and meet new edits.
     const drags = (await blocksOf(blocks[0]!.bg_id)).flatMap((block) =>
-      Array.from({ length: EDITS / BLOCKS }, (_, round) => ({ ...block, x: round, y: round })),
+      Array.from({ length: editCount / blockCount }, (_, round) => ({
+        ...block,
+        x: round,
+        y: round,
+      })),
     )
     const liveBefore = world.traffic.sent
     const liveStarted = performance.now()
@@ -121,7 +125,7 @@ export async function runOutboxBench(): Promise<Record<string, number>> {
     const liveMs = performance.now() - liveStarted
     const liveRequests = world.traffic.sent - liveBefore
     console.log(
-      `${EDITS} edits made online while replaying: ${liveRequests} requests, in sync ` +
+      `${editCount} edits made online while replaying: ${liveRequests} requests, in sync ` +
         `${((liveMs - pausesMs) / 1000).toFixed(2)} s after the last edit`,
     )
     return {

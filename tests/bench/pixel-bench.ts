@@ -11,36 +11,43 @@
  * tablet's and a phone's window, `published_preview_mismatch_pct_<type>` (the largest of its
  * windows) and the largest of all, `published_preview_mismatch_pct`, as
  * tests/e2e/published-pixels.e2e.ts checks.
+ *
+ * `BENCH_SMOKE=1` (or `{ smoke: true }`): the text and the picture blocks alone, the published page
+ * in the phone's window alone (the browser journeys compare every type in CI).
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { startServer } from '../../server/start.ts'
+import { BLOCK_TYPES, type BlockType } from '../../src/domain/block.ts'
 import { ensureBuilt } from '../e2e/global-setup.ts'
 import { compareBlockPixels, PIXEL_WINDOW, pixelProject } from '../e2e/helpers/block-pixels.ts'
-import { comparePublishedPixels, largestByType } from '../e2e/helpers/published-pixels.ts'
+import {
+  comparePublishedPixels,
+  largestByType,
+  PUBLISHED_WINDOWS,
+} from '../e2e/helpers/published-pixels.ts'
 import { launchBrowser } from '../e2e/helpers/browser.ts'
+import { benchServer } from './bench-server.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
 const PASSWORD = 'Пароль-надёжный-123'
 
 /** `canvas`: the canvas against the preview; `published`: the public page against the preview. */
 export type PixelComparison = 'canvas' | 'published'
 
+export interface PixelBenchOptions extends BenchOptions {
+  /** A reference server already serving the test build (benchServer), instead of one of its own. */
+  baseUrl?: string
+}
+
 export async function runPixelBench(
   comparisons: readonly PixelComparison[] = ['canvas', 'published'],
+  options: PixelBenchOptions = {},
 ): Promise<Record<string, number>> {
+  const smoke = isSmoke(options)
+  const windows = smoke ? PUBLISHED_WINDOWS.slice(-1) : PUBLISHED_WINDOWS
+  const types: readonly BlockType[] = smoke ? ['text', 'image'] : BLOCK_TYPES
   // The page renderer (dist-page/) comes with the production build.
-  if (comparisons.includes('published')) ensureBuilt('production')
+  if (comparisons.includes('published') && !options.baseUrl) ensureBuilt('production')
   // The canvas's frame count and probe are in the test build only.
-  const staticDir = ensureBuilt('test')
-  const dataDir = await mkdtemp(join(tmpdir(), 'pixel-bench-'))
-  const server = await startServer({
-    port: 0,
-    staticDir,
-    dataDir,
-    seed: false,
-    loginLimit: { attempts: 1000, windowMs: 60_000 },
-  })
+  const server = await benchServer('test', 'pixel', options.baseUrl)
   const browser = await launchBrowser({ viewport: PIXEL_WINDOW, timeout: 60_000 })
   try {
     const email = `pixels-${Date.now()}@example.test`
@@ -60,7 +67,15 @@ export async function runPixelBench(
     const out: Record<string, number> = {}
     if (comparisons.includes('published')) {
       const projectId = await pixelProject(server.url, token)
-      const results = await comparePublishedPixels(page, server.url, token, projectId)
+      const results = await comparePublishedPixels(
+        page,
+        server.url,
+        token,
+        projectId,
+        undefined,
+        windows,
+        types,
+      )
       for (const [type, pct] of largestByType(results))
         out[`published_preview_mismatch_pct_${type}`] = pct
       out.published_preview_mismatch_pct = Math.max(...results.map((r) => r.mismatchPct))
@@ -68,7 +83,7 @@ export async function runPixelBench(
     if (!comparisons.includes('canvas')) return out
     for (const placement of ['whole', 'fractional'] as const) {
       const projectId = await pixelProject(server.url, token, placement)
-      const results = await compareBlockPixels(page, server.url, projectId)
+      const results = await compareBlockPixels(page, server.url, projectId, undefined, types)
       const name =
         placement === 'whole'
           ? 'preview_canvas_mismatch_pct'
@@ -80,7 +95,6 @@ export async function runPixelBench(
   } finally {
     await browser.close()
     await server.close()
-    await rm(dataDir, { recursive: true, force: true })
   }
 }
 

@@ -13,7 +13,8 @@
  *   (median, spread printed). Client and server share this process and the machine's 2 cores.
  * - `published_render_ms_200_blocks`: p50 of rendering a page of 200 blocks not yet cached.
  *
- * `{ smoke: true }` runs each part at a token size (no Lighthouse), for CI to see it still works.
+ * `BENCH_SMOKE=1` (or `{ smoke: true }`) runs each part at a token size (no Lighthouse; the twin's
+ * server on the page's server's database), for CI to see it still works.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
@@ -23,11 +24,11 @@ import sharp from 'sharp'
 import { startServer, type RunningServer } from '../../server/index.ts'
 import type { PageSnapshot } from '../../src/domain/publish.ts'
 import { loadRenderer, type RendererSource } from '../../server/published/renderer.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
 type Figures = Record<string, number>
 
-export interface PublishedBenchOptions {
-  smoke?: boolean
+export interface PublishedBenchOptions extends BenchOptions {
   /** Where the app is built (default: build it when missing). */
   staticDir?: string
   renderer?: RendererSource
@@ -430,7 +431,7 @@ async function lighthouseRun(url: string) {
 }
 
 export async function runPublishedBench(options: PublishedBenchOptions = {}): Promise<Figures> {
-  const smoke = options.smoke === true
+  const smoke = isSmoke(options)
   let staticDir = options.staticDir
   if (!staticDir && !smoke) {
     const { ensureBuilt } = await import('../e2e/global-setup.ts')
@@ -474,6 +475,8 @@ export async function runPublishedBench(options: PublishedBenchOptions = {}): Pr
     const twin = await startServer({
       port: 0,
       dataDir: 'memory',
+      // A smoke run opens one database, not two: the twin serves a file.
+      db: smoke ? server.ready.services.db : undefined,
       staticDir: twinDir,
       pageRenderer: options.renderer ?? 'built',
       log: false,

@@ -14,6 +14,8 @@
  * its own whatever the list's size (the Long Tasks API floor is 50 ms, used when it reports none).
  *
  * Compare them with each other, not with other machines (2 cores, no GPU). Run: `npm run bench refresh`.
+ * `REFRESH_BENCH_ROWS` changes the 10,000 (the figures keep their names); `BENCH_SMOKE=1` (or
+ * `{ smoke: true }`) refreshes 300 rows and leaves the screen 0.3 s to render them (seconds).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -24,8 +26,8 @@ import { DEMO_ACCOUNTS } from '../../server/seed.ts'
 import { startServer } from '../../server/start.ts'
 import { launchBrowser } from '../e2e/helpers/browser.ts'
 import { ensureBuilt } from '../e2e/global-setup.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
-const ROWS = Number(process.env.REFRESH_BENCH_ROWS ?? 10_000)
 /** How long after the mirror is full the window stays open, for the screen to render the rows. */
 const RENDER_TAIL_MS = 1500
 
@@ -51,13 +53,19 @@ const RECORDER = `(() => {
   requestAnimationFrame(tick)
 })()`
 
-export async function runRefreshBench(): Promise<Record<string, number>> {
+export async function runRefreshBench(options: BenchOptions = {}): Promise<Record<string, number>> {
+  const smoke = isSmoke(options)
+  const rows = smoke ? 300 : Number(process.env.REFRESH_BENCH_ROWS ?? 10_000)
+  const renderTailMs = smoke ? 300 : RENDER_TAIL_MS
   ensureBuilt()
   const dataDir = await mkdtemp(join(tmpdir(), 'refresh-bench-'))
-  const db = await openDatabase({ dataDir })
+  // A smoke run's database in memory: opened from a template, without initdb.
+  const db = await openDatabase({ dataDir: smoke ? 'memory' : dataDir })
   const server = await startServer({
     port: 0,
     db,
+    // The demo's pictures there too (not in ./data).
+    dataDir: smoke ? 'memory' : dataDir,
     staticDir: join(import.meta.dirname, '../../dist'),
     seed: true,
   })
@@ -77,17 +85,17 @@ export async function runRefreshBench(): Promise<Record<string, number>> {
 
     // A warm-up visit while the workspace has only the demo's few specialists: the screen's code is loaded and
     // rendered once, so the figures below are the refresh's, not a first visit's.
-    await openSpecialists(page, await countOnServer(), null)
+    await openSpecialists(page, await countOnServer(), null, renderTailMs)
     await leaveSpecialists(page)
     await db.query(
       `INSERT INTO specialists (workspace_id, name, position, phone)
        SELECT $1, 'Специалист ' || lpad(i::text, 5, '0'), 'Терапевт', '+7 900 000-00-00'
        FROM generate_series(1, $2) AS i`,
-      [workspaceId, ROWS],
+      [workspaceId, rows],
     )
     const total = await countOnServer()
 
-    const fill = await openSpecialists(page, total, 'Терапевт')
+    const fill = await openSpecialists(page, total, 'Терапевт', renderTailMs)
     report('new rows', total, fill)
     out.mirror_refresh_10k_fill_rows_per_s = total / (fill.ms / 1000)
     out.mirror_refresh_10k_fill_longest_task_ms = fill.longestTaskMs
@@ -98,7 +106,7 @@ export async function runRefreshBench(): Promise<Record<string, number>> {
       workspaceId,
     ])
     await leaveSpecialists(page)
-    const again = await openSpecialists(page, total, 'Хирург')
+    const again = await openSpecialists(page, total, 'Хирург', renderTailMs)
     report('refresh of changed rows', total, again)
     out.mirror_refresh_10k_rows_per_s = total / (again.ms / 1000)
     out.mirror_refresh_10k_longest_task_ms = again.longestTaskMs
@@ -111,7 +119,7 @@ export async function runRefreshBench(): Promise<Record<string, number>> {
       [workspaceId],
     )
     await leaveSpecialists(page)
-    const removed = await openSpecialists(page, 100, 'Хирург')
+    const removed = await openSpecialists(page, 100, 'Хирург', renderTailMs)
     report('deletions down to 100 rows', total - 100, removed)
     out.mirror_refresh_deleted_rows_per_s = (total - 100) / (removed.ms / 1000)
 
@@ -120,7 +128,7 @@ export async function runRefreshBench(): Promise<Record<string, number>> {
       workspaceId,
     ])
     await leaveSpecialists(page)
-    const small = await openSpecialists(page, 100, 'Кардиолог')
+    const small = await openSpecialists(page, 100, 'Кардиолог', renderTailMs)
     report('refresh of 100 changed rows', 100, small)
     out.mirror_refresh_100_longest_task_ms = small.longestTaskMs
     out.mirror_refresh_longest_task_ratio_10k_vs_100 =
@@ -162,6 +170,7 @@ async function openSpecialists(
   page: Page,
   rows: number,
   position: string | null,
+  renderTailMs: number,
 ): Promise<RefreshFigures> {
   const started = await page.evaluate(() => performance.now())
   await page.getByRole('navigation').getByRole('link', { name: 'Специалисты', exact: true }).click()
@@ -189,10 +198,10 @@ async function openSpecialists(
       poll()
     }
   })`)) as number
-  await page.waitForTimeout(RENDER_TAIL_MS)
+  await page.waitForTimeout(renderTailMs)
   if (rows > 0) await page.getByRole('listitem').first().waitFor()
   const { longTasks, frames } = await page.evaluate(() => window.refreshBench)
-  const end = done + RENDER_TAIL_MS
+  const end = done + renderTailMs
   const longestTaskMs = Math.max(
     0,
     ...longTasks

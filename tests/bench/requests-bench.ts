@@ -9,6 +9,7 @@ import { FakeCrm, type Fault } from '../support/fake-crm.ts'
 import { pngImage } from '../support/png.ts'
 import { seededRandom } from '../support/random.ts'
 import type { RequestsServerOrder, RequestsServerReport } from './requests-server.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
 /**
  * `npm run bench requests` (docs/crm.md, "How it is tested"): visitors' requests through
@@ -35,15 +36,15 @@ import type { RequestsServerOrder, RequestsServerReport } from './requests-serve
  * say how fast the machine was: on the shared 2-core development machine they vary several-fold
  * from run to run, and the latencies with them.
  *
- * `BENCH_SMOKE=1` runs it in half a minute (100 and 60 submissions from 10 clients, no third
- * part); `BENCH_REQUESTS` and `BENCH_CLIENTS` change the first two parts' sizes, `BENCH_PARTS`
- * (e.g. `1` or `1,3`) runs only those parts.
+ * `BENCH_SMOKE=1` (or `{ smoke: true }`) runs it in seconds: 100 and 60 submissions from 10
+ * clients, the queue's timeout 0.5 s and backoff from 50 ms, both parts on one server (the second
+ * part's settings, which bind only on faults), no third part. `BENCH_REQUESTS` and `BENCH_CLIENTS`
+ * change the first two parts' sizes, `BENCH_PARTS` (e.g. `1` or `1,3`) runs only those parts.
  * The page renderer is built first when dist-page/render.js is missing.
  */
 
 type Figures = Record<string, number>
 
-const SMOKE = process.env.BENCH_SMOKE === '1'
 const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3').split(',').map(Number))
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const random = seededRandom(28)
@@ -268,66 +269,111 @@ const FAST_RATES = {
   bitrix: { perSecond: 1000, burst: 50 },
 }
 
-export async function runRequestsBench(): Promise<Figures> {
+/** The fake CRMs at rates that do not bind, and a server delivering to them. */
+interface Stage {
+  fake: FakeCrm
+  server: Server
+}
+
+async function openStage(delivery: Omit<DeliverySettings, 'testOrigin'>): Promise<Stage> {
+  const fake = await new FakeCrm({ amoPerSecond: 100_000, bitrixDrainPerSecond: 100_000 }).start()
+  try {
+    return { fake, server: await startServer({ testOrigin: fake.origin, ...delivery }) }
+  } catch (error) {
+    await fake.close()
+    throw error
+  }
+}
+
+async function closeStage({ fake, server }: Stage): Promise<void> {
+  await server.close()
+  await fake.close()
+}
+
+export async function runRequestsBench(options: BenchOptions = {}): Promise<Figures> {
+  const smoke = isSmoke(options)
   ensureRenderer()
   // The machine's load when it started: on a shared 2-core machine, what the latencies mean.
   const figures: Figures = { load_average_1m: loadavg()[0]! }
-  const total = Number(process.env.BENCH_REQUESTS ?? (SMOKE ? 100 : 1000))
-  const clients = Number(process.env.BENCH_CLIENTS ?? (SMOKE ? 10 : 50))
+  const total = Number(process.env.BENCH_REQUESTS ?? (smoke ? 100 : 1000))
+  const clients = Number(process.env.BENCH_CLIENTS ?? (smoke ? 10 : 50))
+  const faultsDelivery = {
+    rates: FAST_RATES,
+    timeoutMs: smoke ? 500 : 2_000,
+    leaseMs: 20_000,
+    backoff: smoke ? { baseMs: 50, capMs: 500 } : { baseMs: 200, capMs: 2_000 },
+  }
+  // A smoke run's first two parts share a stage: a server start fewer.
+  let shared: Stage | null = null
+  try {
+    if (PARTS.has(1)) {
+      const stage = await openStage(smoke ? faultsDelivery : { rates: FAST_RATES })
+      if (smoke) shared = stage
+      try {
+        await noFaults(stage)
+      } finally {
+        if (!smoke) await closeStage(stage)
+      }
+    }
+    if (PARTS.has(2)) {
+      const stage = shared ?? (await openStage(faultsDelivery))
+      try {
+        await withFaults(stage)
+      } finally {
+        if (!shared) await closeStage(stage)
+      }
+    }
+    if (!smoke && PARTS.has(3)) await vendorRates()
+  } finally {
+    if (shared) await closeStage(shared)
+  }
+  return figures
 
   // 1. No faults.
-  if (PARTS.has(1)) {
-    const fake = await new FakeCrm({ amoPerSecond: 100_000, bitrixDrainPerSecond: 100_000 }).start()
-    const server = await startServer({ testOrigin: fake.origin, rates: FAST_RATES })
-    try {
-      figures.db_select_1_ms = await server.calibrate()
-      // The first requests of the process just started, to another workspace's page.
-      const warm = await setUp(server, fake, 'warm')
-      const cold = await load(server, warm.slug, warm.blockId, SMOKE ? 20 : 250, clients)
-      figures.submit_p99_cold_ms = percentile(cold.latencies, 99)
-      await until(
-        () => warm.account.leads.length + warm.portal.leads.length >= 2 * cold.acceptedAt.size,
-        120_000,
-        'every lead of the warm-up',
-      )
-      const world = await setUp(server, fake, 'bench')
-      const { latencies, acceptedAt, failures } = await load(
-        server,
-        world.slug,
-        world.blockId,
-        total,
-        clients,
-      )
-      await until(
-        () => world.account.leads.length + world.portal.leads.length >= 2 * acceptedAt.size,
-        120_000,
-        'every lead',
-      )
-      const delays = [
-        ...world.account.leads.map((l) => l.at - acceptedAt.get(keyId(l.name))!),
-        ...world.portal.leads.map((l) => l.at - acceptedAt.get(keyId(l.fields.ORIGIN_ID))!),
-      ]
-      Object.assign(figures, {
-        submit_p50_ms: percentile(latencies, 50),
-        submit_p99_ms: percentile(latencies, 99),
-        submit_failures: failures,
-        crm_delivery_ms_p50: percentile(delays, 50),
-        crm_delivery_ms_p99: percentile(delays, 99),
-      })
-      console.log(
-        `${acceptedAt.size} accepted from ${clients} clients: submit p50 ${figures.submit_p50_ms!.toFixed(1)} ms, ` +
-          `p99 ${figures.submit_p99_ms!.toFixed(1)} ms (the warm-up's ${figures.submit_p99_cold_ms!.toFixed(1)} ms); accepted → lead p50 ${figures.crm_delivery_ms_p50} ms, ` +
-          `p99 ${figures.crm_delivery_ms_p99} ms`,
-      )
-    } finally {
-      await server.close()
-      await fake.close()
-    }
+  async function noFaults({ fake, server }: Stage) {
+    figures.db_select_1_ms = await server.calibrate()
+    // The first requests of the process just started, to another workspace's page.
+    const warm = await setUp(server, fake, 'warm')
+    const cold = await load(server, warm.slug, warm.blockId, smoke ? 20 : 250, clients)
+    figures.submit_p99_cold_ms = percentile(cold.latencies, 99)
+    await until(
+      () => warm.account.leads.length + warm.portal.leads.length >= 2 * cold.acceptedAt.size,
+      120_000,
+      'every lead of the warm-up',
+    )
+    const world = await setUp(server, fake, 'bench')
+    const { latencies, acceptedAt, failures } = await load(
+      server,
+      world.slug,
+      world.blockId,
+      total,
+      clients,
+    )
+    await until(
+      () => world.account.leads.length + world.portal.leads.length >= 2 * acceptedAt.size,
+      120_000,
+      'every lead',
+    )
+    const delays = [
+      ...world.account.leads.map((l) => l.at - acceptedAt.get(keyId(l.name))!),
+      ...world.portal.leads.map((l) => l.at - acceptedAt.get(keyId(l.fields.ORIGIN_ID))!),
+    ]
+    Object.assign(figures, {
+      submit_p50_ms: percentile(latencies, 50),
+      submit_p99_ms: percentile(latencies, 99),
+      submit_failures: failures,
+      crm_delivery_ms_p50: percentile(delays, 50),
+      crm_delivery_ms_p99: percentile(delays, 99),
+    })
+    console.log(
+      `${acceptedAt.size} accepted from ${clients} clients: submit p50 ${figures.submit_p50_ms!.toFixed(1)} ms, ` +
+        `p99 ${figures.submit_p99_ms!.toFixed(1)} ms (the warm-up's ${figures.submit_p99_cold_ms!.toFixed(1)} ms); accepted → lead p50 ${figures.crm_delivery_ms_p50} ms, ` +
+        `p99 ${figures.crm_delivery_ms_p99} ms`,
+    )
   }
 
   // 2. A fifth of the CRMs' calls fail.
-  if (PARTS.has(2)) {
-    const fake = await new FakeCrm({ amoPerSecond: 100_000, bitrixDrainPerSecond: 100_000 }).start()
+  async function withFaults({ fake, server }: Stage) {
     const faults: Fault[] = [
       'store-then-hang',
       'store-then-reset',
@@ -336,50 +382,41 @@ export async function runRequestsBench(): Promise<Figures> {
       { status: 500 },
       'rate',
     ]
-    const server = await startServer({
-      testOrigin: fake.origin,
-      rates: FAST_RATES,
-      timeoutMs: 2_000,
-      leaseMs: 20_000,
-      backoff: { baseMs: 200, capMs: 2_000 },
-    })
-    try {
-      const world = await setUp(server, fake, 'faults')
-      fake.fault = () => (random() < 0.2 ? faults[Math.floor(random() * faults.length)]! : 'ok')
-      const n = SMOKE ? 60 : total
-      const { acceptedAt } = await load(server, world.slug, world.blockId, n, clients)
-      await until(async () => (await world.pending()) === 0, 300_000, 'every delivery to end')
-      let lost = 0
-      let duplicated = 0
-      for (const id of acceptedAt.keys()) {
-        for (const count of [
-          world.account.leads.filter((l) => keyId(l.name) === id).length,
-          world.portal.leads.filter((l) => keyId(l.fields.ORIGIN_ID) === id).length,
-        ]) {
-          if (count === 0) lost++
-          if (count > 1) duplicated++
-        }
+    // The calls of this part (a smoke run's fakes took the first part's too).
+    const callsBefore = fake.log.length
+    const calls = () => fake.log.slice(callsBefore)
+    const world = await setUp(server, fake, 'faults')
+    fake.fault = () => (random() < 0.2 ? faults[Math.floor(random() * faults.length)]! : 'ok')
+    const n = smoke ? 60 : total
+    const { acceptedAt } = await load(server, world.slug, world.blockId, n, clients)
+    await until(async () => (await world.pending()) === 0, 300_000, 'every delivery to end')
+    let lost = 0
+    let duplicated = 0
+    for (const id of acceptedAt.keys()) {
+      for (const count of [
+        world.account.leads.filter((l) => keyId(l.name) === id).length,
+        world.portal.leads.filter((l) => keyId(l.fields.ORIGIN_ID) === id).length,
+      ]) {
+        if (count === 0) lost++
+        if (count > 1) duplicated++
       }
-      const failed = fake.log.filter((c) => c.outcome !== 'ok').length
-      Object.assign(figures, {
-        faults_requests: acceptedAt.size,
-        faults_crm_calls: fake.log.length,
-        faults_failed_calls: failed,
-        faults_lost: lost,
-        faults_duplicated: duplicated,
-      })
-      console.log(
-        `with faults: ${acceptedAt.size} requests, ${fake.log.length} CRM calls of which ${failed} failed; ` +
-          `lost ${lost}, duplicated ${duplicated}`,
-      )
-    } finally {
-      await server.close()
-      await fake.close()
     }
+    const failed = calls().filter((c) => c.outcome !== 'ok').length
+    Object.assign(figures, {
+      faults_requests: acceptedAt.size,
+      faults_crm_calls: calls().length,
+      faults_failed_calls: failed,
+      faults_lost: lost,
+      faults_duplicated: duplicated,
+    })
+    console.log(
+      `with faults: ${acceptedAt.size} requests, ${calls().length} CRM calls of which ${failed} failed; ` +
+        `lost ${lost}, duplicated ${duplicated}`,
+    )
   }
 
   // 3. 500 at the vendors' own rates.
-  if (!SMOKE && PARTS.has(3)) {
+  async function vendorRates() {
     const fake = await new FakeCrm({
       amoPerSecond: 7,
       bitrixDrainPerSecond: 2,
@@ -414,7 +451,6 @@ export async function runRequestsBench(): Promise<Figures> {
       await fake.close()
     }
   }
-  return figures
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

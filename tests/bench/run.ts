@@ -1,10 +1,15 @@
 /**
  * `npm run bench`: runs every benchmark of the product in one process, prints a table and writes
  * bench-results.json at the repository root. Each figure is a ratio or count measured within one run,
- * so the machine's speed cancels out. Benchmarks are not tests: nothing here fails on a figure.
+ * so the machine's speed cancels out. Benchmarks are not tests: nothing here fails on a figure; a
+ * benchmark that fails to run makes the command exit with 1.
+ *
+ * `BENCH_SMOKE=1 npm run bench [name…]` runs each in its smoke mode (tiny sizes, seconds;
+ * README.md, "Benchmarks") and writes no bench-results.json: its figures measure nothing.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isSmoke } from './smoke.ts'
 
 type Figures = Record<string, number>
 interface Bench {
@@ -27,8 +32,7 @@ const benches: Bench[] = [
   },
   { name: 'uploads', load: async () => (await import('./upload-bench.ts')).runUploadBench },
   {
-    // Visitors' requests: submit latency, delivery to the fake CRMs, faults, vendors' rates
-    // (BENCH_SMOKE=1: seconds).
+    // Visitors' requests: submit latency, delivery to the fake CRMs, faults, vendors' rates.
     name: 'requests',
     load: async () => (await import('./requests-bench.ts')).runRequestsBench,
   },
@@ -50,8 +54,7 @@ const benches: Bench[] = [
     },
   },
   {
-    // What 300 open event streams and two writers cost another person's list call
-    // (BENCH_SMOKE=1: seconds).
+    // What 300 open event streams and two writers cost another person's list call.
     name: 'events',
     load: async () => (await import('./events-bench.ts')).runEventsBench,
   },
@@ -79,6 +82,7 @@ const benches: Bench[] = [
 
 const only = process.argv.slice(2)
 const results: Figures = {}
+let failed = 0
 for (const bench of benches) {
   if (only.length && !only.includes(bench.name)) continue
   console.log(`\n### ${bench.name}`)
@@ -88,6 +92,7 @@ for (const bench of benches) {
     Object.assign(results, await run())
   } catch (error) {
     console.error(`${bench.name} failed:`, error instanceof Error ? error.message : error)
+    failed += 1
   }
   console.log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`)
 }
@@ -95,8 +100,12 @@ for (const bench of benches) {
 console.log('\n| figure | value |\n|---|---|')
 for (const [key, value] of Object.entries(results))
   console.log(`| ${key} | ${Number(value.toFixed(3))} |`)
-writeFileSync(
-  join(import.meta.dirname, '../../bench-results.json'),
-  JSON.stringify(results, null, 2) + '\n',
-)
-console.log('\nWritten to bench-results.json')
+if (isSmoke()) console.log('\nA smoke run: bench-results.json is left as it was')
+else {
+  writeFileSync(
+    join(import.meta.dirname, '../../bench-results.json'),
+    JSON.stringify(results, null, 2) + '\n',
+  )
+  console.log('\nWritten to bench-results.json')
+}
+if (failed > 0) process.exitCode = 1

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { startServer, type RunningServer } from '../../server/index.ts'
 import { seededRandom } from '../support/random.ts'
 import type { InstanceOptions, InstanceOrder, InstanceReport } from './server-instance.ts'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
 /**
  * Two benchmarks of the reference server.
@@ -19,6 +20,8 @@ import type { InstanceOptions, InstanceOrder, InstanceReport } from './server-in
  * workspace of its own seeded with the same 1,000 departments, gives the CPU time per request of
  * the processes that served it, and is followed by open-loop cells (requests at a fixed share of
  * the rate each side served at 10 connections, timed from when each was due).
+ * `BENCH_SMOKE=1` runs the same cells on PGlite over 50 departments, 0.15 s each, after warm-ups
+ * of a few hundred requests (seconds).
  *
  * `runServerBench` (run with this file): department/list with 1,000 rows, and a block save
  * (text/add with id), each with 50 concurrent keep-alive connections, bounded by a request count
@@ -385,6 +388,10 @@ export interface LoadBenchOptions {
   setups?: readonly LoadSetup[]
   /** The share of each call (default 70 % list, 10 % each of get, add and update). */
   mix?: MixShares
+  /** Departments each cell's workspace is seeded with (default 1,000). */
+  departments?: number
+  /** Requests of the warm-ups (default `firstWarmUp`'s and `warmUp`'s). */
+  warmUpRequests?: { first: number; each: number }
   /** Each add and update with an Idempotency-Key of its own, as the app sends them. */
   keyedWrites?: boolean
   /**
@@ -615,6 +622,9 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
   const setups = (
     options.setups ?? ['pglite', 'postgres_1_instance', 'postgres_2_instances']
   ).filter((setup) => setup === 'pglite' || databaseUrl)
+  const departments = options.departments ?? 1000
+  const firstWarm = { ...firstWarmUp, maxRequests: options.warmUpRequests?.first ?? 60_000 }
+  const eachWarm = { ...warmUp, maxRequests: options.warmUpRequests?.each ?? 20_000 }
   const cells: LoadCell[] = []
   // A Ctrl-C stops every process the matrix started, then drops the schemas, then the bench.
   const interrupted = new AbortController()
@@ -630,7 +640,7 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
     const bareReq = () => ({ method: 'GET', path: '/bare' }) as const
     try {
       // The bare handler's process and the client's code, before the first setup (firstWarmUp).
-      await load([bare.url], '', bareReq, { ...firstWarmUp, signal: interrupted.signal })
+      await load([bare.url], '', bareReq, { ...firstWarm, signal: interrupted.signal })
       for (const setup of setups) {
         const running = await startSetup(setup, databaseUrl)
         try {
@@ -660,7 +670,7 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
             )
             return departmentMix(
               ws.id,
-              await first!.seed(ws.id, 1000),
+              await first!.seed(ws.id, departments),
               options.mix,
               options.keyedWrites,
             )
@@ -668,8 +678,8 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
           const urls = running.instances.map((instance) => instance.url)
           const signal = interrupted.signal
           // Warm-up (warmUp): JIT, the database's caches, the first connections.
-          await load(urls, token, await workspaceMix('Разминка'), { ...warmUp, signal })
-          await load([bare.url], '', bareReq, { ...warmUp, signal })
+          await load(urls, token, await workspaceMix('Разминка'), { ...eachWarm, signal })
+          await load([bare.url], '', bareReq, { ...eachWarm, signal })
           for (const concurrency of connections) {
             const settings = { ...limits, concurrency, signal }
             const bareRun = await measured([bare], () => load([bare.url], '', bareReq, settings))
@@ -720,7 +730,7 @@ export async function runServerLoadBench(options: LoadBenchOptions = {}): Promis
   if (options.print ?? true) {
     console.log(
       `\nLoad: 70 % department/list, 10 % get, 10 % add, 10 % update, on a workspace of ` +
-        `1,000 departments fresh for each cell; ` +
+        `${departments.toLocaleString('en')} departments fresh for each cell; ` +
         `at most ${limits.maxRequests} requests or ${limits.maxSeconds} s per cell; ` +
         `"open N %": requests sent at N % of the rate each side served at 10 connections, ` +
         `whatever the answers, each timed from when it was due\n`,
@@ -815,10 +825,21 @@ export function formatLoadTable(cells: readonly LoadCell[]): string {
 }
 
 /** `npm run bench server`: the load matrix, as figures. */
-export async function runServerLoadFigures(): Promise<Record<string, number>> {
+export async function runServerLoadFigures(
+  options: BenchOptions = {},
+): Promise<Record<string, number>> {
+  const smoke: LoadBenchOptions = {
+    setups: ['pglite'],
+    departments: 50,
+    maxSeconds: 0.15,
+    warmUpRequests: { first: 300, each: 100 },
+  }
   // BENCH_KEYED_WRITES=1: every add and update with an Idempotency-Key, as the app sends them.
   return loadFigures(
-    await runServerLoadBench({ keyedWrites: process.env.BENCH_KEYED_WRITES === '1' }),
+    await runServerLoadBench({
+      keyedWrites: process.env.BENCH_KEYED_WRITES === '1',
+      ...(isSmoke(options) ? smoke : {}),
+    }),
   )
 }
 

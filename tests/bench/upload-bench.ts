@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
+import { isSmoke, type BenchOptions } from './smoke.ts'
 
 /**
  * What parallel large uploads cost the reference server in memory (docs/API.md, "Projects,
@@ -17,11 +18,12 @@ import { pathToFileURL } from 'node:url'
  * warm-up upload: an upload held in memory grows it by several times the file's size, a streamed
  * one by a few MB.
  *
+ * `BENCH_SMOKE=1` (or `{ smoke: true }`): uploads of 12 MB instead of 95 (seconds).
+ *
  *   npx tsx tests/bench/upload-bench.ts
  */
 
 const MB = 1024 * 1024
-const UPLOAD_BYTES = 95 * MB
 const PARALLEL = 4
 const MP4 = readFileSync(new URL('../fixtures/clip.mp4', import.meta.url))
 
@@ -101,7 +103,10 @@ function upload(
   })
 }
 
-export async function runUploadBench(print = true): Promise<Record<string, number>> {
+export async function runUploadBench(
+  options: BenchOptions & { print?: boolean } = {},
+): Promise<Record<string, number>> {
+  const uploadBytes = (isSmoke(options) ? 12 : 95) * MB
   const dir = await mkdtemp(join(tmpdir(), 'promo-upload-bench-'))
   const script = new URL('./upload-server.ts', import.meta.url).pathname
   const child = spawn(process.execPath, ['--import', 'tsx', script, dir], {
@@ -127,13 +132,13 @@ export async function runUploadBench(print = true): Promise<Record<string, numbe
     if (warm !== 200) throw new Error(`warm-up upload answered ${warm}`)
     const baseline = memoryOf(pid, 'VmRSS')
 
-    const junk = multipart(Buffer.alloc(UPLOAD_BYTES, 0x41))
+    const junk = multipart(Buffer.alloc(uploadBytes, 0x41))
     const junkStatuses = await Promise.all(
       Array.from({ length: PARALLEL }, () => upload(url, token, junk, true)),
     )
     const afterJunk = memoryOf(pid, 'VmHWM') - baseline
 
-    const video = multipart(mp4OfSize(UPLOAD_BYTES))
+    const video = multipart(mp4OfSize(uploadBytes))
     const started = performance.now()
     const videoStatuses = await Promise.all(
       Array.from({ length: PARALLEL }, () => upload(url, token, video)),
@@ -141,15 +146,20 @@ export async function runUploadBench(print = true): Promise<Record<string, numbe
     const seconds = (performance.now() - started) / 1000
     const afterVideo = memoryOf(pid, 'VmHWM') - baseline
     const stored = (await readdir(dir)).filter((name) => name.endsWith('.mp4')).length
+    // The junk is refused and every video stored, or the figures measure something else.
+    if (junkStatuses.includes(200) || videoStatuses.some((status) => status !== 200))
+      throw new Error(
+        `junk answered ${junkStatuses.join(', ')}; videos ${videoStatuses.join(', ')}`,
+      )
+    if (stored - 1 !== PARALLEL) throw new Error(`${stored - 1} of ${PARALLEL} videos stored`)
 
     const figures = {
       upload_rss_growth_mb_4x95mb: Math.round(Math.max(afterJunk, afterVideo) * 10) / 10,
       upload_rss_growth_mb_4x95mb_junk: Math.round(afterJunk * 10) / 10,
       upload_rss_growth_mb_4x95mb_video: Math.round(afterVideo * 10) / 10,
-      upload_mb_per_s_4x95mb_video:
-        Math.round(((PARALLEL * UPLOAD_BYTES) / MB / seconds) * 10) / 10,
+      upload_mb_per_s_4x95mb_video: Math.round(((PARALLEL * uploadBytes) / MB / seconds) * 10) / 10,
     }
-    if (print) {
+    if (options.print ?? true) {
       console.log(
         `baseline RSS ${baseline.toFixed(1)} MB; junk answered ${junkStatuses.join(', ')}; ` +
           `videos answered ${videoStatuses.join(', ')}, ${stored - 1} of ${PARALLEL} stored`,

@@ -178,6 +178,35 @@ describe('live changes', () => {
     await fromPosition.cancel()
   })
 
+  it('sends in id order and repeats none when the ids grow a digit', async () => {
+    const ws = await shared()
+    const quiet = await stream(editor, ws.id)
+    const position = (await quiet.next())!.id!
+    await quiet.cancel()
+    // The next events take the ids 10^n − 2 to 10^n + 1, past every id so far: read together,
+    // ordered as text, 10^n would come before 10^n − 2.
+    const { services } = await s.app.ready()
+    const before = BigInt(10) ** BigInt(position.length + 1) - BigInt(3)
+    await services.db.query(`SELECT setval(pg_get_serial_sequence('change_events', 'id'), $1)`, [
+      before.toString(),
+    ])
+    const made: number[] = []
+    for (let i = 0; i < 4; i++) made.push((await fa.record('location', ws.id)).id)
+    const resumed = await stream(editor, ws.id, position)
+    const replay = [
+      await resumed.change(),
+      await resumed.change(),
+      await resumed.change(),
+      await resumed.change(),
+    ]
+    expect(replay.map((e) => BigInt(e.eventId) - before)).toEqual([1n, 2n, 3n, 4n])
+    expect(replay.map((e) => e.data.id)).toEqual(made)
+    // Then the next change, not one of those again.
+    const next = await fa.record('location', ws.id)
+    expect((await resumed.change()).data).toMatchObject({ id: next.id, op: 'add' })
+    await resumed.cancel()
+  })
+
   it('answers reset for a pruned or unknown Last-Event-ID', async () => {
     const ws = await shared()
     const first = await stream(editor, ws.id)

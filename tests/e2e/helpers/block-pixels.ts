@@ -296,11 +296,16 @@ export interface BlockShot {
 
 /**
  * Screenshots each block type's box under `root` (`[data-block-type]`, the preview's and the
- * published page's blocks alike), each scrolled to the middle of the window first.
+ * published page's blocks alike), each scrolled to the middle of the window first (`types`: every
+ * type unless fewer are asked for).
  */
-export async function shootBlocks(page: Page, root: Locator): Promise<Map<BlockType, BlockShot>> {
+export async function shootBlocks(
+  page: Page,
+  root: Locator,
+  types: readonly BlockType[] = BLOCK_TYPES,
+): Promise<Map<BlockType, BlockShot>> {
   const shots = new Map<BlockType, BlockShot>()
-  for (const type of BLOCK_TYPES) {
+  for (const type of types) {
     const element = root.locator(`[data-block-type="${type}"]`)
     await element.evaluate((el) => el.scrollIntoView({ block: 'center' }))
     // A video's still: the published page asks for it when the video comes near the screen. One
@@ -325,12 +330,14 @@ export async function shootBlocks(page: Page, root: Locator): Promise<Map<BlockT
 
 /**
  * Opens the project's editor (the page is signed in) and its preview, screenshots each block
- * there and closes the preview; resolves with the shots and the width the sections are drawn at.
+ * there (of `types`) and closes the preview; resolves with the shots and the width the sections
+ * are drawn at.
  */
 export async function previewShots(
   page: Page,
   baseUrl: string,
   projectId: number,
+  types: readonly BlockType[] = BLOCK_TYPES,
 ): Promise<{ sectionWidth: number; shots: Map<BlockType, BlockShot> }> {
   await page.goto(new URL(`/projects/${projectId}/edit/type-1`, baseUrl).toString())
   await page.waitForFunction(
@@ -345,7 +352,7 @@ export async function previewShots(
   await preview.waitFor()
   await fontsLoaded(page)
   const sectionWidth = (await preview.locator('section').first().boundingBox())!.width
-  const shots = await shootBlocks(page, preview)
+  const shots = await shootBlocks(page, preview, types)
   await page.keyboard.press('Escape')
   await preview.waitFor({ state: 'detached' })
   return { sectionWidth, shots }
@@ -376,16 +383,18 @@ export async function mismatchOf(
 
 /**
  * Opens the project's editor (the page is signed in), shows each block in the preview and on the
- * canvas at the same size, and compares their pixels. `saveDiff` receives each type's images.
+ * canvas at the same size, and compares their pixels (of `types`: every type unless fewer are
+ * asked for). `saveDiff` receives each type's images.
  */
 export async function compareBlockPixels(
   page: Page,
   baseUrl: string,
   projectId: number,
   saveDiff?: (type: BlockType, images: { canvas: Buffer; preview: Buffer; diff: Buffer }) => void,
+  types: readonly BlockType[] = BLOCK_TYPES,
 ): Promise<BlockPixels[]> {
   // The preview first: its sections' width sets the canvas's zoom.
-  const { sectionWidth, shots } = await previewShots(page, baseUrl, projectId)
+  const { sectionWidth, shots } = await previewShots(page, baseUrl, projectId, types)
   const probe = () =>
     page.evaluate(
       () =>
@@ -401,7 +410,7 @@ export async function compareBlockPixels(
   const zoom = sectionWidth / WORLD_WIDTH
   const host = (await page.locator('[data-testid="editor-canvas"]').boundingBox())!
   const results: BlockPixels[] = []
-  for (const type of BLOCK_TYPES) {
+  for (const type of types) {
     const key = (await probe()).find((b) => b.type === type)!.key
     const shot = shots.get(type)!
     const corner = {

@@ -56,8 +56,8 @@ export const PUBLISHED_WINDOWS = [
  * Publishes the project (made by `pixelProject`), then in each window: shows each block in the
  * editor's preview (the page is signed in), opens the public page in another tab of the same
  * browser at a width that draws its sections as wide as the preview's, and compares each block's
- * pixels there with the preview's (`windows`: all of PUBLISHED_WINDOWS unless fewer are asked
- * for). `saveDiff` receives each type's images.
+ * pixels there with the preview's (`windows`: all of PUBLISHED_WINDOWS, `types`: every block
+ * type, unless fewer are asked for). `saveDiff` receives each type's images.
  */
 export async function comparePublishedPixels(
   page: Page,
@@ -70,6 +70,7 @@ export async function comparePublishedPixels(
     images: { published: Buffer; preview: Buffer; diff: Buffer },
   ) => void,
   windows: readonly { width: number; height: number }[] = PUBLISHED_WINDOWS,
+  types: readonly BlockType[] = BLOCK_TYPES,
 ): Promise<PublishedPixels[]> {
   const url = await publishProject(baseUrl, token, projectId)
   const signedIn = page.viewportSize()!
@@ -77,7 +78,7 @@ export async function comparePublishedPixels(
   try {
     for (const window of windows) {
       await page.setViewportSize(window)
-      const preview = await previewShots(page, baseUrl, projectId)
+      const preview = await previewShots(page, baseUrl, projectId, types)
       const visitor = await page.context().newPage()
       try {
         await visitor.setViewportSize({
@@ -96,8 +97,8 @@ export async function comparePublishedPixels(
         if (sectionWidth !== preview.sectionWidth)
           throw new Error(`sections ${sectionWidth} px wide, the preview's ${preview.sectionWidth}`)
         await fontsLoaded(visitor)
-        const shots = await shootBlocks(visitor, main)
-        for (const type of BLOCK_TYPES) {
+        const shots = await shootBlocks(visitor, main, types)
+        for (const type of types) {
           const ours = shots.get(type)!
           const theirs = preview.shots.get(type)!
           // Both clips must cut the block alike: its corner at the same fraction of a pixel.
