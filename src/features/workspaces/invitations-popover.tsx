@@ -11,7 +11,7 @@ import { Button } from '../../ui/button.tsx'
 import { Group, Stack, Text } from '../../ui/layout.tsx'
 import { notifyError, notifySuccess } from '../../ui/notify.tsx'
 import { closeOnEscape, useTakeFocus } from '../../ui/overlay-on-demand.ts'
-import { InvitationsButton } from './invitations.tsx'
+import { InvitationsButton } from './invitations-button.tsx'
 
 function answerError(error: unknown, fallback: string): string {
   if (error instanceof NetworkError) return fallback
