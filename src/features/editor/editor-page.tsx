@@ -1,10 +1,11 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Menu, Tooltip } from '@mantine/core'
 import { Box, Divider, Group, Paper, ScrollBox, Stack, Text, Title } from '../../ui/layout.tsx'
 import { Button, IconButton } from '../../ui/button.tsx'
 import { AnchorLink } from '../../ui/links.tsx'
+import { Menu } from '../../ui/menu.ts'
 import { NativeSelect } from '../../ui/text-input.tsx'
+import { Tooltip } from '../../ui/tooltip.ts'
 import { useDocumentTitle } from '../../ui/use-document-title.ts'
 import {
   IconArrowBackUp,
