@@ -1,6 +1,6 @@
 import js from '@eslint/js'
 import prettier from 'eslint-config-prettier'
-import importX from 'eslint-plugin-import-x'
+import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 import pluginLingui from 'eslint-plugin-lingui'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
@@ -87,6 +87,19 @@ const dexieOffThePage = {
   message:
     'Dexie lives in the sync worker (src/data); screens use src/mirror/live.ts and src/mirror/commands.ts.',
 }
+// Mantine is the UI kit's business: its widgets through one module each in src/ui, imported only
+// where Mantine loads on demand, so the first screen carries none of it (docs/app-shell.md "UI kit",
+// docs/performance.md).
+const mantineOnlyInUi = {
+  group: ['@mantine/*'],
+  message:
+    'Mantine is imported only in src/ui: a widget through its module there (src/ui/modal.ts, menu.ts, popover.ts, …), notifications through src/ui/notify.tsx, its global CSS through src/ui/global-styles.ts.',
+}
+
+/** The import rules of a group of files: the one kit's names, and these patterns. */
+const restrictImports = (...patterns) => ({
+  'no-restricted-imports': ['error', { paths: oneKit, patterns }],
+})
 
 export default tseslint.config(
   {
@@ -115,7 +128,6 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      'import-x/no-cycle': 'off',
       // Layer directions (ARCHITECTURE.md): domain <- api, data <- sync, workers <- features <- routes <- app.
       'import-x/no-restricted-paths': [
         'error',
@@ -201,7 +213,19 @@ export default tseslint.config(
         },
       ],
     },
-    settings: { 'import-x/resolver': { node: true } },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+      // Our modules are TypeScript: the import rules read them (no-cycle follows them), never
+      // node_modules.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/ignore': ['node_modules'],
+    },
+  },
+  {
+    // No module of the app, the workers or the server reaches itself again through its imports,
+    // dynamic ones included: a shared piece sits a layer below the modules that use it.
+    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts', 'server/**/*.ts'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['src/**/*.{ts,tsx}'],
@@ -223,23 +247,22 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],
-    ignores: ['src/features/editor/canvas/**/*'],
-    rules: { 'no-restricted-imports': ['error', { paths: oneKit, patterns: [pixiOnlyInCanvas] }] },
+    ignores: ['src/features/editor/canvas/**/*', 'src/ui/**/*'],
+    rules: restrictImports(pixiOnlyInCanvas, mantineOnlyInUi),
   },
   {
     // The page reaches the mirror through src/mirror (the sync worker holds the database).
-    files: ['src/{app,routes,ui,mirror,features}/**/*.{ts,tsx}'],
+    files: ['src/{app,routes,mirror,features}/**/*.{ts,tsx}'],
     ignores: ['src/features/editor/canvas/**/*'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: oneKit, patterns: [pixiOnlyInCanvas, dexieOffThePage] },
-      ],
-    },
+    rules: restrictImports(pixiOnlyInCanvas, dexieOffThePage, mantineOnlyInUi),
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}'],
+    rules: restrictImports(pixiOnlyInCanvas, dexieOffThePage),
   },
   {
     files: ['src/features/editor/canvas/**/*'],
-    rules: { 'no-restricted-imports': ['error', { paths: oneKit, patterns: [dexieOffThePage] }] },
+    rules: restrictImports(dexieOffThePage, mantineOnlyInUi),
   },
   prettier,
 )

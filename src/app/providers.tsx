@@ -1,10 +1,4 @@
-// Only Mantine's baseline, variables and globals (~5 KiB): the hand-written screens use its
-// variables. Its components' CSS loads with Mantine itself (src/ui/mantine-root.tsx), in the same
-// `mantine` cascade layer, after these: an unlayered baseline would beat every component's rule.
-import '@mantine/core/styles/baseline.layer.css'
-import '@mantine/core/styles/default-css-variables.layer.css'
-import '@mantine/core/styles/global.layer.css'
-import '../ui/theme.css'
+import '../ui/global-styles.ts'
 import { I18nProvider } from '@lingui/react'
 import type { ReactNode } from 'react'
 import { ConfirmHost } from '../ui/confirm.tsx'

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { configureApi } from '../../src/api/client.ts'
+import { REVOKE_KEY } from '../../src/features/auth/revoke-key.ts'
 import { flushRevocations, tokensToRevoke } from '../../src/features/auth/revoke.ts'
 import { installTokenRevocation } from '../../src/app/after-first-render.ts'
 import {
   readSession,
-  REVOKE_KEY,
   setUnsyncedChangesHook,
   signOut,
   startSession,

@@ -1,29 +1,23 @@
 import { t } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { Group, Stack, Text } from '../../ui/layout.tsx'
-import { notifications } from '@mantine/notifications'
 import { IconRefresh } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Button } from '../../ui/button.tsx'
 import { errorMessage } from '../../ui/field-error.ts'
-import { requestNotificationHost } from '../../ui/notification-host.tsx'
-import { closeButtonProps, notifyError } from '../../ui/notify.tsx'
+import { hideNotification, notifyError, showNotice } from '../../ui/notify.tsx'
 
 export const UPDATE_PROMPT_ID = 'app-update'
 
 /** «Доступна новая версия» with «Обновить», bottom right, until the user acts or closes it. */
 export function showUpdatePrompt(accept: () => Promise<void>): void {
-  requestNotificationHost()
-  notifications.hide(UPDATE_PROMPT_ID)
-  notifications.show({
+  hideNotification(UPDATE_PROMPT_ID)
+  showNotice({
     id: UPDATE_PROMPT_ID,
     color: 'blue',
     title: t`Доступна новая версия`,
     message: <UpdatePromptBody accept={accept} />,
     icon: <IconRefresh size={20} />,
-    autoClose: false,
-    withBorder: true,
-    closeButtonProps: closeButtonProps(),
   })
 }
 

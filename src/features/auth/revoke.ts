@@ -1,6 +1,6 @@
 import { logout } from '../../api/logout.ts'
 import { ApiError, isRetryable } from '../../api/client.ts'
-import { REVOKE_KEY } from './session.ts'
+import { REVOKE_KEY } from './revoke-key.ts'
 
 /**
  * Signing out revokes the token on the server (`POST /api/logout`) without ever waiting for it:

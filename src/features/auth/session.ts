@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import type { AuthResponse, Role, User } from '../../domain/user.ts'
 import { ROLES, User as UserSchema } from '../../domain/user.ts'
+import { REVOKE_KEY } from './revoke-key.ts'
 
 /**
  * The signed-in session, kept in localStorage under the keys of docs/app-shell.md
@@ -234,9 +235,6 @@ export async function signOut({ confirm = confirmSignOut }: SignOutOptions = {})
   }
   return true
 }
-
-/** Signed-out tokens whose revocation has not been answered yet, space-separated (revoke.ts). */
-export const REVOKE_KEY = 'tokensToRevoke'
 
 /** Sends the revocations still waiting; the code that sends them loads only then. */
 export function revokeWaiting(): void {

@@ -1,8 +1,7 @@
-import { notifications } from '@mantine/notifications'
 import { useCallback, useRef, useState, type FormEvent } from 'react'
 import * as v from 'valibot'
 import { apiFieldErrors, errorMessage, issuesToFieldErrors } from '../../ui/field-error.ts'
-import { notifyError } from '../../ui/notify.tsx'
+import { hideNotification, notifyError } from '../../ui/notify.tsx'
 
 export interface FormState<Values extends Record<string, string>> {
   values: Values
@@ -35,7 +34,7 @@ export function useFormState<Values extends Record<string, string>, S extends v.
   // The form's last error notification: a new attempt replaces it, success removes it.
   const notice = useRef<string | null>(null)
   const hideNotice = () => {
-    if (notice.current) notifications.hide(notice.current)
+    if (notice.current) hideNotification(notice.current)
     notice.current = null
   }
 

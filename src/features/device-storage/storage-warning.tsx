@@ -1,8 +1,6 @@
 import { t } from '@lingui/core/macro'
-import { notifications } from '@mantine/notifications'
 import { IconDatabaseExclamation } from '@tabler/icons-react'
-import { requestNotificationHost } from '../../ui/notification-host.tsx'
-import { closeButtonProps } from '../../ui/notify.tsx'
+import { showNotice } from '../../ui/notify.tsx'
 
 /**
  * Warns, in Russian, that the device is running out of space (src/app/device-storage.ts loads
@@ -10,15 +8,11 @@ import { closeButtonProps } from '../../ui/notify.tsx'
  */
 export function warnStorageShort(freeBytes: number | null): void {
   const mb = Math.floor((freeBytes ?? 0) / (1024 * 1024))
-  requestNotificationHost()
-  notifications.show({
+  showNotice({
     id: 'storage-short',
     color: 'yellow',
     title: t`Мало места на устройстве`,
     message: t`Свободно около ${mb} МБ. Изменения, ещё не отправленные на сервер, хранятся на этом устройстве: освободите место, чтобы ничего не потерять.`,
     icon: <IconDatabaseExclamation size={20} />,
-    autoClose: false,
-    withBorder: true,
-    closeButtonProps: closeButtonProps(),
   })
 }

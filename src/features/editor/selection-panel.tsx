@@ -1,8 +1,8 @@
 import './editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Tooltip } from '@mantine/core'
 import { Group, SimpleGrid, Stack, Text, Title } from '../../ui/layout.tsx'
 import { Button, IconButton } from '../../ui/button.tsx'
+import { Tooltip } from '../../ui/tooltip.ts'
 import {
   IconCopy,
   IconLayoutAlignBottom,

@@ -1,7 +1,6 @@
 import { t } from '@lingui/core/macro'
-import { notifications } from '@mantine/notifications'
 import { IconShare2 } from '@tabler/icons-react'
-import { requestNotificationHost } from '../../ui/notification-host.tsx'
+import { showNotice } from '../../ui/notify.tsx'
 import { currentInstallEnvironment, needsIosInstallHint } from './ios-install.ts'
 
 /** Set once the user closes the hint: it is not shown again on this device. */
@@ -26,16 +25,13 @@ function remember(): void {
 /** Shows how to install the app on iPad/iPhone Safari, until the user closes the notice. */
 export function showIosInstallHint(): void {
   if (dismissed() || !needsIosInstallHint(currentInstallEnvironment())) return
-  requestNotificationHost()
-  notifications.show({
+  showNotice({
     id: 'ios-install-hint',
     color: 'blue',
     title: t`Приложение на экране «Домой»`,
     message: t`Установите приложение: нажмите «Поделиться» → «На экран Домой»`,
     icon: <IconShare2 size={20} />,
-    autoClose: false,
-    withBorder: true,
-    closeButtonProps: { 'aria-label': t`Больше не показывать`, size: 'lg' },
+    closeLabel: t`Больше не показывать`,
     onClose: remember,
   })
 }

@@ -10,7 +10,7 @@ import {
   ConflictActions,
   ConflictFields,
   type BlockFieldOf,
-} from '../sync-status/conflict-view.tsx'
+} from '../sync-state/conflict-view.tsx'
 
 /** The rejected changes of one record. */
 export function useParkedOf(table: MirrorTable, id: number): ParkedEntry[] {

@@ -7,7 +7,7 @@ import { Button } from '../../ui/button.tsx'
 import { Group, Paper, ScrollBox, Stack, Text } from '../../ui/layout.tsx'
 import { notifyError } from '../../ui/notify.tsx'
 import { blockFieldOf } from '../editor/blocks/index.ts'
-import { ConflictFields } from './conflict-view.tsx'
+import { ConflictFields } from '../sync-state/conflict-view.tsx'
 import { dismiss } from './notices.ts'
 import { changeKindName } from './parked-list.tsx'
 

@@ -9,7 +9,7 @@ import { Button } from '../../ui/button.tsx'
 import { notifyError } from '../../ui/notify.tsx'
 import { nestQuotes } from '../../domain/quotes.ts'
 import { blockFieldOf } from '../editor/blocks/index.ts'
-import { ConflictActions, ConflictFields } from './conflict-view.tsx'
+import { ConflictActions, ConflictFields } from '../sync-state/conflict-view.tsx'
 
 const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
   amo: msg`Интеграция amoCRM`,

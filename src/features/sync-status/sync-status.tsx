@@ -6,10 +6,13 @@ import { useSyncStatus } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
 import { MantineScope } from '../../ui/mantine-scope.tsx'
 import { useOverlayOnDemand } from '../../ui/overlay-on-demand.ts'
+import { onOpenSyncPanel } from '../sync-state/open-panel.ts'
+import {
+  syncState as stateOf,
+  useSyncStateLabel as useStateLabel,
+} from '../sync-state/sync-state.ts'
 import { useNotices } from './notices.ts'
-import { onOpenSyncPanel } from './open-panel.ts'
 import { SyncStatusButton, type SyncStatusButtonProps } from './sync-status-button.tsx'
-import { syncState as stateOf, useSyncStateLabel as useStateLabel } from './sync-state.ts'
 
 // The panel and Mantine's Popover load on the first opening (docs/performance.md).
 const loadPanel = () => import('./sync-status-panel.tsx')

@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Popover } from '@mantine/core'
 import { useRef, useState } from 'react'
 import { ApiError, NetworkError } from '../../api/client.ts'
 import { acceptInvitation, declineInvitation } from '../../api/members.ts'
@@ -11,7 +10,8 @@ import { Button } from '../../ui/button.tsx'
 import { Group, Stack, Text } from '../../ui/layout.tsx'
 import { notifyError, notifySuccess } from '../../ui/notify.tsx'
 import { closeOnEscape, useTakeFocus } from '../../ui/overlay-on-demand.ts'
-import { InvitationsButton } from './invitations.tsx'
+import { Popover } from '../../ui/popover.ts'
+import { InvitationsButton } from './invitations-button.tsx'
 
 function answerError(error: unknown, fallback: string): string {
   if (error instanceof NetworkError) return fallback

@@ -1,18 +1,10 @@
-import { Trans } from '@lingui/react/macro'
-import { IconMail } from '@tabler/icons-react'
-import {
-  forwardRef,
-  lazy,
-  useEffect,
-  useSyncExternalStore,
-  type ComponentPropsWithoutRef,
-} from 'react'
+import { lazy, useEffect, useSyncExternalStore } from 'react'
 import { listInvitations } from '../../api/members.ts'
 import type { WorkspaceInvitation } from '../../domain/workspace.ts'
 import { onAccountNews } from '../../sync/client.ts'
-import { Button } from '../../ui/button.tsx'
 import { MantineScope } from '../../ui/mantine-scope.tsx'
 import { useOverlayOnDemand } from '../../ui/overlay-on-demand.ts'
+import { InvitationsButton } from './invitations-button.tsx'
 
 /**
  * The signed-in person's invitations to workspaces (docs/API.md, "Members"): asked for online
@@ -56,30 +48,6 @@ function useInvitations(): WorkspaceInvitation[] {
 const loadPopover = () => import('./invitations-popover.tsx')
 const InvitationsPopover = lazy(() =>
   loadPopover().then((m) => ({ default: m.InvitationsPopover })),
-)
-
-interface InvitationsButtonProps extends Omit<ComponentPropsWithoutRef<'button'>, 'color'> {
-  count: number
-  opened: boolean
-}
-
-/** «Приглашения: N»: the app's own light button, drawn with the header. */
-export const InvitationsButton = forwardRef<HTMLButtonElement, InvitationsButtonProps>(
-  function InvitationsButton({ count, opened, ...rest }, ref) {
-    return (
-      <Button
-        ref={ref}
-        variant="light"
-        leftSection={<IconMail size={18} aria-hidden />}
-        aria-haspopup="dialog"
-        aria-expanded={opened}
-        data-testid="invitations-button"
-        {...rest}
-      >
-        <Trans>Приглашения: {count}</Trans>
-      </Button>
-    )
-  },
 )
 
 /** In the workspace switcher: the invitations waiting, each with «Принять» and «Отклонить». */

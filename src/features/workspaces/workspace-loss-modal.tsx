@@ -1,10 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Modal } from '@mantine/core'
 import type { WorkspaceLoss } from '../../data/types.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
 import { dismissWorkspaceLoss } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
 import { Group, ScrollBox, Stack, Text } from '../../ui/layout.tsx'
+import { Modal } from '../../ui/modal.ts'
 import { changeKindName } from '../sync-status/parked-list.tsx'
 
 /**

@@ -1,10 +1,10 @@
 import '../editor-messages.ts'
 import { useLingui } from '@lingui/react/macro'
-import { SegmentedControl } from '@mantine/core'
 import { IconHandClick } from '@tabler/icons-react'
 import * as v from 'valibot'
 import { optionalWebUrl } from '../../../domain/validation.ts'
 import { fieldErrorText } from '../../../ui/field-error.ts'
+import { SegmentedControl } from '../../../ui/segmented-control.ts'
 import { useBackgroundLabel } from '../background-label.ts'
 import { ChoiceField, Section, TextField } from '../inspector/fields.tsx'
 import {

@@ -1,11 +1,11 @@
 import '../editor-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { SegmentedControl } from '@mantine/core'
 import { IconVideo, IconX } from '@tabler/icons-react'
 import { useState } from 'react'
 import { localFileId } from '../../../data/ids.ts'
 import { Button } from '../../../ui/button.tsx'
 import { Group, Text } from '../../../ui/layout.tsx'
+import { SegmentedControl } from '../../../ui/segmented-control.ts'
 import { TextField } from '../inspector/fields.tsx'
 import {
   noProgress,

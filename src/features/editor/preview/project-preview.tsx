@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Modal } from '@mantine/core'
 import { Box, Group, Text } from '../../../ui/layout.tsx'
 import { IconButton } from '../../../ui/button.tsx'
+import { Modal } from '../../../ui/modal.ts'
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react'
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react'
 import type { Specialist } from '../../../domain/directory.ts'

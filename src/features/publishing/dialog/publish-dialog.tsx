@@ -1,6 +1,5 @@
 import './publish-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Modal } from '@mantine/core'
 import {
   IconCopy,
   IconDownload,
@@ -20,6 +19,7 @@ import { Alert } from '../../../ui/alert.tsx'
 import { Button, ButtonAnchor } from '../../../ui/button.tsx'
 import { fieldErrorText } from '../../../ui/field-error.ts'
 import { Group, Stack, Text } from '../../../ui/layout.tsx'
+import { Modal } from '../../../ui/modal.ts'
 import { notifyError, notifySuccess } from '../../../ui/notify.tsx'
 import { TextInput } from '../../../ui/text-input.tsx'
 import { runCommand } from '../../records/run-command.ts'
