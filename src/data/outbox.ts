@@ -114,10 +114,11 @@ async function supersedeConflicts(
     .filter((e) => e.code === 'conflict' && e.conflict !== undefined)
     .toArray()
   for (const conflict of waiting) {
-    // A field taken again takes its group with it (a block's place is x and y together).
+    // A field taken again takes its group with it (a block's place is x and y together); a delete
+    // takes every field: the person deletes the record as the conflict showed it.
     const taken = new Set(Object.keys(entry.payload).flatMap((field) => fieldGroup(field)))
     for (const clash of conflict.conflict!.fields)
-      if (taken.has(clash.field)) known[clash.field] = clash.theirs
+      if (entry.op === 'delete' || taken.has(clash.field)) known[clash.field] = clash.theirs
     if (entry.op === 'delete' || entry.op === 'save' || conflict.op === 'delete') {
       await db.outbox.delete(conflict.seq!)
       continue

@@ -213,6 +213,22 @@ describe('two people editing one record', () => {
     expect((await h.call('GET', '/api/department/get', undefined, { id: row.id })).status).toBe(404)
   })
 
+  // Found by the soak (seed 5, once another device wrote the fields the person's change waited
+  // with): the delete started from the person's own value of the field in conflict, so the other
+  // device's value the conflict had shown counted as a change nobody saw, and the delete was
+  // parked to ask again.
+  it('deletes a record in conflict without asking again: the conflict showed the other value', async () => {
+    const row = await department()
+    await updateRecord('department', row.id, { description: 'Моё' })
+    await elsewhere('/api/department/update', { id: row.id, description: 'Их' })
+    await h.engine.replay()
+    expect(await parked()).toHaveLength(1)
+    await deleteRecord('department', row.id)
+    expect(await h.engine.replay()).toBe('idle')
+    expect(await h.db.outbox.count()).toBe(0)
+    expect((await h.call('GET', '/api/department/get', undefined, { id: row.id })).status).toBe(404)
+  })
+
   it('deletes a record whose only change on the server came from this device’s own earlier delete, without asking', async () => {
     // Deleting a department clears it from its specialists on the server too, which raises their
     // version: the person saw that (the mirror clears it as well), so it is not someone's change.
