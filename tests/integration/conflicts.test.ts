@@ -132,7 +132,8 @@ describe('two people editing one record', () => {
     ])
     // The person themself is told nothing.
     expect(await json(await h.call('GET', '/api/workspace/notices'))).toEqual([])
-  })
+    // A second account is registered (its password hashed): more than the default few seconds.
+  }, 30_000)
 
   it('takes the server’s value when the person chooses so', async () => {
     const row = await department()
