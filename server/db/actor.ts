@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 /**
  * Who a request's writes are made for (docs/API.md, "Conditional writes"): every write
  * transaction begun while a signed-in request is answered tells the database its person
- * (`promo.actor`), which stamps the rows it writes (`changed_by`, server/db/migrations.ts), and, when
+ * (`promo.actor`), which stamps the fields it writes (`written_by`, server/db/migrations.ts), and, when
  * the request is the person's choice after a conflict, the fields they kept over a colleague's
  * (`promo.keeps`), of which the colleague is told.
  */
@@ -18,11 +18,6 @@ const actors = new AsyncLocalStorage<Actor>()
 /** Runs `fn` (and everything it awaits) as `actor`. */
 export function runAs<T>(actor: Actor, fn: () => T): T {
   return actors.run(actor, fn)
-}
-
-/** Runs `fn` as nobody: the server's own work started from within a request. */
-export function runAsServer<T>(fn: () => T): T {
-  return actors.exit(fn)
 }
 
 /** A field name as the API spells it. */

@@ -4,7 +4,7 @@ import type { OutboxOp, OutboxTable } from './entries.ts'
 import type { Department, Location, Specialist } from '../domain/directory.ts'
 import type { AmoIntegration, BitrixIntegration } from '../domain/integration.ts'
 import type { Background, Project, ProjectType } from '../domain/project.ts'
-import type { Workspace } from '../domain/workspace.ts'
+import type { ChangeTable, Workspace } from '../domain/workspace.ts'
 
 /**
  * Records that live in a workspace and share the seven calls of
@@ -52,6 +52,20 @@ export const MIRROR_TABLES: readonly MirrorTable[] = [
   'blocks',
   'appeal',
 ]
+
+/** The mirror's table of each table name a change event uses (docs/API.md, "Live changes"). */
+export const MIRROR_TABLE_OF: Record<ChangeTable, MirrorTable> = {
+  workspace: 'workspaces',
+  amo: 'amo',
+  bitrix: 'bitrix',
+  department: 'department',
+  location: 'location',
+  specialist: 'specialist',
+  project: 'projects',
+  background: 'backgrounds',
+  block: 'blocks',
+  appeal: 'appeal',
+}
 
 /** A visitor's request in the mirror (docs/requests.md), keyed by its id as rows the server made. */
 export type AppealRow = Appeal & { ck?: ClientKey }

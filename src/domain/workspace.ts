@@ -49,6 +49,21 @@ export const WorkspaceInvitation = v.object({
 })
 export type WorkspaceInvitation = v.InferOutput<typeof WorkspaceInvitation>
 
+/** Tables a change event names (docs/API.md, "Live changes"). */
+export const CHANGE_TABLES = [
+  'workspace',
+  'amo',
+  'bitrix',
+  'department',
+  'location',
+  'specialist',
+  'project',
+  'background',
+  'block',
+  'appeal',
+] as const
+export type ChangeTable = (typeof CHANGE_TABLES)[number]
+
 /**
  * A colleague kept their own values over the person's with «Оставить моё» (docs/API.md,
  * "Conditional writes"): who, which record, each field's value the person had written (`was`) and the one
@@ -61,7 +76,7 @@ export const ChangeNotice = v.object({
   workspace_name: v.string(),
   /** The name of who kept theirs (empty when they are gone). */
   by: v.string(),
-  kind: v.string(),
+  kind: v.picklist(CHANGE_TABLES),
   record_id: Id,
   /** The record's name (a block's: its project's). */
   label: v.string(),
@@ -85,20 +100,6 @@ export const Invited = v.object({ invited: v.literal(true), email: v.string() })
 export const MemberAddInput = v.object({ workspace_id: Id, email })
 export const LeaveInput = v.object({ workspace_id: Id })
 export const MemberRemoveInput = v.object({ workspace_id: Id, user_id: Id })
-
-/** Tables a change event names (docs/API.md, "Live changes"). */
-export const CHANGE_TABLES = [
-  'workspace',
-  'amo',
-  'bitrix',
-  'department',
-  'location',
-  'specialist',
-  'project',
-  'background',
-  'block',
-  'appeal',
-] as const
 
 /** The data of one event of `GET /api/events`. */
 export const ChangeEvent = v.object({

@@ -131,7 +131,6 @@ function shownBy(scope: RefreshScope): RefreshScope {
   return scope.kind === 'appeal' ? { kind: 'appeals', workspaceId: scope.workspaceId } : scope
 }
 
-/** Refreshes a scope a change touched if a screen shows it (a burst of changes is one refresh). */
 /** Announced changes waiting to be checked against the mirror, with the scopes they touch. */
 let asking: { change: KnownChange; scopes: RefreshScope[] }[] = []
 let askTimer: ReturnType<typeof setTimeout> | null = null
@@ -161,6 +160,7 @@ async function checkAsked(): Promise<void> {
   })
 }
 
+/** Refreshes a scope a change touched if a screen shows it (a burst of changes is one refresh). */
 function refreshIfShown(scope: RefreshScope) {
   const key = scopeKey(scope)
   if (!activeScopes.has(scopeKey(shownBy(scope))) || liveRefreshes.has(key)) return

@@ -15,7 +15,7 @@ import { ParkError, send, type SendContext, type SyncApi } from './mutators/inde
 import { createParked } from './parked.ts'
 import { dropWorkspace } from '../data/cascade.ts'
 import { createPull } from './pull.ts'
-import type { MirrorTable } from '../data/types.ts'
+import { MIRROR_TABLE_OF } from '../data/types.ts'
 import {
   REPLAY_LOCK,
   type KnownChange,
@@ -65,19 +65,6 @@ export interface SyncEngine {
 
 const MAX_PASSES = 20
 
-/** The mirror's table of each table name a change event uses (docs/API.md, "Live changes"). */
-const MIRROR_TABLE_OF: Record<KnownChange['table'], MirrorTable> = {
-  workspace: 'workspaces',
-  amo: 'amo',
-  bitrix: 'bitrix',
-  department: 'department',
-  location: 'location',
-  specialist: 'specialist',
-  project: 'projects',
-  background: 'backgrounds',
-  block: 'blocks',
-  appeal: 'appeal',
-}
 const MAX_RESENDS = 10
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {

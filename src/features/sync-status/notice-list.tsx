@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
-import type { OutboxTable, ParkedConflict } from '../../data/types.ts'
+import { MIRROR_TABLE_OF, type ParkedConflict } from '../../data/types.ts'
 import type { ChangeNotice } from '../../domain/workspace.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
 import { Button } from '../../ui/button.tsx'
@@ -10,20 +10,6 @@ import { blockFieldOf } from '../editor/blocks/index.ts'
 import { ConflictFields } from '../sync-state/conflict-view.tsx'
 import { dismiss } from './notices.ts'
 import { changeKindName } from './parked-list.tsx'
-
-/** A notice's `kind` (the table as change events name it) as the outbox names its table. */
-const TABLES: Record<string, OutboxTable> = {
-  workspace: 'workspaces',
-  project: 'projects',
-  background: 'backgrounds',
-  block: 'blocks',
-  amo: 'amo',
-  bitrix: 'bitrix',
-  department: 'department',
-  location: 'location',
-  specialist: 'specialist',
-  appeal: 'appeal',
-}
 
 /** The notice's values as a conflict's two sides, for the lines a conflict is shown in. */
 function asConflict(notice: ChangeNotice): ParkedConflict {
@@ -62,7 +48,7 @@ export function NoticeList({ notices }: { notices: readonly ChangeNotice[] }) {
 function NoticeRow({ notice }: { notice: ChangeNotice }) {
   const { t, i18n } = useLingui()
   const [busy, setBusy] = useState(false)
-  const table = TABLES[notice.kind] ?? 'workspaces'
+  const table = MIRROR_TABLE_OF[notice.kind]
   const kind = t(changeKindName({ table, op: 'update' }))
   const label = nestQuotes(notice.label)
   const title = notice.block
