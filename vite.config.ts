@@ -4,6 +4,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 import { defineConfig, type Plugin } from 'vite'
@@ -51,6 +52,21 @@ function precompress(): Plugin {
 
 const apiTarget = process.env.VITE_DEV_API ?? 'http://localhost:8080'
 
+/**
+ * The service worker cannot `import()`: its build resolves the lazy loader of the mutators
+ * (src/sync/mutators/load.ts, which the page's sync worker fetches on its first write) to the
+ * eager one beside it.
+ */
+const eagerMutatorsInServiceWorker: Plugin = {
+  name: 'eager-mutators-in-service-worker',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === './mutators/load.ts' && importer?.endsWith('/src/sync/engine.ts'))
+      return fileURLToPath(new URL('./src/sync/mutators/load-eager.ts', import.meta.url))
+    return null
+  },
+}
+
 export default defineConfig({
   plugins: [
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes' }),
@@ -63,7 +79,10 @@ export default defineConfig({
       filename: 'sw.ts',
       registerType: 'prompt',
       injectRegister: false,
-      injectManifest: { globPatterns: ['**/*.{js,css,html}'] },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html}'],
+        buildPlugins: { vite: [eagerMutatorsInServiceWorker] },
+      },
       // The manifest's icons are precached by the plugin; these two are only linked from index.html.
       includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
       manifest: {

@@ -11,7 +11,8 @@ import { settleConflict, settles } from './conflicts.ts'
 import { defaultLocks, withLock, type LockManagerLike } from './lock.ts'
 import { inAll } from './mutators/apply.ts'
 import { versionOf } from './mutators/local.ts'
-import { ParkError, send, type SendContext, type SyncApi } from './mutators/index.ts'
+import { ParkError, type SendContext, type SyncApi } from './mutators/context.ts'
+import { loadMutators } from './mutators/load.ts'
 import { createParked } from './parked.ts'
 import { dropWorkspace } from '../data/cascade.ts'
 import { createPull } from './pull.ts'
@@ -205,7 +206,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       if (!entry.sent) await db.outbox.update(entry.seq!, { sent: true })
       try {
         // steps 4–6: the entry's mutator sends it and applies the answer.
-        await send(entry, context)
+        await (await loadMutators()).send(entry, context)
       } catch (error) {
         // step 7: 401 pauses; network/5xx/429 back off and end the pass (order is kept); any other
         // refusal parks the entry with the server's message and the pass goes on.

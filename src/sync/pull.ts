@@ -16,7 +16,7 @@ import { isLocalId } from '../data/ids.ts'
 import { hasEntries, pendingKeys, reconcile } from './mirror.ts'
 import { inAll } from './mutators/apply.ts'
 import type { SyncApi } from './mutators/context.ts'
-import { keepPagesChanged } from './mutators/publishing.ts'
+import { keepPagesChanged } from './mutators/page-changed.ts'
 import type { RefreshScope } from './protocol.ts'
 
 /**

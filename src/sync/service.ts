@@ -1,29 +1,5 @@
 import { liveQuery, type Subscription } from 'dexie'
-import {
-  addBackground,
-  copyProject,
-  createProject,
-  createRecord,
-  createWorkspace,
-  deleteBackground,
-  deleteAppeal,
-  deleteBlocks,
-  deleteProject,
-  deleteRecord,
-  deleteWorkspace,
-  publishProject,
-  renameProject,
-  renameWorkspace,
-  saveBlocks,
-  setCurrentWorkspace,
-  setProjectSlug,
-  setAppealStatus,
-  setProjectType,
-  setRecordEnabled,
-  unpublishProject,
-  updateRecord,
-  uploadFile,
-} from './mutators/index.ts'
+import { loadMutators, type Mutators } from './mutators/load.ts'
 import { isQuotaError } from '../data/errors.ts'
 import { QUERIES, type QueryName } from '../data/queries.ts'
 import { claimMirror, storeAuthToken, unsyncedCount, type StoredAuth } from '../data/sync-state.ts'
@@ -34,30 +10,35 @@ import { claimMirror, storeAuthToken, unsyncedCount, type StoredAuth } from '../
  * module workers (and in jsdom tests) the page runs it itself (src/mirror/port.ts).
  */
 
-export const COMMANDS = {
-  setCurrentWorkspace,
-  createWorkspace,
-  renameWorkspace,
-  deleteWorkspace,
-  createRecord,
-  updateRecord,
-  deleteRecord,
-  setRecordEnabled,
-  createProject,
-  renameProject,
-  setProjectType,
-  copyProject,
-  deleteProject,
-  publishProject,
-  unpublishProject,
-  setProjectSlug,
-  addBackground,
-  deleteBackground,
-  saveBlocks,
-  deleteBlocks,
-  uploadFile,
-  setAppealStatus,
-  deleteAppeal,
+/** The commands that are local writes: each runs its mutator, loaded on the first one. */
+const WRITES = [
+  'setCurrentWorkspace',
+  'createWorkspace',
+  'renameWorkspace',
+  'deleteWorkspace',
+  'createRecord',
+  'updateRecord',
+  'deleteRecord',
+  'setRecordEnabled',
+  'createProject',
+  'renameProject',
+  'setProjectType',
+  'copyProject',
+  'deleteProject',
+  'publishProject',
+  'unpublishProject',
+  'setProjectSlug',
+  'addBackground',
+  'deleteBackground',
+  'saveBlocks',
+  'deleteBlocks',
+  'uploadFile',
+  'setAppealStatus',
+  'deleteAppeal',
+] as const satisfies readonly (keyof Mutators)[]
+type WriteName = (typeof WRITES)[number]
+
+const SESSION = {
   /** The page mirrors its session token here; the worker and the service worker read it. */
   storeAuthToken: (auth: StoredAuth) => storeAuthToken(auth),
   /** Changes not on the server yet (pending and parked), for the sign-out confirmation. */
@@ -65,7 +46,7 @@ export const COMMANDS = {
   claimMirror: (userId: number) => claimMirror(userId),
 }
 
-export type Commands = typeof COMMANDS
+export type Commands = Pick<Mutators, WriteName> & typeof SESSION
 export type CommandName = keyof Commands
 
 /** What a watched query sends: its answer, or why it failed. */
@@ -102,8 +83,13 @@ export function createMirrorService(): MirrorService {
       subscriptions.delete(id)
     },
     async run(command, args) {
-      const fn = COMMANDS[command] as (...a: readonly unknown[]) => Promise<unknown>
       try {
+        const write = (WRITES as readonly string[]).includes(command)
+        const fn = (
+          write
+            ? (await loadMutators())[command as WriteName]
+            : SESSION[command as keyof typeof SESSION]
+        ) as (...a: readonly unknown[]) => Promise<unknown>
         return await fn(...args)
       } catch (error) {
         // Only an Error's name and message survive postMessage; keep the one the screen needs.

@@ -8,7 +8,7 @@ import { applyCreated, applyDeleted, inAll } from './apply.ts'
 import { ParkError, type SendContext } from './context.ts'
 import { currentId, write } from './local.ts'
 import { copyQueued, mayBeOnServer } from './projects.ts'
-import { markPageChanged } from './publishing.ts'
+import { markPageChanged } from './page-changed.ts'
 
 /**
  * Backgrounds (docs/API.md "Projects, backgrounds, uploads"): add_bg with the picture, delete_bg,

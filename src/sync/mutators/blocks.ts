@@ -7,7 +7,7 @@ import type { MirrorDb } from '../../data/db.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, withCurrentRefs, write, ifMatchOf } from './local.ts'
-import { markPageChanged, projectOfBackground } from './publishing.ts'
+import { markPageChanged, projectOfBackground } from './page-changed.ts'
 
 /**
  * Blocks: the stage save is a chain (docs/SYNC.md "The replay protocol") — each changed block saved

@@ -9,7 +9,8 @@ import { enqueue, nextLocalId } from '../../data/outbox.ts'
 import { applyCreated, applyDeleted, applyDone, applyUpdated } from './apply.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, versionOf, write, ifMatchOf } from './local.ts'
-import { markPageChanged, sendPublishing } from './publishing.ts'
+import { markPageChanged } from './page-changed.ts'
+import { sendPublishing } from './publishing.ts'
 
 /**
  * Projects (docs/API.md "Projects, backgrounds, uploads"): the local writes, and the requests their
