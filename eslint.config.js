@@ -245,6 +245,11 @@ export default tseslint.config(
               "The server's services and what they use know no request: only routes import server/http.",
             ),
             ...publicEntryOnly,
+            zone(
+              ['./src/features/editor/!(use-editor-data).{ts,tsx}', './src/features/editor/*/**/*'],
+              ['./src/mirror', './src/sync'],
+              'The editor reaches the data layer only through its data hook, src/features/editor/use-editor-data.ts (docs/editor.md, "What the editor expects of the data layer").',
+            ),
           ],
         },
       ],
