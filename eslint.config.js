@@ -39,7 +39,7 @@ const zone = (target, from, message, except) => ({
 
 // A feature's internals are its own: another feature, a route or the app imports it only through
 // its public entry, src/features/<name>/index.ts
-// (ARCHITECTURE.md, "Layer directions (held by lint)").
+// (ARCHITECTURE.md, "Boundaries inside the app (held by lint)").
 const FEATURES = readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
