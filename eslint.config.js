@@ -4,6 +4,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 import pluginLingui from 'eslint-plugin-lingui'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import { readdirSync } from 'node:fs'
 import tseslint from 'typescript-eslint'
 
 const LETTERS = '/[A-Za-zА-Яа-яЁё]/'
@@ -29,7 +30,41 @@ const noLiteralUiStrings = [
   },
 ]
 
-const zone = (target, from, message) => ({ target, from, message })
+const zone = (target, from, message, except) => ({
+  target,
+  from,
+  message,
+  ...(except && { except }),
+})
+
+// A feature's internals are its own: another feature, a route or the app imports it only through
+// its public entry, src/features/<name>/index.ts
+// (ARCHITECTURE.md, "Boundaries inside the app (held by lint)").
+const FEATURES = readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+// The editor has a second one, page-kit.ts: what the published page is drawn with on the server,
+// in Node, where the editor's screen cannot load (docs/publishing.md, "Rendering on the server").
+const PUBLIC_ENTRIES = { editor: ['./index.ts', './page-kit.ts'] }
+const publicEntryOnly = FEATURES.map((name) => {
+  const entries = PUBLIC_ENTRIES[name] ?? ['./index.ts']
+  return zone(
+    [`./src/features/!(${name})/**/*`, './src/routes/**/*', './src/app/**/*'],
+    `./src/features/${name}`,
+    `Outside src/features/${name}, only its public entry: ${entries.join(', ')} there.`,
+    entries,
+  )
+})
+
+// That entry only re-exports what the feature lets out; what loads on demand is named by a loader
+// in a module of its own (`export const loadX = () => import('./x.tsx')`, on-demand.ts). The
+// bundler takes the entry as free of side effects (vite.config.ts), so a named import brings only
+// the module it names, and the first screen's chunks stay as they were (docs/performance.md).
+const publicEntryShape = {
+  selector: 'Program > :not(ExportNamedDeclaration[source])',
+  message:
+    "A feature's index.ts only re-exports (`export { … } from './…'`); a loader of what loads on demand lives in a module of its own (on-demand.ts).",
+}
 
 // One kit: the plain controls, the layout and the text are the app's own (src/ui); Mantine is kept
 // for the widgets that earn their weight (Modal, Menu, Popover, Tooltip, searchable Select,
@@ -88,8 +123,8 @@ const dexieOffThePage = {
     'Dexie lives in the sync worker (src/data); screens use src/mirror/live.ts and src/mirror/commands.ts.',
 }
 // Mantine is the UI kit's business: its widgets through one module each in src/ui, imported only
-// where Mantine loads on demand, so the first screen carries none of it (docs/app-shell.md "UI kit",
-// docs/performance.md).
+// where Mantine loads on demand, so the first screen carries none of it (docs/performance.md;
+// docs/app-shell.md, "UI kit").
 const mantineOnlyInUi = {
   group: ['@mantine/*'],
   message:
@@ -209,6 +244,12 @@ export default tseslint.config(
               ['./server/http/**/*'],
               "The server's services and what they use know no request: only routes import server/http.",
             ),
+            ...publicEntryOnly,
+            zone(
+              ['./src/features/editor/!(use-editor-data).{ts,tsx}', './src/features/editor/*/**/*'],
+              ['./src/mirror', './src/sync'],
+              'The editor reaches the data layer only through its data hook, src/features/editor/use-editor-data.ts (docs/editor.md, "What the editor expects of the data layer").',
+            ),
           ],
         },
       ],
@@ -240,6 +281,10 @@ export default tseslint.config(
         { name: 'fetch', message: 'Сетевые запросы — только через src/api/client.ts.' },
       ],
     },
+  },
+  {
+    files: ['src/features/*/index.ts', 'src/features/editor/page-kit.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...noLiteralUiStrings, publicEntryShape] },
   },
   {
     files: ['src/api/client.ts', 'src/api/upload.ts'],

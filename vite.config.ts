@@ -50,6 +50,9 @@ function precompress(): Plugin {
   }
 }
 
+/** The features' public entries: index.ts, the editor's page-kit.ts (vite.page.config.ts too). */
+const FEATURE_ENTRY = /[\\/]src[\\/]features[\\/]([^\\/]+[\\/]index|editor[\\/]page-kit)\.ts$/
+
 const apiTarget = process.env.VITE_DEV_API ?? 'http://localhost:8080'
 
 /**
@@ -122,6 +125,11 @@ export default defineConfig({
     sourcemap: false,
     manifest: true,
     rolldownOptions: {
+      // A feature's public entry only re-exports, as lint holds (`publicEntryShape` in
+      // eslint.config.js): free of side effects, so importing one name from it brings that name's
+      // module only, never the feature's other screens into a chunk that does not load them
+      // (docs/performance.md).
+      treeshake: { moduleSideEffects: [{ test: FEATURE_ENTRY, sideEffects: false }] },
       // React and the router as two long-lived chunks: the first load compresses better as a few
       // files than as dozens of slivers (-2.4 KiB gzip), and an app update leaves them cached.
       // Everything else is split where the module graph says (dynamic imports), never by lists of

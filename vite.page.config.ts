@@ -11,6 +11,9 @@ const linguiMacro = defineRolldownBabelPreset({
   rolldown: { filter: { code: /@lingui\/(core|react)\/macro/ } },
 })
 
+/** The features' public entries: index.ts, and the editor's page-kit.ts (as vite.config.ts). */
+const FEATURE_ENTRY = /[\\/]src[\\/]features[\\/]([^\\/]+[\\/]index|editor[\\/]page-kit)\.ts$/
+
 export default defineConfig({
   plugins: [react(), babel({ presets: [linguiMacro] }), lingui()],
   publicDir: false,
@@ -24,7 +27,12 @@ export default defineConfig({
     emptyOutDir: true,
     // The files its CSS names are the app build's (dist/assets); nothing to emit here.
     ssrEmitAssets: false,
-    rollupOptions: { output: { entryFileNames: 'render.js' } },
+    rollupOptions: {
+      output: { entryFileNames: 'render.js' },
+      // A feature's public entry only re-exports: free of side effects, as in vite.config.ts, so
+      // the renderer takes from the editor's page-kit.ts only what it names.
+      treeshake: { moduleSideEffects: [{ test: FEATURE_ENTRY, sideEffects: false }] },
+    },
     minify: false,
     sourcemap: false,
   },

@@ -1,4 +1,4 @@
-import { revokeWaiting } from '../features/auth/session.ts'
+import { revokeWaiting } from '../features/auth/index.ts'
 import { watchDeviceStorage } from './device-storage.ts'
 import { watchInstallHint } from './install-hint.ts'
 import { runBeforeUpdate } from './service-worker.ts'

@@ -1,4 +1,5 @@
-import { hasValidToken, readSession, subscribe } from '../features/auth/session.ts'
+import { hasValidToken, onSessionChange, readSession } from '../features/auth/index.ts'
+import { loadStorageWarning } from '../features/device-storage/index.ts'
 
 /**
  * Once a user is signed in (at start or after signing in), asks for persistent storage and warns
@@ -18,13 +19,12 @@ export function watchDeviceStorage(): void {
         .then(({ checkStorage }) => checkStorage())
         .then(async (report) => {
           if (!report.short) return
-          const { warnStorageShort } =
-            await import('../features/device-storage/storage-warning.tsx')
+          const { warnStorageShort } = await loadStorageWarning()
           warnStorageShort(report.freeBytes)
         })
         .catch((error: unknown) => console.error('storage check', error))
     }, 0)
   }
-  const unsubscribe = subscribe(check)
+  const unsubscribe = onSessionChange(check)
   check()
 }

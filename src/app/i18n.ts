@@ -1,8 +1,8 @@
 import { i18n } from '@lingui/core'
-import { setLocale, storedLocale } from '../features/locale/locale.ts'
+import { setLocale, storedLocale } from '../features/locale/index.ts'
 import { messages as ru } from '../locales/ru/messages.po'
 
-export { LOCALES, type Locale } from '../features/locale/locale.ts'
+export { LOCALES, type Locale } from '../features/locale/index.ts'
 
 i18n.load('ru', ru)
 i18n.activate('ru')

@@ -1,4 +1,5 @@
-import { hasValidToken, readSession, subscribe } from '../features/auth/session.ts'
+import { hasValidToken, onSessionChange, readSession } from '../features/auth/index.ts'
+import { loadInstallCheck, loadInstallHint } from '../features/install-hint/index.ts'
 
 /**
  * After sign-in (at start or later), offers the iPad/iPhone install hint. The check loads on
@@ -13,15 +14,15 @@ export function watchInstallHint(): void {
     done = true
     unsubscribe()
     setTimeout(() => {
-      import('../features/install-hint/ios-install.ts')
+      loadInstallCheck()
         .then(async ({ currentInstallEnvironment, needsIosInstallHint }) => {
           if (!needsIosInstallHint(currentInstallEnvironment())) return
-          const { showIosInstallHint } = await import('../features/install-hint/install-hint.tsx')
+          const { showIosInstallHint } = await loadInstallHint()
           showIosInstallHint()
         })
         .catch((error: unknown) => console.error('install hint', error))
     }, 0)
   }
-  const unsubscribe = subscribe(check)
+  const unsubscribe = onSessionChange(check)
   check()
 }

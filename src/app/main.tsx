@@ -1,3 +1,5 @@
+// The page's first stylesheet, before any module's own (src/ui/global-styles.ts).
+import '../ui/global-styles.ts'
 import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'

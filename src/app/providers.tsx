@@ -1,4 +1,3 @@
-import '../ui/global-styles.ts'
 import { I18nProvider } from '@lingui/react'
 import type { ReactNode } from 'react'
 import { ConfirmHost } from '../ui/confirm.tsx'

@@ -1,6 +1,5 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router'
-import { setLateUnauthorizedHandler } from '../features/auth/route-guard.ts'
-import { session } from '../features/auth/session.ts'
+import { session, setLateUnauthorizedHandler } from '../features/auth/index.ts'
 import { routeTree } from '../routeTree.gen.ts'
 import { RouteErrorScreen } from '../ui/error-screens.tsx'
 import { NotFoundRedirect } from '../ui/not-found-redirect.tsx'

@@ -1,6 +1,5 @@
 import { Workbox } from 'workbox-window'
-import { wireUpdatePrompt } from '../features/app-update/update-flow.ts'
-import { showUpdatePrompt } from '../features/app-update/update-prompt.tsx'
+import { showUpdatePrompt, wireUpdatePrompt } from '../features/app-update/index.ts'
 
 /** How often an open app looks for a new version (also whenever it becomes visible again). */
 const UPDATE_CHECK_MS = 60 * 60 * 1000

@@ -1,5 +1,5 @@
 import { configureApi } from '../api/client.ts'
-import { getValidToken, setSignOutConfirm } from '../features/auth/session.ts'
+import { getValidToken, loadSignOutQuestion, setSignOutConfirm } from '../features/auth/index.ts'
 import { noteAnswer } from '../sync/reachability.ts'
 
 /**
@@ -9,7 +9,5 @@ import { noteAnswer } from '../sync/reachability.ts'
 export function setupSession(): void {
   // Whether the API answers the page's requests feeds the sync status («Нет сети»).
   configureApi({ getToken: () => getValidToken(), onAnswer: noteAnswer })
-  setSignOutConfirm((pending) =>
-    import('../features/auth/sign-out.ts').then((m) => m.confirmSignOut(pending)),
-  )
+  setSignOutConfirm((pending) => loadSignOutQuestion().then((m) => m.confirmSignOut(pending)))
 }

@@ -1,8 +1,8 @@
 import { claimMirror, deleteBlocks, saveBlocks, storeAuthToken } from '../mirror/commands.ts'
-import { draftStorage, restoreDrafts } from '../features/editor/draft.ts'
+import { draftStorage, restoreDrafts } from '../features/editor/index.ts'
 import { defaultLocks, withLock } from '../sync/lock.ts'
 import { REPLAY_LOCK } from '../sync/protocol.ts'
-import { hasValidToken, type SessionSnapshot } from '../features/auth/session.ts'
+import { hasValidToken, type SessionSnapshot } from '../features/auth/index.ts'
 import {
   flushBeforeReload,
   followLiveChanges,

@@ -2,10 +2,10 @@ import {
   hasValidToken,
   onSessionChange,
   readSession,
-  setUnsyncedChangesHook,
   type SessionSnapshot,
-} from '../features/auth/session.ts'
-import { setAccountReadyWait } from '../features/auth/route-guard.ts'
+  setAccountReadyWait,
+  setUnsyncedChangesHook,
+} from '../features/auth/index.ts'
 import { pageWorker } from '../mirror/worker.ts'
 import { holdFirstScreen } from '../ui/first-screen.tsx'
 import { setBeforeUpdateHook } from './service-worker.ts'

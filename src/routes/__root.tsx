@@ -1,5 +1,5 @@
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
-import type { RouterContext } from '../features/auth/route-guard.ts'
+import type { RouterContext } from '../features/auth/index.ts'
 import { NavigationChrome } from '../ui/navigation-chrome.tsx'
 
 export const Route = createRootRouteWithContext<RouterContext>()({

@@ -1,8 +1,10 @@
 import { createFileRoute, Outlet, useMatches } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
-import { requireAuth } from '../features/auth/route-guard.ts'
-import { UserMenu } from '../features/auth/user-menu.tsx'
-import { LanguageSwitch } from '../features/locale/language-switch.tsx'
+import { requireAuth, UserMenu } from '../features/auth/index.ts'
+import { loadNewAppealsBadge } from '../features/appeal-count/index.ts'
+import { LanguageSwitch } from '../features/locale/index.ts'
+import { loadSyncStatus } from '../features/sync-status/index.ts'
+import { loadWorkspaceSwitcher } from '../features/workspaces/index.ts'
 import { AppLayout } from '../ui/app-layout.tsx'
 import { AfterFirstScreen, FirstScreenMark } from '../ui/first-screen.tsx'
 import { MantineScope } from '../ui/mantine-scope.tsx'
@@ -20,21 +22,15 @@ export const Route = createFileRoute('/_app')({
 // The header's widgets load once the first screen is drawn (docs/performance.md): the status
 // reads IndexedDB, which the first paint does not need. Closed, they are the app's own light
 // controls; their overlays load Mantine when first opened.
-const SyncStatus = lazy(() =>
-  import('../features/sync-status/sync-status.tsx').then((m) => ({ default: m.SyncStatus })),
-)
+const SyncStatus = lazy(() => loadSyncStatus().then((m) => ({ default: m.SyncStatus })))
 
 // The number of new requests reads IndexedDB and the API: after the first screen too.
 const NewAppealsBadge = lazy(() =>
-  import('../features/appeal-count/new-appeals-badge.tsx').then((m) => ({
-    default: m.NewAppealsBadge,
-  })),
+  loadNewAppealsBadge().then((m) => ({ default: m.NewAppealsBadge })),
 )
 
 const WorkspaceSwitcher = lazy(() =>
-  import('../features/workspaces/workspace-switcher.tsx').then((m) => ({
-    default: m.WorkspaceSwitcher,
-  })),
+  loadWorkspaceSwitcher().then((m) => ({ default: m.WorkspaceSwitcher })),
 )
 
 function AppRoute() {

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { CallbackPage } from '../features/auth/callback-page.tsx'
+import { CallbackPage } from '../features/auth/index.ts'
 import { MantineScope } from '../ui/mantine-scope.tsx'
 import { PlainLayout } from '../ui/plain-layout.tsx'
 

@@ -3,8 +3,7 @@ import { useLingui } from '@lingui/react/macro'
 import * as v from 'valibot'
 import { DepartmentFields, type Department } from '../../domain/directory.ts'
 import { FormTextarea, FormTextInput } from '../../ui/form-fields.tsx'
-import type { RecordFormProps } from '../records/form-props.ts'
-import { RecordFormFrame, useRecordFormOf } from '../records/record-form.tsx'
+import { RecordFormFrame, type RecordFormProps, useRecordFormOf } from '../records/index.ts'
 
 export const DepartmentSchema = v.object(DepartmentFields)
 export type DepartmentValues = Pick<Department, 'name' | 'description'>

@@ -4,7 +4,7 @@ import { IconBuildingHospital } from '@tabler/icons-react'
 import { useMemo } from 'react'
 import type { Department } from '../../domain/directory.ts'
 import type { SortOption } from '../../ui/record-list.tsx'
-import { byCreation, byName } from '../records/sorts.ts'
+import { byCreation, byName } from '../records/index.ts'
 import { DirectoryListPage } from './directory-list-page.tsx'
 import { removeDepartment } from './removals.ts'
 

@@ -3,8 +3,7 @@ import { useLingui } from '@lingui/react/macro'
 import * as v from 'valibot'
 import { LocationFields, type Location } from '../../domain/directory.ts'
 import { FormTextInput } from '../../ui/form-fields.tsx'
-import type { RecordFormProps } from '../records/form-props.ts'
-import { RecordFormFrame, useRecordFormOf } from '../records/record-form.tsx'
+import { RecordFormFrame, type RecordFormProps, useRecordFormOf } from '../records/index.ts'
 
 export const LocationSchema = v.object(LocationFields)
 export type LocationValues = Pick<Location, 'name' | 'address' | 'phone'>

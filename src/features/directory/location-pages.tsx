@@ -1,7 +1,7 @@
 import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { createRecord, updateRecord } from '../../mirror/commands.ts'
-import { RecordAddPage, RecordEditPage } from '../records/record-pages.tsx'
+import { RecordAddPage, RecordEditPage } from '../records/index.ts'
 import { LocationForm, emptyLocation } from './location-form.tsx'
 import { removeLocation } from './removals.ts'
 

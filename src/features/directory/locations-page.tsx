@@ -5,7 +5,7 @@ import { useMemo } from 'react'
 import type { Location } from '../../domain/directory.ts'
 import { compareText } from '../../ui/list-query.ts'
 import type { SortOption } from '../../ui/record-list.tsx'
-import { byCreation, byName } from '../records/sorts.ts'
+import { byCreation, byName } from '../records/index.ts'
 import { DirectoryListPage } from './directory-list-page.tsx'
 import { removeLocation } from './removals.ts'
 

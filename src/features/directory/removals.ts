@@ -1,7 +1,7 @@
 import './directory-messages.ts'
 import { t } from '@lingui/core/macro'
 import type { Department, Location, Specialist } from '../../domain/directory.ts'
-import { removeRecord } from '../records/remove-record.ts'
+import { removeRecord } from '../records/index.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
 
 // One confirmation per kind, shared by its list (the row's bin) and its form («Удалить»).

@@ -4,11 +4,11 @@ import { createRecord, setRecordEnabled, updateRecord, uploadFile } from '../../
 import { useRecords } from '../../mirror/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
 import {
-  RecordAddPage,
-  RecordEditPage,
   type AddFormProps,
   type EditFormProps,
-} from '../records/record-pages.tsx'
+  RecordAddPage,
+  RecordEditPage,
+} from '../records/index.ts'
 import { useRefresh } from '../../sync/client.ts'
 import {
   emptySpecialist,

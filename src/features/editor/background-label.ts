@@ -1,4 +1,5 @@
 import { useLingui } from '@lingui/react/macro'
+import './editor-messages.ts'
 import type { EditorKind } from './model/layout.ts'
 
 /**

@@ -4,13 +4,13 @@ import { Box, Group, Stack, Text } from '../../ui/layout.tsx'
 import { IconButton, PlainButton } from '../../ui/button.tsx'
 import { IconArrowDown, IconArrowUp, IconGripVertical } from '@tabler/icons-react'
 import { memo, useCallback, useEffect, useMemo, useState, type PointerEvent } from 'react'
-import { useParkedEntries } from '../../sync/client.ts'
 import { Badge } from '../../ui/badge.tsx'
 import type { LocalBlock } from './editor-data.ts'
 import { BlockIcon } from './block-icons.tsx'
 import { LayerDrag, type DropTarget } from './layer-drag.ts'
 import { useBlockTypeLabel } from './inspector/block-inspector.tsx'
 import { sortedKeys, type EditorState, type EditorStore } from './model/editor-store.ts'
+import { useParkedEntries } from './use-editor-data.ts'
 
 /** A short label for a block in lists: its name, or its text, or its type. */
 export function useBlockTitle(): (block: LocalBlock) => string {

@@ -59,3 +59,9 @@ export function useProjectIdRedirect(projectId: number): number | null {
 
 /** «Сохранить»: the changes are local already; replay the outbox now instead of waiting. */
 export { requestSync as sendChangesNow } from '../../sync/client.ts'
+
+/**
+ * Where the person's changes are (the toolbar's save state says the header's words) and the
+ * changes the server refused (the layers' marks): the sync's status, read here like the rest.
+ */
+export { useParkedEntries, useSyncStatus } from '../../sync/client.ts'

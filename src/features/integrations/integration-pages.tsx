@@ -5,8 +5,7 @@ import type { ReactNode } from 'react'
 import { createRecord, setRecordEnabled, updateRecord } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { notifySuccess } from '../../ui/notify.tsx'
-import { RecordEditPage } from '../records/record-pages.tsx'
-import { RECORD_ROUTES } from '../records/record-routes.ts'
+import { RECORD_ROUTES, RecordEditPage } from '../records/index.ts'
 import {
   emptyIntegration,
   IntegrationForm,

@@ -3,7 +3,7 @@ import { useLingui } from '@lingui/react/macro'
 import { setRecordEnabled } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { Switch } from '../../ui/switch.tsx'
-import { runCommand } from '../records/run-command.ts'
+import { runCommand } from '../records/index.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
 
 /**

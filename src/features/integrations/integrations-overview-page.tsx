@@ -5,10 +5,13 @@ import { useCurrentWorkspaceId, useRecords, useSyncMarks } from '../../mirror/li
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
 import { SyncMark } from '../../ui/sync-mark.tsx'
-import { NoWorkspace } from '../records/no-workspace.tsx'
-import { RecordLoading } from '../records/record-state.tsx'
-import { RECORD_ROUTES, type RecordRoutes } from '../records/record-routes.ts'
-import { byName } from '../records/sorts.ts'
+import {
+  byName,
+  NoWorkspace,
+  RECORD_ROUTES,
+  RecordLoading,
+  type RecordRoutes,
+} from '../records/index.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { AnchorLink, ButtonLink } from '../../ui/links.tsx'
 import { IntegrationToggle } from './integration-toggle.tsx'

@@ -1,7 +1,7 @@
 import './integration-messages.ts'
 import { t } from '@lingui/core/macro'
 import type { IntegrationKind } from '../../domain/integration.ts'
-import { removeRecord } from '../records/remove-record.ts'
+import { removeRecord } from '../records/index.ts'
 import { KIND_NAME } from './kind-names.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
 

@@ -13,9 +13,13 @@ import {
 import { confirmDialog } from '../../ui/confirm.tsx'
 import { PROJECT_TYPE_IDS, type ProjectTypeId } from '../../domain/project.ts'
 import { PageHeader } from '../../ui/page-header.tsx'
-import { RecordLoading, RecordMissing } from '../records/record-state.tsx'
-import { runCommand } from '../records/run-command.ts'
-import { useFollowId, useKeepWhileLoading } from '../records/use-follow-id.ts'
+import {
+  RecordLoading,
+  RecordMissing,
+  runCommand,
+  useFollowId,
+  useKeepWhileLoading,
+} from '../records/index.ts'
 import { useRefresh } from '../../sync/client.ts'
 import { describeTypeChange, projectRoute, TYPE_TEXT } from './project-types.ts'
 import { TypePicture } from './type-picture.tsx'

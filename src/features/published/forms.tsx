@@ -1,8 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { referencedIds, takesRequests } from '../../domain/block.ts'
 import type { PageSnapshot } from '../../domain/publish.ts'
-import { requestFormOf } from '../editor/blocks/index.ts'
-import { useBlockLabels } from '../editor/blocks/use-block-labels.ts'
+import { requestFormOf, useBlockLabels } from '../editor/page-kit.ts'
 
 /**
  * The request forms of a published page's gift, price and subscribe blocks (docs/requests.md).

@@ -1,10 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import '../editor/editor-messages.ts'
 import { useMemo } from 'react'
 import { imageSrcsets, type PageSnapshot } from '../../domain/publish.ts'
-import { useBackgroundLabel } from '../editor/background-label.ts'
-import type { LocalBlock } from '../editor/editor-data.ts'
-import { PageSection } from '../editor/preview/page-section.tsx'
+import { type LocalBlock, PageSection, useBackgroundLabel } from '../editor/page-kit.ts'
 import { PageForms } from './forms.tsx'
 
 export interface PublishedPageProps {

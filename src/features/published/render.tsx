@@ -5,14 +5,18 @@ import { renderToString } from 'react-dom/server'
 import { takesRequests } from '../../domain/block.ts'
 import { imageSrcsets, type PageSnapshot } from '../../domain/publish.ts'
 import { EMBED_ORIGINS } from '../../domain/video-embed.ts'
-import type { LocalBlock } from '../editor/editor-data.ts'
-import { FONT_FILES } from '../editor/fonts/font-files.ts'
-import { facesUsedBy, FONT_SUBSETS, type FontFaceRef } from '../editor/model/fonts.ts'
-import { blocksInOrder } from '../editor/model/preview-layout.ts'
+import {
+  blocksInOrder,
+  facesUsedBy,
+  FONT_FILES,
+  FONT_SUBSETS,
+  type FontFaceRef,
+  type LocalBlock,
+  stillTime,
+} from '../editor/page-kit.ts'
 import { PublishedPage } from './page.tsx'
 import { FORM_TOKEN_SLOT, RequestForm, SUBMISSION_SLOT, Thanks, type FormValues } from './forms.tsx'
 import { pageScript } from './page-script.ts'
-import { stillTime } from '../editor/blocks/shared.ts'
 import { messages as appMessages } from '../../locales/ru/messages.po'
 import { messageTexts, notFoundTexts, pageTexts, privacyTexts } from './texts.ts'
 

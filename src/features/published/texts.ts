@@ -1,5 +1,4 @@
 import { t } from '@lingui/core/macro'
-import '../editor/editor-messages.ts'
 
 /** The published page's own words (its blocks carry theirs). Called once the locale is active. */
 export function pageTexts() {

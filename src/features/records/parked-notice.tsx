@@ -6,7 +6,7 @@ import { discardEntry, retryEntry, useParkedEntries, type ParkedEntry } from '..
 import { Alert } from '../../ui/alert.tsx'
 import { Button } from '../../ui/button.tsx'
 import { fieldErrorText } from '../../ui/field-error.ts'
-import { ConflictActions, ConflictFields, type BlockFieldOf } from '../sync-state/conflict-view.tsx'
+import { ConflictActions, ConflictFields, type BlockFieldOf } from '../sync-state/index.ts'
 
 /** The rejected changes of one record. */
 export function useParkedOf(table: MirrorTable, id: number): ParkedEntry[] {

@@ -8,8 +8,8 @@ import { discardEntry, retryEntry, type ParkedEntry } from '../../sync/client.ts
 import { Button } from '../../ui/button.tsx'
 import { notifyError } from '../../ui/notify.tsx'
 import { nestQuotes } from '../../domain/quotes.ts'
-import { blockFieldOf } from '../editor/blocks/index.ts'
-import { ConflictActions, ConflictFields } from '../sync-state/conflict-view.tsx'
+import { blockFieldOf } from '../editor/page-kit.ts'
+import { ConflictActions, ConflictFields } from '../sync-state/index.ts'
 
 const KIND_NAMES: Record<OutboxTable, MessageDescriptor> = {
   amo: msg`Интеграция amoCRM`,

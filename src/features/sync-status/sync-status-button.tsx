@@ -9,7 +9,7 @@ import { Badge } from '../../ui/badge.tsx'
 import { PlainButton } from '../../ui/button.tsx'
 import { Group, Text, type TextColor } from '../../ui/layout.tsx'
 import { Loader } from '../../ui/loader.tsx'
-import type { SyncState as State } from '../sync-state/sync-state.ts'
+import type { SyncState as State } from '../sync-state/index.ts'
 import classes from './sync-status.module.css'
 
 export interface SyncStatusButtonProps extends ComponentPropsWithoutRef<'button'> {

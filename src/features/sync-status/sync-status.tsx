@@ -6,11 +6,11 @@ import { useSyncStatus } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
 import { MantineScope } from '../../ui/mantine-scope.tsx'
 import { useOverlayOnDemand } from '../../ui/overlay-on-demand.ts'
-import { onOpenSyncPanel } from '../sync-state/open-panel.ts'
 import {
+  onOpenSyncPanel,
   syncState as stateOf,
   useSyncStateLabel as useStateLabel,
-} from '../sync-state/sync-state.ts'
+} from '../sync-state/index.ts'
 import { useNotices } from './notices.ts'
 import { SyncStatusButton, type SyncStatusButtonProps } from './sync-status-button.tsx'
 

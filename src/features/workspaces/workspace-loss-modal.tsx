@@ -5,7 +5,7 @@ import { dismissWorkspaceLoss } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
 import { Group, ScrollBox, Stack, Text } from '../../ui/layout.tsx'
 import { Modal } from '../../ui/modal.ts'
-import { changeKindName } from '../sync-status/parked-list.tsx'
+import { changeKindName } from '../sync-status/index.ts'
 
 /**
  * The notice of a lost workspace in Mantine's Modal (`WorkspaceLossNotice` in

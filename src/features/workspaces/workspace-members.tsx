@@ -12,7 +12,7 @@ import {
 import type { PendingInvitation, WorkspaceMember as Member } from '../../domain/workspace.ts'
 import { leaveWorkspace } from '../../sync/client.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
-import { readSession } from '../auth/session.ts'
+import { readSession } from '../auth/index.ts'
 import { Button, IconButton } from '../../ui/button.tsx'
 import { TextInput } from '../../ui/text-input.tsx'
 import { confirmDialog } from '../../ui/confirm.tsx'

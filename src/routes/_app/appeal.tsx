@@ -1,8 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
+import { loadAppealsPage } from '../../features/appeals/index.ts'
 
 // The screen and its words load with this route only (docs/requests.md, "The app").
-const AppealsPage = lazy(() => import('../../features/appeals/appeals-page.tsx'))
+const AppealsPage = lazy(loadAppealsPage)
 
 /** `?id=` opens one request beside the list; anything else is dropped. */
 function validateSearch(search: Record<string, unknown>): { id?: number } {

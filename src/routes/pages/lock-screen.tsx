@@ -1,7 +1,5 @@
 import { createFileRoute, useRouter } from '@tanstack/react-router'
-import { safeRedirectTarget } from '../../features/auth/guard.ts'
-import { LockScreen } from '../../features/auth/lock-screen.tsx'
-import { validateToSearch } from '../../features/auth/search.ts'
+import { LockScreen, safeRedirectTarget, validateToSearch } from '../../features/auth/index.ts'
 
 export const Route = createFileRoute('/pages/lock-screen')({
   validateSearch: validateToSearch,

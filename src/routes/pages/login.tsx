@@ -1,7 +1,5 @@
 import { createFileRoute, useRouter } from '@tanstack/react-router'
-import { safeRedirectTarget } from '../../features/auth/guard.ts'
-import { LoginForm } from '../../features/auth/login-form.tsx'
-import { validateToSearch } from '../../features/auth/search.ts'
+import { LoginForm, safeRedirectTarget, validateToSearch } from '../../features/auth/index.ts'
 
 export const Route = createFileRoute('/pages/login')({
   validateSearch: validateToSearch,

@@ -1,5 +1,5 @@
 import { createFileRoute, useRouter } from '@tanstack/react-router'
-import { RegisterForm } from '../../features/auth/register-form.tsx'
+import { RegisterForm } from '../../features/auth/index.ts'
 
 export const Route = createFileRoute('/pages/register')({ component: RegisterPage })
 

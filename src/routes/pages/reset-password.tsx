@@ -1,6 +1,5 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { ResetPasswordForm } from '../../features/auth/reset-password-form.tsx'
-import { validateTokenSearch } from '../../features/auth/search.ts'
+import { ResetPasswordForm, validateTokenSearch } from '../../features/auth/index.ts'
 
 export const Route = createFileRoute('/pages/reset-password')({
   validateSearch: validateTokenSearch,

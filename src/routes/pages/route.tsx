@@ -1,5 +1,5 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
-import { requireAuth } from '../../features/auth/route-guard.ts'
+import { requireAuth } from '../../features/auth/index.ts'
 import { MantineScope } from '../../ui/mantine-scope.tsx'
 import { PlainLayout } from '../../ui/plain-layout.tsx'
 

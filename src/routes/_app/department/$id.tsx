@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { DepartmentEditPage } from '../../../features/directory/department-pages.tsx'
-import { parseRecordId } from '../../../features/records/record-id.ts'
-import { RecordNotFound } from '../../../features/records/record-state.tsx'
+import { DepartmentEditPage } from '../../../features/directory/index.ts'
+import { parseRecordId, RecordNotFound } from '../../../features/records/index.ts'
 
 export const Route = createFileRoute('/_app/department/$id')({ component: Page })
 

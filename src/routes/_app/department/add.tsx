@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { DepartmentAddPage } from '../../../features/directory/department-pages.tsx'
+import { DepartmentAddPage } from '../../../features/directory/index.ts'
 
 export const Route = createFileRoute('/_app/department/add')({ component: DepartmentAddPage })

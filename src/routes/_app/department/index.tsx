@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { DepartmentsPage } from '../../../features/directory/departments-page.tsx'
+import { DepartmentsPage } from '../../../features/directory/index.ts'
 
 export const Route = createFileRoute('/_app/department/')({
   // Drawn without Mantine: a list page is a first screen (docs/performance.md).

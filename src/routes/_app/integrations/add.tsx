@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { IntegrationAddPage } from '../../../features/integrations/integration-add-page.tsx'
+import { IntegrationAddPage } from '../../../features/integrations/index.ts'
 import type { IntegrationKind } from '../../../domain/integration.ts'
 
 interface AddSearch {

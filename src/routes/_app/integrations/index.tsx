@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { IntegrationsOverviewPage } from '../../../features/integrations/integrations-overview-page.tsx'
+import { IntegrationsOverviewPage } from '../../../features/integrations/index.ts'
 
 export const Route = createFileRoute('/_app/integrations/')({
   // Drawn without Mantine: a list page is a first screen (docs/performance.md).

@@ -1,4 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { LocationAddPage } from '../../../features/directory/location-pages.tsx'
+import { LocationAddPage } from '../../../features/directory/index.ts'
 
 export const Route = createFileRoute('/_app/locations/add')({ component: LocationAddPage })

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ProjectsPage } from '../../../features/projects/projects-page.tsx'
+import { ProjectsPage } from '../../../features/projects/index.ts'
 
 export const Route = createFileRoute('/_app/projects/')({
   // Drawn without Mantine: the list is the first screen after sign-in (docs/performance.md).

@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { SpecialistEditPage } from '../../../features/directory/specialist-pages.tsx'
-import { parseRecordId } from '../../../features/records/record-id.ts'
-import { RecordNotFound } from '../../../features/records/record-state.tsx'
+import { SpecialistEditPage } from '../../../features/directory/index.ts'
+import { parseRecordId, RecordNotFound } from '../../../features/records/index.ts'
 
 export const Route = createFileRoute('/_app/specialist/$id')({ component: Page })
 

@@ -1,10 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { useCallback } from 'react'
-import { AmoOauthNotice, useAmoOauthOutcome } from '../../../../features/integrations/amo-oauth.tsx'
-import { validateAmoOauthSearch } from '../../../../features/integrations/amo-oauth-search.ts'
-import { IntegrationEditPage } from '../../../../features/integrations/integration-pages.tsx'
-import { parseRecordId } from '../../../../features/records/record-id.ts'
-import { RecordNotFound } from '../../../../features/records/record-state.tsx'
+import {
+  AmoOauthNotice,
+  IntegrationEditPage,
+  useAmoOauthOutcome,
+  validateAmoOauthSearch,
+} from '../../../../features/integrations/index.ts'
+import { parseRecordId, RecordNotFound } from '../../../../features/records/index.ts'
 
 export const Route = createFileRoute('/_app/integrations/amo/$id')({
   // amoCRM's redirect back after «Подключить amoCRM» says how it went (docs/API.md).

@@ -1,8 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { useCallback } from 'react'
-import { AmoOauthNotice, useAmoOauthOutcome } from '../../../../features/integrations/amo-oauth.tsx'
-import { validateAmoOauthSearch } from '../../../../features/integrations/amo-oauth-search.ts'
-import { IntegrationsListPage } from '../../../../features/integrations/integrations-list-page.tsx'
+import {
+  AmoOauthNotice,
+  IntegrationsListPage,
+  useAmoOauthOutcome,
+  validateAmoOauthSearch,
+} from '../../../../features/integrations/index.ts'
 
 export const Route = createFileRoute('/_app/integrations/amo/')({
   // Drawn without Mantine: a list page is a first screen (docs/performance.md).

@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { IntegrationEditPage } from '../../../../features/integrations/integration-pages.tsx'
-import { parseRecordId } from '../../../../features/records/record-id.ts'
-import { RecordNotFound } from '../../../../features/records/record-state.tsx'
+import { IntegrationEditPage } from '../../../../features/integrations/index.ts'
+import { parseRecordId, RecordNotFound } from '../../../../features/records/index.ts'
 
 export const Route = createFileRoute('/_app/integrations/bitrix/$id')({ component: Page })
 

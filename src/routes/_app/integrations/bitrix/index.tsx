@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { IntegrationsListPage } from '../../../../features/integrations/integrations-list-page.tsx'
+import { IntegrationsListPage } from '../../../../features/integrations/index.ts'
 
 export const Route = createFileRoute('/_app/integrations/bitrix/')({
   // Drawn without Mantine: a list page is a first screen (docs/performance.md).

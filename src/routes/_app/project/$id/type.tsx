@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ProjectTypePage } from '../../../../features/projects/project-type-page.tsx'
-import { parseRecordId } from '../../../../features/records/record-id.ts'
-import { RecordNotFound } from '../../../../features/records/record-state.tsx'
+import { ProjectTypePage } from '../../../../features/projects/index.ts'
+import { parseRecordId, RecordNotFound } from '../../../../features/records/index.ts'
 
 export const Route = createFileRoute('/_app/project/$id/type')({ component: Page })
 

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { EditorScreen } from '../../../../../features/editor/editor-screen.tsx'
+import { EditorScreen } from '../../../../../features/editor/index.ts'
 
 /** Canvas editor, type 1 «Лендинг» (docs/editor.md "Two editors"). */
 export const Route = createFileRoute('/_app/projects/$id/edit/type-1')({ component: Page })

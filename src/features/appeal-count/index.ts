@@ -1,0 +1,2 @@
+// The sidebar's count of new requests.
+export { loadNewAppealsBadge } from './on-demand.ts'

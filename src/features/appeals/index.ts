@@ -1,0 +1,2 @@
+// «Обращения» (docs/requests.md).
+export { loadAppealsPage } from './on-demand.ts'

@@ -1,0 +1,2 @@
+// The header's workspace switcher (docs/app-shell.md).
+export { loadWorkspaceSwitcher } from './on-demand.ts'
