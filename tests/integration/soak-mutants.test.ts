@@ -1,13 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { OutboxEntry } from '../../src/data/types.ts'
-import {
-  compareWithMirror,
-  drain,
-  openCopies,
-  runScenario,
-  serverState,
-} from '../support/convergence-scenario.ts'
-import { compareWithIntent, mirrorRows, mirrorSideFor, serverSide } from '../support/intent.ts'
+import { runScenario, soakProblems } from '../support/convergence-scenario.ts'
 import {
   startRestartableServer,
   startSyncWorld,
@@ -170,22 +163,7 @@ async function soak(seed: number, name: string): Promise<string[]> {
     }
   mutant.current = name
   try {
-    const report = await runScenario(seed, world, { steps: STEPS })
-    const left = await drain(world, report.worker)
-    if (left.length > 0) return left.map((entry) => `left in the outbox: ${entry}`)
-    await openCopies(world, report.worker, report.copies)
-    const state = await serverState(world)
-    return [
-      ...report.violations,
-      ...world.proxy.anomalies,
-      ...(await compareWithMirror(world)),
-      ...(await compareWithIntent(report.intent, state, serverSide(world, state))),
-      ...(await compareWithIntent(
-        report.intent,
-        await mirrorRows(world),
-        await mirrorSideFor(world),
-      )),
-    ]
+    return await soakProblems(world, await runScenario(seed, world, { steps: STEPS }))
   } catch (error) {
     // A planted bug may also break the scenario outright: that is caught too.
     return [`the scenario failed: ${String(error)}`]
