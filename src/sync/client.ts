@@ -188,21 +188,15 @@ function updateLiveStream() {
     cancelled = true
     stop?.()
   }
-  void import('./live-events.ts').then(({ listenToWorkspace, scopesOf }) => {
+  void import('./live-events.ts').then(({ listenToWorkspace, heardChange }) => {
     if (cancelled) return
     stop = listenToWorkspace({
       workspaceId: want,
       onChange: (event) => {
-        // A page change leaves the project's version as it was, and so does a request's delivery
-        // moving on: the mirror cannot know them by that.
-        if (event.page || event.deliveries) {
-          for (const scope of scopesOf(event, want)) refreshIfShown(scope)
-          return
-        }
         if (event.table === 'workspace' && event.op === 'delete') deleted.add(event.id)
-        // This device's own writes come back too: the mirror has them already.
-        const { table, id, version, op } = event
-        askKnown({ table, id, version, op }, scopesOf(event, want))
+        const { scopes, ask } = heardChange(event, want)
+        if (ask) askKnown(ask, scopes)
+        else for (const scope of scopes) refreshIfShown(scope)
       },
       onReset: refreshActiveScopes,
       onRemoved: (workspaceId) => {

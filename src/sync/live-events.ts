@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import * as v from 'valibot'
 import { openEventStream } from '../api/client.ts'
-import type { RefreshScope } from './protocol.ts'
+import type { KnownChange, RefreshScope } from './protocol.ts'
 import { RECORD_KINDS, type RecordKind } from '../data/types.ts'
 import { ChangeEvent } from '../domain/workspace.ts'
 
@@ -62,6 +62,23 @@ export function scopesOf(event: ChangeEvent, workspaceId: number): RefreshScope[
   // A visitor's request: only it is read again, not every window of the list.
   if (event.table === 'appeal') return [{ kind: 'appeal', workspaceId, id: event.id }]
   return []
+}
+
+/**
+ * What the page does with a change it hears (docs/SYNC.md "Live changes"): the scopes it touches,
+ * refreshed where a screen shows them, once the sync worker says the mirror does not hold the
+ * change already (`ask`; this device's own writes come back too). A page change or a request's
+ * delivery leaves the version as it was, so the mirror cannot know them by that: nothing to ask,
+ * always refreshed.
+ */
+export function heardChange(
+  event: LiveChange,
+  workspaceId: number,
+): { scopes: RefreshScope[]; ask: KnownChange | null } {
+  const scopes = scopesOf(event, workspaceId)
+  if (event.page || event.deliveries) return { scopes, ask: null }
+  const { table, id, version, op } = event
+  return { scopes, ask: { table, id, version, op } }
 }
 
 /** Backoff between reconnects: 1 s doubling to 30 s, half fixed and half random. */

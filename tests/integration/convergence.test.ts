@@ -14,13 +14,10 @@ import { pngImage } from '../server/helpers.ts'
 import { createSyncEngine } from '../../src/sync/engine.ts'
 import {
   compareWithMirror,
-  drain,
   newBlock,
-  openCopies,
   runScenario,
-  serverState,
+  soakProblems,
 } from '../support/convergence-scenario.ts'
-import { compareWithIntent, mirrorRows, mirrorSideFor, serverSide } from '../support/intent.ts'
 import {
   startRestartableServer,
   startSyncWorld,
@@ -60,7 +57,13 @@ const covered = new Set<string>()
 function coverageOf(world: SyncWorld, log: string[]): Set<string> {
   const covered = new Set<string>(world.traffic.paths)
   for (const [fault, count] of Object.entries(world.proxy.stats)) if (count > 0) covered.add(fault)
+  let lost = false
   for (const line of log) {
+    const decided =
+      /^conflict on .* (record|block): (kept mine|took the server’s|left undecided)$/.exec(line)
+    if (decided) covered.add(`${decided[1]} conflict`).add(`conflict: ${decided[2]}`)
+    if (line.startsWith('another device wrote') && lost) covered.add('conflict on a sent change')
+    lost = / was sent and lost$/.test(line)
     if (line.endsWith(': killed')) covered.add('killed mid-call')
     if (line.includes('revoked token') && line.includes('→ signin')) covered.add('401')
     if (line.includes('expired token → signin')) covered.add('expired')
@@ -104,35 +107,8 @@ describe('convergence under faults', () => {
       lap()
       const report = await runScenario(seed, world, { steps: STEPS })
       lap()
-      const left = await drain(world, report.worker)
-      lap()
-      const differences: string[] = []
       // What the person meant, against the server and against the mirror, field by field.
-      const lost: string[] = []
-      if (left.length === 0) {
-        await openCopies(world, report.worker, report.copies)
-        // One listing of the server for every comparison: nothing changes it any more.
-        const state = await serverState(world)
-        const side = serverSide(world, state)
-        differences.push(...(await compareWithMirror(world, state)))
-        lost.push(...(await compareWithIntent(report.intent, state, side)))
-        lost.push(
-          ...(await compareWithIntent(
-            report.intent,
-            await mirrorRows(world),
-            await mirrorSideFor(world, side),
-          )),
-        )
-      }
-      lap()
-      const problems = [
-        ...report.violations,
-        ...left.map((entry) => `left in the outbox: ${entry}`),
-        ...differences,
-        ...lost,
-        ...world.proxy.anomalies,
-        ...(world.concurrency.maxBusyWorkers > 1 ? ['two workers sent requests at once'] : []),
-      ]
+      const problems = await soakProblems(world, report, lap)
       const story = report.log.slice(process.env.SEED ? 0 : -40).join('\n  ')
       expect(
         problems,
@@ -187,7 +163,9 @@ describe('convergence under faults', () => {
         ...['offline', 'killed mid-call', '401', 'expired', 'two workers', 'another device'],
         ...['stale-duplicate', 'stale-redelivered', 'reject-404', 'reject-409', 'reject-422'],
         ...['retried', 'discarded create', 'discarded update', 'restart', 'expired mid-chain'],
-        ...['sign-in retried', 'check_auth fault'],
+        ...['sign-in retried', 'check_auth fault', 'record conflict', 'block conflict'],
+        ...['conflict: kept mine', 'conflict: took the server’s', 'conflict: left undecided'],
+        'conflict on a sent change',
       ]
       expect(wanted.filter((item) => !covered.has(item))).toEqual([])
     })

@@ -336,3 +336,51 @@ export function fixtures(s: TestServer, token: string) {
     tree,
   }
 }
+
+/**
+ * Writes from one version sent at once (docs/API.md "Conditional writes"): eight updates of a
+ * department and eight of a price block from version 1, then four deletes of the block from the
+ * version the winner made. Of each race exactly one write may pass; the rest are refused (409, or
+ * 404 once the block is gone). Returns what went otherwise, naming the race and how many passed.
+ */
+export async function raceProblems(f: ReturnType<typeof fixtures>): Promise<string[]> {
+  const { bg, ws } = await f.tree()
+  const dep = await f.record('department', ws.id)
+  const block = await f.block('price', bg.id)
+  const problems: string[] = []
+  const race = async (what: string, writes: Promise<Response>[], refused: number) => {
+    const statuses = (await Promise.all(writes)).map((r) => r.status).sort()
+    const passed = statuses.filter((status) => status === 200).length
+    const others = statuses.filter((status) => status !== 200 && status !== refused)
+    if (passed !== 1 || others.length > 0)
+      problems.push(
+        `${writes.length} ${what} at once: ${passed} passed, exactly one may (${statuses.join(', ')})`,
+      )
+  }
+  const fromOne = { 'If-Match': '1' }
+  await race(
+    'department updates from version 1',
+    Array.from({ length: 8 }, (_, i) =>
+      f.call('POST', '/api/department/update', { id: dep.id, name: `Имя ${i}` }, fromOne),
+    ),
+    409,
+  )
+  const version = (await f.readRecord('department', dep.id))?.version
+  if (version !== 2) problems.push(`the department is at version ${version} after them, not 2`)
+  await race(
+    'price block updates from version 1',
+    Array.from({ length: 8 }, (_, i) =>
+      f.call('POST', '/api/price/update', { id: block.id, x: i + 10 }, fromOne),
+    ),
+    409,
+  )
+  // Of four deletes from version 2, one deletes; the others find no row.
+  await race(
+    'price block deletes from version 2',
+    Array.from({ length: 4 }, () =>
+      f.call('POST', '/api/price/delete', { id: block.id }, { 'If-Match': '2' }),
+    ),
+    404,
+  )
+  return problems
+}

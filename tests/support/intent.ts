@@ -22,6 +22,7 @@ import {
 import { localFileId } from '../../src/data/ids.ts'
 import { copyName as projectCopyName } from '../../src/domain/project.ts'
 import type { LocalBlock, OutboxEntry, RecordKind } from '../../src/data/types.ts'
+import { fieldGroup } from '../../src/data/entries.ts'
 import type { SyncEngine } from '../../src/sync/engine.ts'
 import type { SyncWorld } from './sync-world.ts'
 
@@ -34,10 +35,18 @@ import type { SyncWorld } from './sync-world.ts'
  * mirror against it, field by field.
  *
  * Entities are known by keys the scenario controls, never by ids the engine assigns: a record by a
- * field the scenario makes unique and never edits (a department's name, an amoCRM subdomain, a
- * Bitrix24 portal), a workspace or a project by any name the person ever gave it, a background by
- * its project and the pixel size of its picture (unique per upload), a block by its background and
- * a tag field (a text block's name, a price's button text, a subscribe's action).
+ * field the scenario makes unique (a department's name, an amoCRM subdomain, a Bitrix24 portal;
+ * a name the person or another device gave it later too), a workspace or a project by any name the
+ * person ever gave it, a background by its project and the pixel size of its picture (unique per
+ * upload), a block by its background and a tag field (a text block's name, a price's button text,
+ * a subscribe's action).
+ *
+ * Another device may write the very fields the person has a change of waiting for: the intent then
+ * holds a conflict (`OpenConflict`) — the person's value against the other device's — until the
+ * person decides (docs/SYNC.md "Conflicts"). «Оставить моё» keeps the person's value, «Взять с
+ * сервера» makes the other device's theirs, and a conflict left undecided must be on the device,
+ * naming both, while the server holds the other device's value. A value someone meant is never
+ * lost silently.
  */
 
 type Row = { id: number } & Record<string, unknown>
@@ -86,8 +95,27 @@ function blockTag(row: Fields): string {
   return String(row.name)
 }
 
+/** One field in question: the person's value and the other device's. */
+export interface Clash {
+  mine: unknown
+  theirs: unknown
+}
+
+/** Fields of one entity both the person and another device changed, the person not asked yet. */
+export interface OpenConflict {
+  table: string
+  key: string
+  fields: Record<string, Clash>
+}
+
+const show = (value: unknown) => JSON.stringify(value)
+
 export class Intent {
   readonly entities = new Map<string, Entity>()
+  /** Conflicts the person has not decided, by entity key. */
+  readonly conflicts = new Map<string, OpenConflict>()
+  /** Values another device wrote, by `key.field`: a report says whose a value is. */
+  private readonly written = new Map<string, string[]>()
   /** 'workspaces:<name>' / 'projects:<name>' / 'projects:#<local id>' → key. */
   private readonly aliases = new Map<string, string>()
   /** A project's backgrounds in the order the person added them. */
@@ -95,7 +123,8 @@ export class Intent {
   /** `local-file:<n>` urls the person picked → the picked bytes' hash. */
   readonly files = new Map<string, string>()
 
-  alias(kind: 'workspaces' | 'projects', name: string, key: string) {
+  /** `kind`: workspaces, projects, or a record kind whose tag is its name (another name for it). */
+  alias(kind: string, name: string, key: string) {
     this.aliases.set(`${kind}:${name}`, key)
   }
 
@@ -118,10 +147,11 @@ export class Intent {
         const bg = this.keyOf('backgrounds', side.byId('backgrounds', row.bg_id), side)
         return bg ? `${bg}/${String(row.type)} ${blockTag(row)}` : undefined
       }
-      default:
-        if ((RECORD_KINDS as readonly string[]).includes(table))
-          return `${table}:${String(row[RECORD_TAG[table as RecordKind]])}`
-        return undefined
+      default: {
+        if (!(RECORD_KINDS as readonly string[]).includes(table)) return undefined
+        const tag = `${table}:${String(row[RECORD_TAG[table as RecordKind]])}`
+        return this.aliases.get(tag) ?? tag
+      }
     }
   }
 
@@ -183,6 +213,8 @@ export class Intent {
     const entity = this.entities.get(key)
     if (!entity) return
     this.entities.delete(key)
+    // A delete ends its conflicts (docs/SYNC.md "Conflicts"); a child's go with the child.
+    this.conflicts.delete(key)
     const children = [...this.entities.values()]
     if (entity.table === 'workspaces') {
       for (const child of children) if (child.fields.workspace_id === key) this.remove(child.key)
@@ -238,6 +270,47 @@ export class Intent {
 
   copyName(source: string): string {
     return projectCopyName(String(this.entities.get(source)?.fields.name ?? ''))
+  }
+
+  /** Another device wrote `clashes` over the person's waiting values of `key`. */
+  openConflict(table: string, key: string, clashes: Record<string, Clash>) {
+    const open = this.conflicts.get(key) ?? { table, key, fields: {} }
+    Object.assign(open.fields, clashes)
+    this.conflicts.set(key, open)
+    for (const [field, { theirs }] of Object.entries(clashes))
+      this.written.set(`${key}.${field}`, [
+        ...(this.written.get(`${key}.${field}`) ?? []),
+        show(theirs),
+      ])
+  }
+
+  /**
+   * The person changed `fields` of `key` again (all of them: a block saved again, which carries
+   * its whole state): their newer choice, no longer in question (docs/SYNC.md "Conflicts").
+   */
+  supersede(key: string | undefined, fields?: readonly string[]) {
+    const open = key ? this.conflicts.get(key) : undefined
+    if (!open) return
+    const taken = fields && new Set(fields.flatMap((field) => fieldGroup(field)))
+    for (const field of Object.keys(open.fields))
+      if (!taken || taken.has(field)) delete open.fields[field]
+    if (Object.keys(open.fields).length === 0) this.conflicts.delete(open.key)
+  }
+
+  /** The person decided `fields` of `key`: their own values, or the other device's. */
+  decide(key: string, fields: readonly string[], choice: 'mine' | 'theirs') {
+    const open = this.conflicts.get(key)
+    if (!open) return
+    const taken: Fields = {}
+    for (const field of fields) if (field in open.fields) taken[field] = open.fields[field]!.theirs
+    if (choice === 'theirs') this.patch(key, taken)
+    this.supersede(key, fields)
+  }
+
+  /** A value as a report names it: whose it is when another device wrote it. */
+  describe(key: string, field: string, value: unknown): string {
+    const theirs = this.written.get(`${key}.${field}`)?.includes(show(value))
+    return `${show(value)}${theirs ? ' (the other device’s)' : ''}`
   }
 
   hasProjectNamed(name: string): boolean {
@@ -322,12 +395,17 @@ export class Person {
     const normalized = await this.normalize(kind, patch)
     await updateRecord(kind, id, patch as never)
     this.intent.patch(key, normalized)
+    this.intent.supersede(key, Object.keys(patch))
+    // A record known by its name keeps being known by its new one.
+    if (key && RECORD_TAG[kind] === 'name' && typeof patch.name === 'string')
+      this.intent.alias(kind, patch.name, key)
   }
 
   async setRecordEnabled(kind: 'amo' | 'bitrix' | 'specialist', id: number, enabled: boolean) {
     const key = await this.keyOf(kind, id)
     await setRecordEnabled(kind, id, enabled)
     this.intent.patch(key, { enabled })
+    this.intent.supersede(key, ['enabled'])
   }
 
   async deleteRecord(kind: RecordKind, id: number) {
@@ -365,8 +443,16 @@ export class Person {
     const name = this.intent.copyName(source)
     // Two copies of one name could not be told apart: the scenario does not make them.
     if (this.intent.hasProjectNamed(name)) return undefined
+    // A copy waits while a block of its project waits on the person's choice, and then copies
+    // what they chose (docs/SYNC.md "The replay protocol", step 4): the intent cannot say now
+    // what the copy will hold, so the scenario does not copy such a project.
+    if ([...this.intent.conflicts.keys()].some((key) => key.startsWith(`${source}/`)))
+      return undefined
     const copyId = await copyProject(id)
-    const key = `projects:${name}`
+    // An earlier copy renamed since is still known by the key its name gave.
+    const key = this.intent.entities.has(`projects:${name}`)
+      ? `projects:${name} #${copyId}`
+      : `projects:${name}`
     this.intent.alias('projects', name, key)
     this.intent.alias('projects', `#${copyId}`, key)
     this.intent.put('projects', key, { ...this.intent.entities.get(source)!.fields, name })
@@ -415,10 +501,11 @@ export class Person {
         const changed: Fields = {}
         for (const [field, value] of Object.entries(block))
           if (JSON.stringify(shown[field]) !== JSON.stringify(value)) changed[field] = value
-        updates.push([
-          this.intent.keyOf('blocks', shown, side),
-          await this.intent.normalize('blocks', changed, side),
-        ])
+        const key = this.intent.keyOf('blocks', shown, side)
+        updates.push([key, await this.intent.normalize('blocks', changed, side)])
+        // A block saved again carries its whole state: the person's newer choice on every field
+        // in question (docs/SYNC.md "Conflicts").
+        this.intent.supersede(key)
       } else if (bgKey) {
         const key = `${bgKey}/${block.type} ${blockTag(block)}`
         updates.push([key, await this.intent.normalize('blocks', block, side)])
@@ -481,6 +568,78 @@ export class Person {
     return `${remove ? 'deleted' : 'recoloured'} ${key}`
   }
 
+  /**
+   * Another device writes `theirs` over fields the person has a change of waiting for (unsent, or
+   * sent and unanswered), on the server directly and from the version that change started from
+   * (`from`): the replay will meet a real `409` whose `current` is the other device's row
+   * (docs/SYNC.md "Conflicts"). The intent holds a conflict from then on. Returns it, or why
+   * nothing was written (the server is past that version: the person's change already reached it).
+   */
+  async otherDeviceConflicts(
+    table: RecordKind | 'blocks',
+    id: number,
+    from: number,
+    theirs: Fields,
+  ): Promise<OpenConflict | string> {
+    const side = await this.side()
+    const shown = side.byId(table, id)
+    const key = this.intent.keyOf(table, shown, side)
+    const meant = key ? this.intent.entities.get(key) : undefined
+    if (!shown || !key || !meant) return 'not a record the person has'
+    let row: Row | undefined
+    if (table === 'blocks') {
+      const items = await this.world.call('GET', '/api/project/get_items', undefined, {
+        bg_id: Number(shown.bg_id),
+      })
+      if (items.ok) row = ((await items.json()) as Row[]).find((b) => b.id === id)
+    } else {
+      const got = await this.world.call('GET', `/api/${table}/get`, undefined, { id })
+      if (got.ok) row = (await got.json()) as Row
+    }
+    if (!row) return 'gone from the server'
+    if (row.version !== from)
+      return `the server is at version ${String(row.version)}, past ${from}: the person’s change reached it`
+    const type = String(row.type)
+    const path =
+      table !== 'blocks'
+        ? `/api/${table}/update`
+        : ['gift', 'price', 'subscribe'].includes(type)
+          ? `/api/${type}/update`
+          : `/api/${type}/add`
+    const body = table === 'blocks' ? { ...row, ...theirs } : { id, ...theirs }
+    const answer = await this.world.call('POST', path, body, undefined, {
+      'If-Match': String(from),
+    })
+    if (!answer.ok) return `refused ${answer.status}`
+    const clashes: Record<string, Clash> = {}
+    for (const field of Object.keys(theirs))
+      clashes[field] = { mine: meant.fields[field], theirs: theirs[field] }
+    if (RECORD_TAG[table as RecordKind] === 'name' && typeof theirs.name === 'string')
+      this.intent.alias(table, theirs.name, key)
+    this.intent.openConflict(table, key, clashes)
+    return this.intent.conflicts.get(key)!
+  }
+
+  /** The intent's key of the record a queued entry names (by its client key). */
+  async keyOfEntry(entry: OutboxEntry): Promise<string | undefined> {
+    const row = await this.world.db.table(entry.table).where('ck').equals(entry.ck).first()
+    return row ? this.keyOf(entry.table, (row as Row).id) : undefined
+  }
+
+  /** «Оставить моё» on a parked conflict: the person's values go again, over the other device's. */
+  async keepMine(engine: SyncEngine, entry: OutboxEntry) {
+    const key = await this.keyOfEntry(entry)
+    await engine.retryEntry(entry.seq!)
+    if (key) this.intent.decide(key, conflictFields(entry), 'mine')
+  }
+
+  /** «Взять с сервера»: the other device's values are the person's choice now. */
+  async takeTheirs(engine: SyncEngine, entry: OutboxEntry) {
+    const key = await this.keyOfEntry(entry)
+    await engine.discardEntry(entry.seq!)
+    if (key) this.intent.decide(key, conflictFields(entry), 'theirs')
+  }
+
   /** «Повторить» on a refused change: it goes again under a new key, and is still meant. */
   async retryParked(engine: SyncEngine, entry: OutboxEntry) {
     await engine.retryEntry(entry.seq!)
@@ -518,6 +677,10 @@ export class Person {
     for (const key of keys) this.intent.remove(key)
   }
 }
+
+/** The fields a parked conflict names. */
+export const conflictFields = (entry: OutboxEntry) =>
+  entry.conflict?.fields.map((clash) => clash.field) ?? []
 
 /** The state before the person acted: the server's rows, keyed the same way. */
 export async function intentFromServer(
@@ -602,11 +765,23 @@ export async function compareWithIntent(
         continue
       }
       const actual = await intent.normalize(table, row, side)
-      for (const [field, value] of Object.entries(meant.fields))
-        if (JSON.stringify(actual[field]) !== JSON.stringify(value))
+      for (const [field, value] of Object.entries(meant.fields)) {
+        const open = intent.conflicts.get(key)?.fields[field]
+        // Undecided: the server holds the other device's value, the device shows the person's.
+        const expected = open && side.name === 'server' ? open.theirs : value
+        if (show(actual[field]) === show(expected)) continue
+        const is = `${side.name}: ${key}.${field} is ${intent.describe(key, field, actual[field])}`
+        if (!open) problems.push(`${is}, the person meant ${show(value)}`)
+        else if (side.name === 'mirror')
+          problems.push(`${is}: the person’s ${show(open.mine)} shows until they decide`)
+        else
           problems.push(
-            `${side.name}: ${key}.${field} is ${JSON.stringify(actual[field])}, the person meant ${JSON.stringify(value)}`,
+            `${is}: the other device’s ${show(open.theirs)} holds until the person decides on their ${show(open.mine)}` +
+              (show(actual[field]) === show(open.mine)
+                ? ' (settled silently for the person)'
+                : ', a value nobody meant'),
           )
+      }
     }
   }
   for (const key of intent.entities.keys())
@@ -628,6 +803,86 @@ export async function compareWithIntent(
       problems.push(
         `${side.name}: backgrounds of ${project} in order ${order.join(', ')}, meant ${meant.join(', ')}`,
       )
+  }
+  return problems
+}
+
+/**
+ * Whether a parked conflict (`entry`, of the entity `key`) names what the intent holds in
+ * question: each field with the person's value and the other device's. Returns the problems and
+ * the fields it names rightly.
+ */
+export function clashProblems(
+  intent: Intent,
+  key: string,
+  entry: OutboxEntry,
+): { problems: string[]; found: string[] } {
+  const problems: string[] = []
+  const found: string[] = []
+  if (entry.op === 'delete' || !entry.conflict?.fields.length)
+    problems.push(`${key}: a conflict of its ${entry.op} waits that nobody had`)
+  for (const clash of entry.conflict?.fields ?? []) {
+    const meant = intent.conflicts.get(key)?.fields[clash.field]
+    const names = `the person’s ${show(clash.mine)} against ${show(clash.theirs)}`
+    if (!meant) problems.push(`${key}.${clash.field}: a conflict waits that nobody had (${names})`)
+    else if (show(clash.mine) !== show(meant.mine) || show(clash.theirs) !== show(meant.theirs))
+      problems.push(
+        `${key}.${clash.field}: the conflict names ${names}; the person’s ${show(meant.mine)} and the other device’s ${show(meant.theirs)} were meant`,
+      )
+    else found.push(clash.field)
+  }
+  return { problems, found }
+}
+
+/** The row of `rowsByTable` that is the intent's entity `key`, if any. */
+function rowOfKey(
+  intent: Intent,
+  rowsByTable: Record<string, Row[]>,
+  table: string,
+  key: string,
+  side: Side,
+): Row | undefined {
+  return rowsByTable[table]?.find((row) => intent.keyOf(table, row, side) === key)
+}
+
+/**
+ * The conflicts the person left undecided, against the parked conflicts the device holds
+ * (`parked`, docs/SYNC.md "Conflicts"): each field in question waits there, naming the person's
+ * value and the other device's; no conflict waits that nobody had. `server` tells which way a
+ * conflict that is missing was settled silently. Returns the problems.
+ */
+export async function compareConflicts(
+  intent: Intent,
+  parked: readonly OutboxEntry[],
+  mirror: { rows: Record<string, Row[]>; side: Side },
+  server: { rows: Record<string, Row[]>; side: Side },
+): Promise<string[]> {
+  const problems: string[] = []
+  const found = new Set<string>()
+  for (const entry of parked) {
+    const row = mirror.rows[entry.table]?.find((r) => r.ck === entry.ck)
+    const key = intent.keyOf(entry.table, row, mirror.side)
+    const named = clashProblems(intent, key ?? `${entry.table} ${entry.ck}`, entry)
+    problems.push(...named.problems)
+    for (const field of named.found) found.add(`${key}.${field}`)
+  }
+  for (const [key, open] of intent.conflicts) {
+    if (!intent.entities.has(key)) continue
+    const row = rowOfKey(intent, server.rows, open.table, key, server.side)
+    const now = row ? await intent.normalize(open.table, row, server.side) : {}
+    for (const [field, { mine, theirs }] of Object.entries(open.fields)) {
+      if (found.has(`${key}.${field}`)) continue
+      const held = show(now[field])
+      const how =
+        held === show(theirs)
+          ? ' (settled silently for the server)'
+          : held === show(mine)
+            ? ' (settled silently for the person)'
+            : ''
+      problems.push(
+        `${key}.${field}: no conflict waits on the device for the person’s ${show(mine)} against the other device’s ${show(theirs)}; the server holds ${intent.describe(key, field, now[field])}${how}`,
+      )
+    }
   }
   return problems
 }

@@ -149,6 +149,7 @@ export interface SyncWorld {
     path: string,
     body?: unknown,
     query?: Record<string, string | number>,
+    headers?: Record<string, string>,
   ): Promise<Response>
   /** Signs in again (directly) and hands the new token to the sync layer, like the page does. */
   signInAgain(): Promise<string>
@@ -203,7 +204,7 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
   })
   let token = ((await register.json()) as { access_token: string }).access_token
 
-  const call: SyncWorld['call'] = (method, path, body, query) => {
+  const call: SyncWorld['call'] = (method, path, body, query, headers = {}) => {
     const q = query
       ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`
       : ''
@@ -213,6 +214,7 @@ export async function startSyncWorld(options: SyncWorldOptions = {}): Promise<Sy
         ...PLAIN,
         Authorization: `Bearer ${token}`,
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
