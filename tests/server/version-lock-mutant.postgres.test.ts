@@ -9,9 +9,10 @@ import { fixtures, raceProblems } from './write-cases.ts'
  * `FOR UPDATE`). Two writes from one version then both read the old version before either
  * commits, and both pass. The race of tests/server/conditional-writes.test.ts must name it.
  *
- * PGlite has one connection: two transactions never interleave there, so the bug cannot show and
- * the suite's first stage (PGlite) does not run this. It runs in the stage on PostgreSQL
- * (scripts/with-postgres.sh, `npm test`), where each request has a connection of its own.
+ * PGlite has one connection: two transactions never interleave there, so the bug cannot show. The
+ * server project takes `*.postgres.test.ts` files only with a PostgreSQL (`DATABASE_URL`, set by
+ * scripts/with-postgres.sh in `npm test`'s second stage), where each request has a connection of
+ * its own.
  */
 vi.mock('../../server/services/versions.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../server/services/versions.ts')>()
@@ -36,24 +37,19 @@ vi.mock('../../server/services/versions.ts', async (importOriginal) => {
   }
 })
 
-const onPostgres = Boolean(process.env.DATABASE_URL)
+describe('on PostgreSQL: the version check without its row lock', () => {
+  let s: TestServer
+  beforeAll(async () => {
+    s = await testServer()
+  })
+  afterAll(() => s.close())
 
-describe.runIf(onPostgres)(
-  'PostgreSQL only (skipped on PGlite, whose one connection never interleaves two writes): the version check without its row lock',
-  () => {
-    let s: TestServer
-    beforeAll(async () => {
-      s = await testServer()
-    })
-    afterAll(() => s.close())
-
-    it('lets two writes from one version through, and the race of conditional writes says so', async () => {
-      const f = fixtures(s, (await s.signUp()).token)
-      // A race may fall out one at a time by chance: a few rounds, until one shows it.
-      const seen: string[] = []
-      for (let round = 0; round < 5 && seen.length === 0; round += 1)
-        seen.push(...(await raceProblems(f)))
-      expect(seen.join('\n')).toMatch(/\d+ .* at once: ([2-9]|\d\d) passed, exactly one may/)
-    })
-  },
-)
+  it('lets two writes from one version through, and the race of conditional writes says so', async () => {
+    const f = fixtures(s, (await s.signUp()).token)
+    // A race may fall out one at a time by chance: a few rounds, until one shows it.
+    const seen: string[] = []
+    for (let round = 0; round < 5 && seen.length === 0; round += 1)
+      seen.push(...(await raceProblems(f)))
+    expect(seen.join('\n')).toMatch(/\d+ .* at once: ([2-9]|\d\d) passed, exactly one may/)
+  })
+})
