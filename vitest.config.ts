@@ -56,9 +56,12 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['tests/server/**/*.test.ts'],
-          // What only PostgreSQL can show (two connections interleaving) runs only with one.
-          exclude: process.env.DATABASE_URL ? [] : ['tests/server/**/*.postgres.test.ts'],
+          // What only PostgreSQL can show (two connections interleaving: tests/server/postgres/)
+          // runs only with one.
+          include: [
+            'tests/server/*.test.ts',
+            ...(process.env.DATABASE_URL ? ['tests/server/postgres/*.test.ts'] : []),
+          ],
           // Hooks open databases (PGlite on its own thread): seconds on a loaded machine. So do the
           // tests that start a server of their own (settings of their own: a clock, a proxy).
           hookTimeout: 60_000,

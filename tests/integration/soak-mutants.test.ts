@@ -20,7 +20,7 @@ import {
  * this harness, never a catch. The bugs are planted from outside (module mocks, a wrapped fetch,
  * the proxy): the product ships no switch for them. docs/SYNC.md "Tests" lists them and where each
  * is caught; the server's version check without its row lock is planted in
- * tests/server/version-lock-mutant.postgres.test.ts (PostgreSQL only).
+ * tests/server/postgres/version-lock-mutant.test.ts (PostgreSQL only).
  */
 const mutant = vi.hoisted(() => ({ current: 'none' as string }))
 

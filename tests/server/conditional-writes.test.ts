@@ -83,7 +83,7 @@ describe('conditional writes', () => {
 
   it('parallel writes from one version: exactly one wins', async () => {
     // The row lock of the version check decides the race; only PostgreSQL can interleave the
-    // writes (PGlite has one connection): tests/server/version-lock-mutant.postgres.test.ts.
+    // writes (PGlite has one connection): tests/server/postgres/version-lock-mutant.test.ts.
     expect(await raceProblems(f)).toEqual([])
   })
 

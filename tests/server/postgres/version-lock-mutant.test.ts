@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { Queryable } from '../../server/db/database.ts'
-import { testServer, type TestServer } from './helpers.ts'
-import { fixtures, raceProblems } from './write-cases.ts'
+import type { Queryable } from '../../../server/db/database.ts'
+import { testServer, type TestServer } from '../helpers.ts'
+import { fixtures, raceProblems } from '../write-cases.ts'
 
 /**
  * A mutant of the server (docs/SYNC.md "Tests"): the version check of a conditional write without
@@ -10,12 +10,12 @@ import { fixtures, raceProblems } from './write-cases.ts'
  * commits, and both pass. The race of tests/server/conditional-writes.test.ts must name it.
  *
  * PGlite has one connection: two transactions never interleave there, so the bug cannot show. The
- * server project takes `*.postgres.test.ts` files only with a PostgreSQL (`DATABASE_URL`, set by
+ * server project takes this folder's files only with a PostgreSQL (`DATABASE_URL`, set by
  * scripts/with-postgres.sh in `npm test`'s second stage), where each request has a connection of
  * its own.
  */
-vi.mock('../../server/services/versions.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../server/services/versions.ts')>()
+vi.mock('../../../server/services/versions.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../server/services/versions.ts')>()
   return {
     ...real,
     async expectVersion(
