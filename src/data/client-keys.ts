@@ -30,22 +30,39 @@ export async function withClientKeys<R extends Row>(
   if (rows.length === 0) return []
   const keys = new Map<number, unknown>(known.map((row) => [row.id, row.ck]))
   const missing = rows.filter((row) => !keys.has(row.id)).map((row) => row.id)
-  const stored = missing.length > 0 ? await db.mirror(table).bulkGet(missing) : []
-  stored.forEach((row, i) => keys.set(missing[i]!, row?.ck))
+  // Many rows new to the scope (a first fill of 10,000) are mostly not in the table at all: its
+  // ids alone are read much faster than a row for each of them.
+  const ids =
+    missing.length > 50 ? new Set(await db.mirror(table).toCollection().primaryKeys()) : null
+  const inTable = ids ? missing.filter((id) => ids.has(id)) : missing
+  const stored = inTable.length > 0 ? await db.mirror(table).bulkGet(inTable) : []
+  stored.forEach((row, i) => keys.set(inTable[i]!, row?.ck))
   // A row made here and deleted here since (its delete still queued): the key its add recorded.
-  // Many rows new here (a first fill of 10,000) read the table's re-keyed rows in one range rather
-  // than asking for each id.
   const gone = missing.filter((id) => keys.get(id) === undefined)
-  const byId = db.rekeyed.where('[table+id]')
-  const rekeyed =
-    gone.length === 0
-      ? []
-      : gone.length <= 50
-        ? await byId.anyOf(gone.map((id) => [table, id])).toArray()
-        : await byId.between([table, Dexie.minKey], [table, Dexie.maxKey]).toArray()
-  const wanted = new Set(gone)
-  for (const row of rekeyed) if (wanted.has(row.id)) keys.set(row.id, row.ck)
+  for (const [id, ck] of await rekeyedKeys(db, table, gone)) keys.set(id, ck)
   return rows.map((row) => ({ ...row, ck: keys.get(row.id) ?? row.ck ?? keyFromId(row.id) }))
+}
+
+/**
+ * The keys re-keys recorded for rows no longer in the mirror, by id (the first in the index's order
+ * where an id has several). Many ids (a first fill, a refresh's thousands of server deletions) read
+ * the table's re-keys in one range rather than one read each.
+ */
+export async function rekeyedKeys(
+  db: MirrorDb,
+  table: MirrorTable,
+  ids: readonly number[],
+): Promise<Map<number, ClientKey>> {
+  const out = new Map<number, ClientKey>()
+  if (ids.length === 0) return out
+  const byId = db.rekeyed.where('[table+id]')
+  const found =
+    ids.length <= 50
+      ? await byId.anyOf(ids.map((id) => [table, id])).toArray()
+      : await byId.between([table, Dexie.minKey], [table, Dexie.maxKey]).toArray()
+  const wanted = new Set(ids)
+  for (const row of found) if (wanted.has(row.id) && !out.has(row.id)) out.set(row.id, row.ck)
+  return out
 }
 
 /** The server's copy of a row that had `local` as its mirror row: it keeps the local row's key. */

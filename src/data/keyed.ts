@@ -1,4 +1,4 @@
-import { keyFromId } from './client-keys.ts'
+import { keyFromId, rekeyedKeys } from './client-keys.ts'
 import type { MirrorDb } from './db.ts'
 import type { EntryOp, NewEntry, OutboxEntry, SendEntry, SendOp } from './entries.ts'
 import { isLocalId } from './ids.ts'
@@ -67,12 +67,16 @@ export async function keysOfIds(
   ids: readonly number[],
 ): Promise<ClientKey[]> {
   const rows = await db.mirror(table).bulkGet([...ids])
-  const out: ClientKey[] = []
-  for (const [i, id] of ids.entries()) {
+  const keyOf = (i: number) => {
     const ck = rows[i]?.ck
-    out.push(typeof ck === 'string' ? ck : await keyOfId(db, table, id))
+    return typeof ck === 'string' ? ck : undefined
   }
-  return out
+  const rekeyed = await rekeyedKeys(
+    db,
+    table,
+    ids.filter((_, i) => keyOf(i) === undefined),
+  )
+  return ids.map((id, i) => keyOf(i) ?? rekeyed.get(id) ?? keyFromId(id))
 }
 
 /** `payload` with each reference field of `table` mapped by `map` (null and absent kept). */

@@ -10,6 +10,7 @@ import {
 import { keyedPayload, resolveEntry } from '../data/keyed.ts'
 import { newKey, pick } from '../data/outbox.ts'
 import { applyUpdated, inAll } from './mutators/apply.ts'
+import { sameValue } from '../domain/same-value.ts'
 
 /**
  * A write refused with `409 conflict` because the row changed on the server since the change was
@@ -18,13 +19,6 @@ import { applyUpdated, inAll } from './mutators/apply.ts'
  * different values is a conflict the person decides: that part of the change is parked with both
  * values, and nothing is overwritten or dropped meanwhile.
  */
-
-/** Two field values are the same (fields hold strings, numbers, booleans and null). */
-export function same(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false
-  return JSON.stringify(a) === JSON.stringify(b)
-}
 
 export interface Split {
   /** Fields changed here that the server's write did not touch: they go as they are. */
@@ -53,10 +47,10 @@ export function splitChange(
     const fields = fieldGroup(field).filter((f) => f in mine)
     for (const f of fields) seen.add(f)
     // Not changed here (a form sends its untouched fields too): whatever the server has stays.
-    const changedHere = fields.filter((f) => !(known(f) && same(mine[f], base![f])))
+    const changedHere = fields.filter((f) => !(known(f) && sameValue(mine[f], base![f])))
     if (changedHere.length === 0) continue
-    if (fields.every((f) => same(current[f], mine[f]))) continue
-    const changedThere = fields.some((f) => !(known(f) && same(current[f], base![f])))
+    if (fields.every((f) => sameValue(current[f], mine[f]))) continue
+    const changedThere = fields.some((f) => !(known(f) && sameValue(current[f], base![f])))
     if (!changedThere) for (const f of changedHere) send[f] = mine[f]
     else for (const f of fields) clashes.push({ field: f, mine: mine[f], theirs: current[f] })
   }
@@ -77,7 +71,7 @@ async function unchangedSince(
   if (base === undefined || Object.keys(base).length === 0) return false
   const seen = await keyedPayload(db, table, base)
   const now = await keyedPayload(db, table, pick(current, Object.keys(base)))
-  return Object.keys(seen).every((field) => same(seen[field], now[field]))
+  return Object.keys(seen).every((field) => sameValue(seen[field], now[field]))
 }
 
 /** The row's own fields: what a block save sends (no id, version or key). */

@@ -4,6 +4,7 @@ import type { MirrorDb } from '../data/db.ts'
 import { NULLABLE_REFS } from '../data/cascade.ts'
 import { idOfKey, keyOfId } from '../data/keyed.ts'
 import { refsFrom } from '../data/refs.ts'
+import { sameRow } from '../domain/same-value.ts'
 import type { ClientKey, MirrorTable } from '../data/types.ts'
 
 /**
@@ -90,7 +91,15 @@ export async function reconcile(
     .map((row) => row.id)
   const cleared = await withoutQueuedDeleteRefs(db, table, serverRows)
   const keyed = await withClientKeys(db, table, cleared, local)
-  await t.bulkPut(keyed.filter((row) => !edited(row)))
+  // A row the mirror already holds as it is is not written again: a refresh that finds nothing
+  // changed (most of them, and the second of two refreshes a burst of live events starts) writes
+  // nothing, and its live queries are not run again.
+  const held = new Map(local.map((row) => [row.id, row]))
+  const changed = keyed.filter((row) => {
+    const mine = held.get(row.id)
+    return !edited(row) && !(mine && sameRow(mine, row))
+  })
+  await t.bulkPut(changed)
   await t.bulkDelete(vanished)
   return vanished
 }

@@ -11,6 +11,7 @@ import * as v from 'valibot'
 import { registerOpenForm, takeDraft } from './draft-carry.ts'
 import { errorMessage, fieldErrorText, issuesToFieldErrors } from './field-error.ts'
 import { notifyError } from './notify.tsx'
+import { sameValue } from '../domain/same-value.ts'
 
 export type FieldErrors = Record<string, string | undefined>
 
@@ -32,13 +33,9 @@ export interface RecordForm<Values extends object> {
   reload: () => void
 }
 
-function same(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b)
-}
-
 /** Whether any field of `values` differs from `from`. */
 function differs<Values extends object>(values: Values, from: Values): boolean {
-  return (Object.keys(values) as (keyof Values)[]).some((key) => !same(values[key], from[key]))
+  return (Object.keys(values) as (keyof Values)[]).some((key) => !sameValue(values[key], from[key]))
 }
 
 /**
