@@ -783,6 +783,11 @@ export function loadFigures(cells: readonly LoadCell[]): Record<string, number> 
       figures[`server_p99_50_over_p50_1_${setup}`] = round(fifty.server.p99Ms / one.server.p50Ms, 2)
       // The same ratio for the bare handler in the same run: what the machine and the client allow.
       figures[`bare_p99_50_vs_p50_1_${setup}`] = round(fifty.bare.p99Ms / one.bare.p50Ms, 2)
+      // The server's tail growth over the bare handler's in the same run (goal ≤ 1.5).
+      figures[`server_tail_ratio_vs_bare_${setup}`] = round(
+        fifty.server.p99Ms / one.server.p50Ms / (fifty.bare.p99Ms / one.bare.p50Ms),
+        2,
+      )
     }
   }
   return figures

@@ -141,7 +141,12 @@ describe('benchmarks still run', () => {
         ...closedLoop(50),
         ...openLoop(25),
         ...openLoop(50),
-        ...all('positive', 'server_p99_50_over_p50_1_pglite', 'bare_p99_50_vs_p50_1_pglite'),
+        ...all(
+          'positive',
+          'server_p99_50_over_p50_1_pglite',
+          'bare_p99_50_vs_p50_1_pglite',
+          'server_tail_ratio_vs_bare_pglite',
+        ),
       ],
     },
     {
