@@ -143,3 +143,40 @@ export function guideRect(a: { x: number; y: number }, b: { x: number; y: number
     ? { x: x - 0.5, y, width: 1, height: Math.abs(b.y - a.y) }
     : { x, y: y - 0.5, width: Math.abs(b.x - a.x), height: 1 }
 }
+
+/**
+ * What a drag layer's end changes on the screen: where the blocks were when it began and where
+ * it shows them now (`shift`), each grown by `margin` px (the blocks land at their exact place,
+ * up to half a device pixel from the layer's), as one rectangle. Null without a layer.
+ */
+export function layerDamage(
+  rect: ScreenRect | null,
+  shift: { x: number; y: number },
+  margin = 4,
+): ScreenRect | null {
+  if (!rect) return null
+  const left = rect.x + Math.min(0, shift.x) - margin
+  const top = rect.y + Math.min(0, shift.y) - margin
+  const right = rect.x + rect.width + Math.max(0, shift.x) + margin
+  const bottom = rect.y + rect.height + Math.max(0, shift.y) + margin
+  return { x: left, y: top, width: right - left, height: bottom - top }
+}
+
+/**
+ * The scissor box (WebGL's device pixels, from the bottom left) of `rect` (screen px) on a canvas
+ * of `width` × `height` device pixels at `resolution`: whole pixels covering it, clipped to the
+ * canvas. Null when nothing of it is on the canvas.
+ */
+export function scissorBox(
+  rect: ScreenRect,
+  resolution: number,
+  width: number,
+  height: number,
+): [x: number, y: number, width: number, height: number] | null {
+  const left = Math.max(0, Math.floor(rect.x * resolution))
+  const top = Math.max(0, Math.floor(rect.y * resolution))
+  const right = Math.min(width, Math.ceil((rect.x + rect.width) * resolution))
+  const bottom = Math.min(height, Math.ceil((rect.y + rect.height) * resolution))
+  if (!(right > left && bottom > top)) return null
+  return [left, height - bottom, right - left, bottom - top]
+}
