@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import {
-  layerDamage,
-  scissorBox,
   coversAbove,
   guideRect,
   layerFits,
@@ -116,23 +114,5 @@ describe('guides are one-pixel lines over the canvas', () => {
       width: 60,
       height: 1,
     })
-  })
-})
-
-describe('the layer’s end redraws only where the blocks were and where they land', () => {
-  it('covers the layer where it began and where it shows now, a margin around', () => {
-    const rect = { x: 100, y: 50, width: 40, height: 20 }
-    expect(layerDamage(rect, { x: 30, y: -10 }, 4)).toEqual({ x: 96, y: 36, width: 78, height: 38 })
-    expect(layerDamage(null, { x: 0, y: 0 })).toBeNull()
-  })
-
-  it('is a scissor box of whole device pixels from the bottom left, clipped to the canvas', () => {
-    expect(scissorBox({ x: 10.5, y: 20.2, width: 5, height: 5 }, 2, 200, 100)).toEqual([
-      21, 49, 10, 11,
-    ])
-    expect(scissorBox({ x: -10, y: 90, width: 30, height: 30 }, 1, 200, 100)).toEqual([
-      0, 0, 20, 10,
-    ])
-    expect(scissorBox({ x: 300, y: 0, width: 5, height: 5 }, 1, 200, 100)).toBeNull()
   })
 })

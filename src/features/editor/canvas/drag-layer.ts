@@ -1,7 +1,6 @@
 import { Matrix, RenderTexture, type Application, type Container } from 'pixi.js'
 import {
   coversAbove,
-  layerDamage,
   layerFits,
   overlaps,
   layerRect,
@@ -226,14 +225,6 @@ export class DragLayer {
     }
     if (whenDrawn) whenDrawn(remove)
     else remove()
-  }
-
-  /**
-   * The part of the screen the layer's end changes (where the blocks were and where they show
-   * now), or null without a layer: Pixi's next frames need draw only there (`OnDemandRender.limit`).
-   */
-  get damage(): ScreenRect | null {
-    return layerDamage(this.rect, this.wanted)
   }
 
   /** The objects hidden in Pixi while the layer shows them (their moves need no Pixi frame). */

@@ -113,9 +113,6 @@ function EditorCanvas(props: EditorCanvasProps) {
         // a buffer four times as large. At 1 it smooths the rectangles' edges (texts are drawn on
         // whole pixels, `pixel-text.ts`, and not resampled).
         antialias={RESOLUTION < 2}
-        // Kept between frames, so a frame may redraw part of it (the drag layer's end,
-        // `OnDemandRender.limit`).
-        preserveDrawingBuffer
         autoDensity
         resolution={RESOLUTION}
         preference="webgl"

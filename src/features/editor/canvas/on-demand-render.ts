@@ -1,25 +1,5 @@
 import type { Application, Container } from 'pixi.js'
-import { scissorBox, type ScreenRect } from './drag-layer-geometry.ts'
 import { RenderScheduler } from './render-scheduler.ts'
-
-/** How long after `limit` Pixi's frames may still be drawn in the limited rectangle alone. */
-const LIMIT_MS = 1000
-
-/** Whether `child` is one of `objects` or lies inside one. */
-function within(child: Container, objects: ReadonlySet<Container>): boolean {
-  for (let c: Container | null = child; c; c = c.parent) if (objects.has(c)) return true
-  return false
-}
-
-/** Whether `inner` lies wholly inside `outer`. */
-function inside(inner: ScreenRect, outer: ScreenRect): boolean {
-  return (
-    inner.x >= outer.x &&
-    inner.y >= outer.y &&
-    inner.x + inner.width <= outer.x + outer.width &&
-    inner.y + inner.height <= outer.y + outer.height
-  )
-}
 
 /**
  * The part of a Pixi render group that hears about every change below it: a moved, shown or
@@ -105,11 +85,6 @@ export class OnDemandRender {
   private holding = false
   /** To run right after the next frame is drawn (`whenDrawn`). */
   private afterFrame: (() => void)[] = []
-  /** Frames may be drawn in this rectangle alone while only these objects change (`limit`). */
-  private limited: { rect: ScreenRect; objects: ReadonlySet<Container>; until: number } | null =
-    null
-  /** Something outside the limited objects changed since the last frame: a whole frame. */
-  private changedElsewhere = true
 
   constructor(
     private readonly app: Application,
@@ -118,7 +93,7 @@ export class OnDemandRender {
     this.scheduler = new RenderScheduler(() => {
       // The stage may go between the request and the frame.
       if (!this.app.renderer) return this.runAfterFrame()
-      this.drawFrame()
+      this.app.render()
       this.onFrame(this.scheduler.frames)
       this.runAfterFrame()
     })
@@ -180,61 +155,7 @@ export class OnDemandRender {
   private changed = (child?: Container) => {
     if (this.holding) return
     if (child && this.quietSet?.has(child)) return
-    if (!child || !this.limited || !within(child, this.limited.objects))
-      this.changedElsewhere = true
     this.scheduler.request()
-  }
-
-  /**
-   * For the next frames (up to a second), while nothing but `objects` (and what they hold)
-   * changes and they stay inside `rect` (screen px), Pixi draws inside `rect` alone: the rest of
-   * the canvas keeps its pixels (WebGL's scissor box; the canvas keeps its drawing buffer). The
-   * drag layer's end, where only the moved blocks and the selection change, uses it: among a
-   * thousand blocks a whole frame costs this machine's software renderer most of a second
-   * (docs/editor.md «Drawing»). Anything else that changes, or an object leaving `rect`, draws a
-   * whole frame as before.
-   */
-  limit(rect: ScreenRect, objects: ReadonlySet<Container>) {
-    this.limited = { rect, objects, until: performance.now() + LIMIT_MS }
-  }
-
-  /** One frame: the whole stage, or the limited rectangle alone when that is all that changed. */
-  private drawFrame() {
-    const limited = this.limited
-    const elsewhere = this.changedElsewhere
-    this.changedElsewhere = false
-    const renderer = this.app.renderer
-    const gl = (renderer as { gl?: WebGLRenderingContext }).gl
-    const canvas = renderer.canvas as { width: number; height: number }
-    const box =
-      limited &&
-      !elsewhere &&
-      gl &&
-      // Without its drawing buffer kept, the canvas would lose what the box leaves out.
-      gl.getContextAttributes()?.preserveDrawingBuffer &&
-      performance.now() <= limited.until &&
-      [...limited.objects].every((o) => o.destroyed || !o.visible || this.inRect(o, limited.rect))
-        ? scissorBox(limited.rect, renderer.resolution, canvas.width, canvas.height)
-        : null
-    if (!box || !gl) {
-      if (limited && performance.now() > limited.until) this.limited = null
-      this.app.render()
-      return
-    }
-    gl.enable(gl.SCISSOR_TEST)
-    gl.scissor(...box)
-    try {
-      this.app.render()
-    } finally {
-      gl.disable(gl.SCISSOR_TEST)
-    }
-  }
-
-  /** Whether a display object's screen bounds lie inside `rect` (or it draws nothing). */
-  private inRect(o: Container, rect: ScreenRect): boolean {
-    const b = o.getBounds()
-    if (!(b.width > 0 && b.height > 0)) return true
-    return inside({ x: b.x, y: b.y, width: b.width, height: b.height }, rect)
   }
 
   request() {

@@ -257,10 +257,6 @@ export class SceneHost implements InteractionHost, CanvasController {
   private endLayer() {
     const painter = this.painter
     painter?.quiet(null)
-    // Only the blocks and the selection change at the layer's end: Pixi draws again only where
-    // they were and where they land, not the whole scene (docs/editor.md «Drawing»).
-    const damage = this.layer?.damage
-    if (painter && damage && this.layer) painter.limit(damage, new Set(this.layer.shownByLayer))
     this.layer?.end(painter ? (remove) => painter.whenDrawn(remove) : undefined)
     this.layerOrigin = null
   }
