@@ -17,6 +17,7 @@
  */
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
 import type { Point } from '../../src/domain/geometry.ts'
@@ -29,6 +30,8 @@ import { measureReopens } from './reopen-measure.ts'
 import { isSmoke, type BenchOptions } from './smoke.ts'
 import { profiled, traced } from './cpu-profile.ts'
 import { PIXI_FRAMES_DRAWN, measureDragFps, type DragRates } from './drag-measure.ts'
+import { MOVES_PER_SECOND, cpuDrag, idleCpuPerSecond, type DragCpu } from './drag-cpu.ts'
+import { browserPid } from './process-cpu.ts'
 import {
   openBarePixiScene,
   openKonvaScene,
@@ -52,6 +55,8 @@ interface Sizes {
   manyBlocks: number
   /** Pointer moves of each scripted drag. */
   moves: number
+  /** Pointer moves of each drag whose CPU time is measured (60 a second). */
+  cpuMoves: number
   reopens: number
   /** Each pan measurement follows a drag on the same page (already warm): no warm-up of its own. */
   panMs: number
@@ -69,6 +74,7 @@ const FULL: Sizes = {
   blocks: 100,
   manyBlocks: 1000,
   moves: 90,
+  cpuMoves: 300,
   reopens: 20,
   panMs: 2000,
   idleMs: 2000,
@@ -83,6 +89,7 @@ const SMOKE: Sizes = {
   blocks: 10,
   manyBlocks: 30,
   moves: 12,
+  cpuMoves: 30,
   reopens: 1,
   panMs: 400,
   idleMs: 400,
@@ -562,6 +569,79 @@ export async function runCanvasBench(
       )
       out.drag_input_latency_ms_p50_bare_pixi_100 = median(
         runs.get('bare_pixi_100')!.map((r) => r.latencyP50),
+      )
+
+      // --- CPU per pointer move: the whole browser's CPU time over a paced drag, ÷ its moves ---
+      const pid = browserPid(browser.profile)
+      const cpuCases = cases.filter((c) => !c.name.startsWith('bare_pixi'))
+      // Only the page in front may work during a measured drag (the sum counts every process):
+      // every other page of the browser is frozen meanwhile (no timers, no frames, no workers).
+      const others = async (front: Page, state: 'frozen' | 'active') => {
+        for (const p of browser.context.pages()) {
+          if (p === front) continue
+          const cdp = cases.find((c) => c.page === p)?.cdp ?? (await p.context().newCDPSession(p))
+          await cdp.send('Page.setWebLifecycleState', { state })
+        }
+      }
+      const measured = async <T>(front: Page, work: () => Promise<T>): Promise<T> => {
+        await others(front, 'frozen')
+        try {
+          return await work()
+        } finally {
+          await others(front, 'active')
+        }
+      }
+      const cpuDragOf = (c: Case) =>
+        measured(c.page, () => cpuDrag(c.page, c.cdp, pid, c.grab, sizes.cpuMoves))
+      // A warm-up each (the paced drag's path is longer than the scripted one's).
+      for (const c of cpuCases) await cpuDragOf(c)
+      const cpuRuns = new Map<string, DragCpu[]>()
+      for (let round = 0; round < sizes.rounds; round += 1) {
+        const order = round % 2 === 0 ? cpuCases : [...cpuCases].reverse()
+        for (const c of order)
+          cpuRuns.set(c.name, [...(cpuRuns.get(c.name) ?? []), await cpuDragOf(c)])
+      }
+      // The same time with nobody touching the editor of the many blocks: what the sum counts
+      // that is not the drag's.
+      const dragMs = (sizes.cpuMoves * 1000) / MOVES_PER_SECOND
+      const manyCase = cpuCases.find((c) => c.name === 'editor_1000')!
+      const idle = await measured(manyCase.page, () => idleCpuPerSecond(manyCase.page, pid, dragMs))
+      out.drag_cpu_ms_idle_per_s = idle.perSecond
+      lap(`drag CPU, ${sizes.rounds} rounds of ${sizes.cpuMoves} moves`)
+      const cpu = (name: string) => cpuRuns.get(name)!.map((r) => r.perMove)
+      for (const c of cpuCases) {
+        report(`drag_cpu_ms_per_move_${c.name}`, cpu(c.name))
+        const runsOf = cpuRuns.get(c.name)!
+        console.log(
+          `    the moves alone ${spread(runsOf.map((r) => r.movesOnlyPerMove))} ms a move; ` +
+            `sent at ${spread(runsOf.map((r) => r.rate))} moves/s`,
+        )
+        const kinds = [...new Set(runsOf.flatMap((r) => [...r.byKind.keys()]))]
+        console.log(
+          `    by process: ${kinds
+            .map((k) => `${k} ${median(runsOf.map((r) => r.byKind.get(k) ?? 0)).toFixed(2)}`)
+            .join(', ')} ms a move (medians)`,
+        )
+        const threads = [...new Set(runsOf.flatMap((r) => [...r.byThread.keys()]))]
+          .map((t) => [t, median(runsOf.map((r) => r.byThread.get(t) ?? 0))] as const)
+          .filter(([, ms]) => ms >= 0.1)
+          .sort((a, b) => b[1] - a[1])
+        console.log(
+          `    by thread: ${threads.map(([t, ms]) => `${t} ${ms.toFixed(2)}`).join(', ')}`,
+        )
+      }
+      const cpuRatios = (a: string, b: string) => cpu(a).map((x, i) => x / cpu(b)[i]!)
+      report('drag_cpu_ratio_vs_konva_100', cpuRatios('editor_100', 'konva_100'))
+      report('drag_cpu_ratio_vs_konva_1000', cpuRatios('editor_1000', 'konva_1000'))
+      console.log(
+        `  drag_cpu_ms_idle_per_s: ${out.drag_cpu_ms_idle_per_s.toFixed(1)} ` +
+          `(a drag of ${sizes.cpuMoves} moves lasts ${(dragMs / 1000).toFixed(1)} s): ` +
+          [...idle.byKind].map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', '),
+      )
+      console.log(
+        `  load average: ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(', ')}`,
       )
 
       // --- pan: the middle button over the empty stage and over 1,000 blocks ---

@@ -100,6 +100,12 @@ describe('the browser’s benchmarks still run', () => {
             'drag_fps_ratio_vs_bare_pixi_100',
             'drag_input_latency_ms_p50',
             'drag_input_latency_ms_p50_bare_pixi_100',
+            // The browser's CPU time per pointer move: zero means its counters never moved.
+            ...['editor_100', 'konva_100', 'editor_1000', 'konva_1000'].map(
+              (scene) => `drag_cpu_ms_per_move_${scene}`,
+            ),
+            'drag_cpu_ratio_vs_konva_100',
+            'drag_cpu_ratio_vs_konva_1000',
             'pan_fps_empty_stage',
             'pan_fps_1000',
             'pan_fps_ratio_vs_empty_stage_1000',
@@ -109,6 +115,8 @@ describe('the browser’s benchmarks still run', () => {
           ),
           // An idle editor draws nothing (docs/editor.md).
           ['editor_idle_frames_per_s', 'nonNegative'],
+          // An idle browser may read no CPU at all over a smoke run's half second.
+          ['drag_cpu_ms_idle_per_s', 'nonNegative'],
           // Growths (none over one visit): a heap may shrink, textures and contexts come back.
           ...all(
             'finite',

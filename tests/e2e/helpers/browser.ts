@@ -46,6 +46,8 @@ export async function phoneContext(
 export interface BrowserSession {
   context: BrowserContext
   page: Page
+  /** The browser's profile directory (its processes carry it on their command line). */
+  profile: string
   /** Closes the browser and deletes its profile directory. */
   close: () => Promise<void>
 }
@@ -72,6 +74,7 @@ export async function launchBrowser(
   return {
     context,
     page,
+    profile,
     close: async () => {
       if (closed) return
       closed = true
