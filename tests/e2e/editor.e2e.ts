@@ -869,11 +869,11 @@ describe('on a tablet in portrait (800 × 1200)', () => {
       const statusText = () => page.getByTestId('editor-status').textContent()
       for (const width of [768, 800, 834, 1024, 1180]) {
         await page.setViewportSize({ width, height: 1000 })
-        await expect.poll(statusText).toMatch(/Всё сохранено/)
+        await expect.poll(statusText, { timeout: 15_000 }).toMatch(/Всё сохранено/)
         const online = await toolbarHeight()
         await goOffline(browser.context)
         try {
-          await expect.poll(statusText).toMatch(/Нет сети/)
+          await expect.poll(statusText, { timeout: 15_000 }).toMatch(/Нет сети/)
           expect(await toolbarHeight(), `toolbar at ${width} px`).toBe(online)
         } finally {
           await goOnline(browser.context)
