@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { CDPSession, Page } from 'playwright-core'
+import { cdpMouse } from './drag-scenes.ts'
 import { CLOCK_TICKS, cpuMsBetween, cpuMsByKind, threadTicks, treeTicks } from './process-cpu.ts'
 
 /** Pointer moves a second, as a mouse reports them to a 60 Hz page. */
@@ -47,15 +48,7 @@ export async function cpuDrag(
   moves: number,
 ): Promise<DragCpu> {
   await page.bringToFront()
-  const mouse = (type: string, x: number, y: number, buttons: number) =>
-    cdp.send('Input.dispatchMouseEvent', {
-      type: type as 'mouseMoved',
-      x,
-      y,
-      button: 'left',
-      buttons,
-      clickCount: type === 'mouseMoved' ? 0 : 1,
-    })
+  const mouse = cdpMouse(cdp)
   await mouse('mouseMoved', from.x, from.y, 0)
   await frames(page)
   await sleep(100)

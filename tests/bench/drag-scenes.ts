@@ -100,6 +100,24 @@ export interface DragFigures {
   latencyP50: number
 }
 
+/** The left button's input sent as a person's arrives (CDP Input.dispatchMouseEvent, awaited). */
+export function cdpMouse(cdp: CDPSession) {
+  return (
+    type: 'mouseMoved' | 'mousePressed' | 'mouseReleased',
+    x: number,
+    y: number,
+    buttons: number,
+  ) =>
+    cdp.send('Input.dispatchMouseEvent', {
+      type,
+      x,
+      y,
+      button: 'left',
+      buttons,
+      clickCount: type === 'mouseMoved' ? 0 : 1,
+    })
+}
+
 /**
  * The scripted gesture: press on `from`, 90 moves round an ellipse (each sent with CDP
  * Input.dispatchMouseEvent and awaited, as a person's input arrives), back to `from`, release.
@@ -113,15 +131,7 @@ export async function scriptedDrag(
 ): Promise<DragFigures> {
   await page.bringToFront()
   await startFrameCount(page, kind)
-  const mouse = (type: string, x: number, y: number, buttons: number) =>
-    cdp.send('Input.dispatchMouseEvent', {
-      type: type as 'mouseMoved',
-      x,
-      y,
-      button: 'left',
-      buttons,
-      clickCount: type === 'mouseMoved' ? 0 : 1,
-    })
+  const mouse = cdpMouse(cdp)
   await mouse('mouseMoved', from.x, from.y, 0)
   await mouse('mousePressed', from.x, from.y, 1)
   for (let k = 1; k <= moves; k += 1)
