@@ -40,12 +40,18 @@ export function securityHeaders(csp: () => string): MiddlewareHandler<AppEnv> {
     await next()
     const res = c.res
     setHeader(res, 'X-Content-Type-Options', 'nosniff')
+    // A font is never a document: the policies that govern one would only weigh on each of a
+    // published page's font files, on the slow link its fonts are waited for on.
+    if (getHeader(res, 'Content-Type')?.startsWith('font/')) return
     if (getHeader(res, 'Content-Security-Policy') === null) {
       setHeader(res, 'Content-Security-Policy', csp())
     }
     setHeader(res, 'X-Frame-Options', 'DENY')
     setHeader(res, 'Referrer-Policy', 'strict-origin-when-cross-origin')
-    setHeader(res, 'Cross-Origin-Opener-Policy', 'same-origin')
+    // A published page holds no session and no secret for an opener to reach, and isolating it
+    // would start its visitor's browser a fresh process on every visit (docs/publishing.md,
+    // "Security"); the app keeps its window to itself.
+    if (!c.req.path.startsWith('/p/')) setHeader(res, 'Cross-Origin-Opener-Policy', 'same-origin')
     setHeader(res, 'Permissions-Policy', 'camera=(), microphone=(), geolocation=()')
     if (c.req.path.startsWith('/api/')) setHeader(res, 'Cache-Control', 'no-store')
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import sharp from 'sharp'
+import { subsetFont } from '../../server/published/page-fonts.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   json,
@@ -264,6 +265,12 @@ describe('publishing', () => {
     expect(text.match(/<script>/g)).toHaveLength(1)
     expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff')
     expect(res.headers.get('Referrer-Policy')).toBe('strict-origin-when-cross-origin')
+    // No opener isolation for a page that holds nothing to protect (it would cost every visitor a
+    // fresh browser process); the app keeps it.
+    expect(res.headers.get('Cross-Origin-Opener-Policy')).toBeNull()
+    expect((await s.call('GET', '/api/check_auth')).headers.get('Cross-Origin-Opener-Policy')).toBe(
+      'same-origin',
+    )
   })
 
   it('another workspace cannot publish, unpublish or rename the address of a project: 404', async () => {
@@ -433,6 +440,18 @@ describe('publishing', () => {
         ),
       )
       expect(bytes.length).toBeLessThan(whole.length / 2)
+      // Without the TrueType hinting programs phones' rasterizers do not run: smaller than the
+      // same characters cut with them.
+      const hinted = await subsetFont(whole, 'Запись открыта', { targetFormat: 'woff2' })
+      expect(bytes.length).toBeLessThan(hinted.length * 0.8)
+      // A font is not a document: none of the policies of one weigh on it.
+      expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff')
+      for (const name of [
+        'Content-Security-Policy',
+        'Cross-Origin-Opener-Policy',
+        'X-Frame-Options',
+      ])
+        expect(res.headers.get(name), name).toBeNull()
       expect((await other.request(`/p/${slug}/fonts/2/montserrat-cyrillic-400.woff2`)).status).toBe(
         404,
       )
