@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { promisify } from 'node:util'
-import { brotliCompress, constants as zlib } from 'node:zlib'
 import type { Context, Hono } from 'hono'
 import { SLUG_MAX } from '../../src/domain/publish.ts'
 import type { AppEnv } from '../http/env.ts'
@@ -9,10 +7,8 @@ import { acceptedEncoding } from '../http/static.ts'
 import type { Services } from '../services/services.ts'
 import type { PublishedPage } from '../storage/pages.ts'
 import type { PageRenderer, Rendered, RenderInput } from './renderer.ts'
-import { stamp, stampedPage, type StampedPage } from './stamped-gzip.ts'
+import { stamp, stampedPage, type StampedPage } from './stamped-page.ts'
 import { PageFonts, type FontCut } from './page-fonts.ts'
-
-const brotli = promisify(brotliCompress)
 
 /** A CDN may keep a page a minute, and serve it stale for ten while it asks again. */
 export const PAGE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600'
@@ -29,8 +25,6 @@ interface RenderedVersion {
   /** The page's own font files by name (page-fonts.ts). */
   fonts: Map<string, FontCut>
   page: StampedPage
-  /** Brotli of a page without forms (nothing to stamp): made once. */
-  br: Promise<Buffer> | null
 }
 
 interface Lookup {
@@ -73,7 +67,7 @@ export interface PageRoutes {
 /**
  * `GET /p/{slug}` and `HEAD` (docs/publishing.md, docs/API.md "Published pages"): the page of a
  * published snapshot, rendered once per published version and kept compressed; each answer
- * stamped with its forms' own token and submission id (stamped-gzip.ts). `ETag` per version (and
+ * stamped with its forms' own token and submission id (stamped-page.ts). `ETag` per version (and
  * build of the renderer), `304` on `If-None-Match`. No sign-in, no cookies. Any instance serves
  * any page: the snapshot is read from the database.
  */
@@ -120,22 +114,12 @@ export function pageRoutes(
           ...(await inputOf(c, page)),
           fontBase: `/p/${slug}/fonts/${page.published_version}/`,
         })
-        const stamped = stampedPage(html, r.FORM_SLOTS)
         const version: RenderedVersion = {
           etag: `"${page.project_id}.${page.published_version}.${r.revision}"`,
           csp,
           version: page.published_version,
           fonts: new Map((fonts ?? []).map(({ file, ...cut }) => [file, cut])),
-          page: stamped,
-          br:
-            stamped.slots.length === 0
-              ? brotli(stamped.runs[0]!, {
-                  params: {
-                    [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-                    [zlib.BROTLI_PARAM_SIZE_HINT]: stamped.runs[0]!.length,
-                  },
-                })
-              : null,
+          page: stampedPage(html, r.FORM_SLOTS),
         }
         rendered.delete(slug)
         rendered.set(slug, version)
@@ -154,15 +138,13 @@ export function pageRoutes(
     page: StampedPage,
     slug: string,
     r: PageRenderer,
-    br: Promise<Buffer> | null,
   ): Promise<{ bytes: Buffer; encoding: 'br' | 'gzip' | null }> => {
-    const accepted = acceptedEncoding(c.req.header('Accept-Encoding'))
-    if (br && accepted === 'br') return { bytes: await br, encoding: 'br' }
+    const encoding = acceptedEncoding(c.req.header('Accept-Encoding'))
     const tokens = (await services()).formTokens
     const token = page.slots.length > 0 ? tokens.issue(slug) : ''
     const submission = randomBytes(12).toString('base64url')
-    const { raw, gzip } = stamp(page, (slot) => (slot === r.FORM_TOKEN_SLOT ? token : submission))
-    return accepted ? { bytes: gzip, encoding: 'gzip' } : { bytes: raw, encoding: null }
+    const value = (slot: string) => (slot === r.FORM_TOKEN_SLOT ? token : submission)
+    return { bytes: await stamp(page, value, encoding), encoding }
   }
 
   const notFound = async (c: Context<AppEnv>) => {
@@ -206,7 +188,7 @@ export function pageRoutes(
       lookups.delete(slug)
       return notFound(c)
     }
-    const { bytes, encoding } = await body(c, version.page, slug, r, version.br)
+    const { bytes, encoding } = await body(c, version.page, slug, r)
     const headers: Record<string, string> = {
       ...common,
       ETag: version.etag,
@@ -229,7 +211,9 @@ export function pageRoutes(
   const sendStamped: PageRoutes['sendStamped'] = async (c, { html, csp }, slug, status) => {
     const r = await renderer
     if (!r) return unavailable(c)
-    const { bytes, encoding } = await body(c, stampedPage(html, r.FORM_SLOTS), slug, r, null)
+    // Made for one answer: brotli at a quality that costs a millisecond, not tens.
+    const page = stampedPage(html, r.FORM_SLOTS, { brotliQuality: 5 })
+    const { bytes, encoding } = await body(c, page, slug, r)
     const headers: Record<string, string> = {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': csp,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { gunzipSync } from 'node:zlib'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import sharp from 'sharp'
 import { subsetFont } from '../../server/published/page-fonts.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -341,16 +341,24 @@ describe('publishing', () => {
     const { slug } = await json<{ slug: string }>(await publish(project.id))
     const read = async (headers: Record<string, string> = {}) => {
       const res = await page(slug, headers)
-      const text =
-        res.headers.get('Content-Encoding') === 'gzip'
-          ? gunzipSync(Buffer.from(await res.arrayBuffer())).toString()
-          : await res.text()
-      return { res, text }
+      const bytes = Buffer.from(await res.arrayBuffer())
+      const encoding = res.headers.get('Content-Encoding')
+      const text = (
+        encoding === 'gzip'
+          ? gunzipSync(bytes)
+          : encoding === 'br'
+            ? brotliDecompressSync(bytes)
+            : bytes
+      ).toString()
+      return { res, text, size: bytes.length }
     }
     const first = await read()
     const second = await read({ 'Accept-Encoding': 'gzip' })
+    const third = await read({ 'Accept-Encoding': 'gzip, deflate, br' })
     expect(second.res.headers.get('Content-Encoding')).toBe('gzip')
-    for (const { text } of [first, second]) {
+    expect(third.res.headers.get('Content-Encoding')).toBe('br')
+    expect(third.size).toBeLessThan(second.size)
+    for (const { text } of [first, second, third]) {
       expect(text).toContain(`href="#form-${gift.id}"`)
       expect(text).toContain(`id="form-${gift.id}"`)
       expect(text).toContain(`action="/p/${slug}/submit"`)
@@ -363,9 +371,16 @@ describe('publishing', () => {
     expect(token(first.text)).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/)
     expect(submission(first.text)).toMatch(new RegExp(`^[A-Za-z0-9_-]{16}-${gift.id}$`))
     expect(submission(first.text)).not.toBe(submission(second.text))
-    // The rest of the two answers is the same page.
+    expect(submission(second.text)).not.toBe(submission(third.text))
+    // The stamped fields belong to their form from the end of the page.
+    expect(first.text).toContain(`<form id="form-${gift.id}-form"`)
+    expect(first.text).toMatch(
+      new RegExp(`<input type="hidden" form="form-${gift.id}-form" name="form_token" value="`),
+    )
+    // The rest of the answers is the same page.
     const strip = (text: string) => text.replace(/value="[^"]*"/g, '').replace(/-${gift.id}"/g, '')
     expect(strip(first.text)).toBe(strip(second.text))
+    expect(strip(first.text)).toBe(strip(third.text))
 
     const privacy = await s.call('GET', `/p/${slug}/privacy`)
     expect(privacy.status).toBe(200)

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
+import { Fragment } from 'react'
 import { referencedIds, takesRequests } from '../../domain/block.ts'
 import type { PageSnapshot } from '../../domain/publish.ts'
 import { requestFormOf, useBlockLabels } from '../editor/page-kit.ts'
@@ -8,7 +9,8 @@ import { requestFormOf, useBlockLabels } from '../editor/page-kit.ts'
  * Each is a sheet the block's button opens by its anchor (`#form-<id>`, CSS `:target`), a plain
  * HTML form that posts to `/p/{slug}/submit`, so it works without JavaScript; the page's script
  * sends it in place. The server stamps each answer's forms with a fresh `form_token` and
- * `submission_id` where the placeholders below stand (server/published/page-route.ts).
+ * `submission_id` where the placeholders below stand (server/published/page-route.ts), in fields
+ * at the end of the page (`FormStamps`).
  */
 
 /** Stamped per answer by the server: the signed time the form was served. */
@@ -17,6 +19,8 @@ export const FORM_TOKEN_SLOT = '__PROMO_FORM_TOKEN__'
 export const SUBMISSION_SLOT = '__PROMO_SUBMISSION__'
 
 export const formAnchor = (blockId: number) => `form-${blockId}`
+/** The `<form>` element's own id, which its stamped fields name. */
+const formElementId = (blockId: number) => `${formAnchor(blockId)}-form`
 
 type FormBlock = PageSnapshot['blocks'][number]
 
@@ -104,6 +108,7 @@ export function RequestForm({
           </p>
         ))}
         <form
+          id={formElementId(block.id)}
           method="post"
           action={`/p/${slug}/submit`}
           data-form=""
@@ -111,8 +116,6 @@ export function RequestForm({
           noValidate
         >
           <input type="hidden" name="block_id" value={block.id} />
-          <input type="hidden" name="form_token" value={FORM_TOKEN_SLOT} />
-          <input type="hidden" name="submission_id" value={`${SUBMISSION_SLOT}-${block.id}`} />
           <label htmlFor={`${id}-name`}>
             <Trans>Ваше имя</Trans>
           </label>
@@ -227,10 +230,39 @@ export function Thanks({ block, snapshot }: { block: FormBlock; snapshot: PageSn
   )
 }
 
+/**
+ * The forms' values of one answer, its signed time and a submission id per form: hidden fields
+ * at the very end of the page, each tied to its form by the form's id (they are sent with it, with
+ * or without the page's script). Everything before them is the same in every answer, so the server
+ * compresses it once per published version (server/published/stamped-page.ts).
+ */
+export function FormStamps({ blockIds }: { blockIds: readonly number[] }) {
+  return blockIds.map((blockId) => (
+    <Fragment key={blockId}>
+      <input
+        type="hidden"
+        form={formElementId(blockId)}
+        name="form_token"
+        value={FORM_TOKEN_SLOT}
+      />
+      <input
+        type="hidden"
+        form={formElementId(blockId)}
+        name="submission_id"
+        value={`${SUBMISSION_SLOT}-${blockId}`}
+      />
+    </Fragment>
+  ))
+}
+
+/** The blocks of a page that take requests: each has a form. */
+export const formBlocks = (snapshot: PageSnapshot) =>
+  snapshot.blocks.filter((b) => takesRequests(b.type))
+
 /** Every form of the page, after its sections. */
 export function PageForms({ snapshot, slug }: { snapshot: PageSnapshot; slug: string }) {
   const { t } = useLingui()
-  const blocks = snapshot.blocks.filter((b) => takesRequests(b.type))
+  const blocks = formBlocks(snapshot)
   if (blocks.length === 0) return null
   return (
     <div

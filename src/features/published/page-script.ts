@@ -168,7 +168,9 @@ export function pageScript(stillTime: (durationS: number) => number): void {
       form.querySelector<HTMLInputElement>('input[name=name]')?.focus()
     }
     window.addEventListener('hashchange', opened)
-    opened()
+    // The forms' stamped fields come after this script (forms.tsx, `FormStamps`).
+    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', opened)
+    else opened()
     doc.addEventListener('submit', (event) => {
       const form = (event.target as Element).closest<HTMLFormElement>('[data-form]')
       if (!form) return

@@ -15,7 +15,15 @@ import {
   stillTime,
 } from '../editor/page-kit.ts'
 import { PublishedPage } from './page.tsx'
-import { FORM_TOKEN_SLOT, RequestForm, SUBMISSION_SLOT, Thanks, type FormValues } from './forms.tsx'
+import {
+  FORM_TOKEN_SLOT,
+  FormStamps,
+  formBlocks,
+  RequestForm,
+  SUBMISSION_SLOT,
+  Thanks,
+  type FormValues,
+} from './forms.tsx'
 import { pageScript } from './page-script.ts'
 import { messages as appMessages } from '../../locales/ru/messages.po'
 import { messageTexts, notFoundTexts, pageTexts, privacyTexts } from './texts.ts'
@@ -58,12 +66,15 @@ export interface RenderedPage {
   fonts?: PageFontFile[]
 }
 
-/** Where the server stamps each answer's own values (the forms' token and submission id). */
+/**
+ * Where the server stamps each answer's own values (the forms' token and submission id): all of
+ * them after the page's script, so that everything before the first is the same in every answer.
+ */
 export const FORM_SLOTS = new RegExp(`${FORM_TOKEN_SLOT}|${SUBMISSION_SLOT}`)
 export { FORM_TOKEN_SLOT, SUBMISSION_SLOT }
 
 /** Bumped when the markup changes for the same snapshot, so cached copies and ETags renew. */
-export const RENDER_REVISION = '2'
+export const RENDER_REVISION = '3'
 
 const SCRIPT = `(${pageScript.toString()})(${stillTime.toString()})`
 const SCRIPT_HASH = `'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'`
@@ -307,9 +318,10 @@ export function renderPage(input: RenderInput): RenderedPage {
   ]
     .filter(Boolean)
     .join('\n')
+  const stamps = formStamps(formBlocks(snapshot).map((b) => b.id))
   const html =
     `<!doctype html>\n<html lang="ru">\n<head>\n${head}\n</head>\n<body>\n${body}\n` +
-    `<script>${SCRIPT}</script>\n</body>\n</html>\n`
+    `<script>${SCRIPT}</script>\n${stamps}</body>\n</html>\n`
   const fonts = files.flatMap((f) => (f.own ? [f.own] : []))
   return { html, csp: PAGE_CSP, ...(input.fontBase ? { fonts } : {}) }
 }
@@ -333,15 +345,24 @@ export function renderNotFound(): string {
 export const NOT_FOUND_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'"
 
-/** A page of the published project's own (a form, a thank-you, a notice): its CSS, no script. */
-function smallPage(title: string, body: string, withScript = false): RenderedPage {
+/** The forms' stamped fields (forms.tsx), each line ended. */
+function formStamps(blockIds: readonly number[]): string {
+  return blockIds.length === 0 ? '' : `${renderToString(<FormStamps blockIds={blockIds} />)}\n`
+}
+
+/**
+ * A page of the published project's own (a form, a thank-you, a notice): its CSS; a form's page
+ * has the script and the form's stamped fields.
+ */
+function smallPage(title: string, body: string, formOf?: number): RenderedPage {
+  const withScript = formOf !== undefined
   const html =
     '<!doctype html>\n<html lang="ru">\n<head>\n<meta charset="utf-8">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
     '<meta name="robots" content="noindex">\n' +
     `<title>${escapeHtml(title)}</title>\n<link rel="icon" href="/favicon.svg" type="image/svg+xml">\n` +
     `<style>${CSS}</style>\n</head>\n<body>\n${body}\n` +
-    (withScript ? `<script>${SCRIPT}</script>\n` : '') +
+    (withScript ? `<script>${SCRIPT}</script>\n${formStamps([formOf])}` : '') +
     '</body>\n</html>\n'
   return { html, csp: withScript ? PAGE_CSP : NOT_FOUND_CSP }
 }
@@ -375,7 +396,7 @@ export function renderFormPage(
       />
     </I18nProvider>,
   )
-  return smallPage(input.snapshot.project.name || pageTexts().untitled, body, true)
+  return smallPage(input.snapshot.project.name || pageTexts().untitled, body, block.id)
 }
 
 /** The thank-you page after a form sent without JavaScript. */
