@@ -103,7 +103,8 @@ export class AppealService implements SubmissionSink {
 
   /**
    * Keeps a visitor's request and queues its deliveries, in one transaction. A repeat of a
-   * submission_id answers the first request's id with created=false and writes nothing.
+   * submission_id from the same phone answers the first request's id with created=false and
+   * writes nothing; from another phone it is another visitor's request.
    */
   async submit(submission: Submission): Promise<{ id: number; created: boolean }> {
     const parsed = v.safeParse(SubmissionSchema, submission)
@@ -137,15 +138,39 @@ export class AppealService implements SubmissionSink {
     }
     const salt = randomBytes(4).readUInt32BE(0).toString(36).padStart(6, '0').slice(-6)
     // The request and its deliveries: one statement, so one transaction (with the requests that
-    // arrived meanwhile).
-    const created = await this.writes.run({ values, salt, spam: s.spam, hookUrl: s.hook_url })
-    let result: { id: number; created: boolean }
-    if (created === null) {
-      const first = await store.findBySubmission(this.db, s.project_id, s.submission_id)
+    // arrived meanwhile). Null when the project has a request with this submission id.
+    const write = (submissionId: string) =>
+      this.writes.run({
+        values: { ...values, submission_id: submissionId },
+        salt,
+        spam: s.spam,
+        hookUrl: s.hook_url,
+      })
+    const repeatOf = async (submissionId: string) => {
+      const first = await store.findBySubmission(this.db, s.project_id, submissionId)
       if (first === null) throw new Error('a repeated request was not found')
-      result = { id: first, created: false }
-    } else {
+      return first
+    }
+    let result: { id: number; created: boolean }
+    const created = await write(s.submission_id)
+    if (created !== null) {
       result = { id: created, created: true }
+    } else {
+      const first = await repeatOf(s.submission_id)
+      if (first.phone === s.phone) {
+        result = { id: first.id, created: false }
+      } else {
+        // The same id from another phone is another visitor: a copy of the page a cache kept
+        // (max-age, docs/publishing.md) carries one id to everyone who gets it, and a form sent
+        // without the page's script sends it as it is (docs/requests.md, "Tokens, ids and the
+        // page's cache"). Their request is their own, once per phone.
+        const own = `${s.submission_id}~${s.phone}`
+        const again = await write(own)
+        result =
+          again !== null
+            ? { id: again, created: true }
+            : { id: (await repeatOf(own)).id, created: false }
+      }
     }
     // Tests: the process may die here, before the visitor hears the answer.
     await this.settings.onStep?.('written', submission)

@@ -96,12 +96,12 @@ export async function findBySubmission(
   db: Queryable,
   projectId: number,
   submissionId: string,
-): Promise<number | null> {
-  const { rows } = await db.query<{ id: number }>(
-    'SELECT id FROM appeals WHERE project_id = $1 AND submission_id = $2',
+): Promise<{ id: number; phone: string } | null> {
+  const { rows } = await db.query<{ id: number; phone: string }>(
+    'SELECT id, phone FROM appeals WHERE project_id = $1 AND submission_id = $2',
     [projectId, submissionId],
   )
-  return rows[0]?.id ?? null
+  return rows[0] ?? null
 }
 
 /** A delivery as stored, before its error is put into words (server/services/appeals.ts). */

@@ -153,6 +153,27 @@ describe('requests: submit and deliver', () => {
       )
     }
   })
+
+  it('takes the same submission id from another phone as another visitor’s request, once', async () => {
+    // A copy of the page a cache kept carries one id to everyone who gets it; without the page's
+    // script the form sends it as it is.
+    const amoBefore = amo.account.leads.length
+    const cached = submission(world, { name: 'Первый посетитель' })
+    const first = await world.services.appeals.submit(cached)
+    const other = { ...cached, name: 'Второй посетитель', phone: '+79001112233' }
+    const second = await world.services.appeals.submit(other)
+    expect(second.created).toBe(true)
+    expect(second.id).not.toBe(first.id)
+    // Each visitor's repeat is still their one request.
+    expect(await world.services.appeals.submit(other)).toEqual({ id: second.id, created: false })
+    expect(await world.services.appeals.submit({ ...cached })).toEqual({
+      id: first.id,
+      created: false,
+    })
+    await allSettled(world)
+    const names = amo.account.leads.slice(amoBefore).map((l) => l.contacts[0]!.name)
+    expect(names.sort()).toEqual(['Второй посетитель', 'Первый посетитель'])
+  })
 })
 
 describe('requests: the API', () => {
