@@ -42,13 +42,23 @@ export const variantName = (stem: string, width: number, format: VariantFormat) 
 /** The widths offered for an image of this width: those smaller than it (its own goes last). */
 export const widthsFor = (width: number) => VARIANT_WIDTHS.filter((w) => w < width)
 
-async function encode(source: Uint8Array, width: number, format: VariantFormat) {
+async function encode(
+  source: Uint8Array,
+  width: number,
+  format: VariantFormat,
+  sourceFormat: VariantFormat,
+) {
   const image = sharp(source, { limitInputPixels: 20_000 * 20_000 })
     .rotate()
     .resize({
       width,
       withoutEnlargement: true,
     })
+  // A PNG is a drawing more often than a photo (a logo, a price list, text): its edges are kept
+  // exactly, as the editor showed them; lossless WebP is still smaller than the PNG.
+  if (format === 'webp' && sourceFormat === 'png') {
+    return image.webp({ lossless: true, effort: 4 }).toBuffer()
+  }
   if (format === 'webp') return image.webp({ quality: 78, effort: 4 }).toBuffer()
   if (format === 'jpg') return image.jpeg({ quality: 80, mozjpeg: true }).toBuffer()
   return image.png({ compressionLevel: 9, palette: true, quality: 90 }).toBuffer()
@@ -83,7 +93,7 @@ export class ImageVariants {
       if (!source) continue
       // Only the image's own format or WebP.
       if (variant.format !== 'webp' && variant.format !== extension) return false
-      await this.storage.save(name, await encode(source, variant.width, variant.format))
+      await this.storage.save(name, await encode(source, variant.width, variant.format, extension))
       return true
     }
     return false

@@ -429,6 +429,79 @@ describe('publishing', () => {
     expect((await s.call('GET', `/uploads/nosuchimage1--w480.webp`)).status).toBe(404)
   })
 
+  it('shows an image block by its copies, a PNG’s WebP kept pixel for pixel, lazily after the first section', async () => {
+    const { project, bg } = await newProject('Картинки')
+    const second = await json<Row>(
+      await s.call('POST', '/api/project/add_bg', {
+        token: u.token,
+        raw: uploadForm(pngImage(64, 36), { project_id: String(project.id) }),
+      }),
+    )
+    // A drawing with hard edges: stripes a lossy copy would blur.
+    const drawing = await sharp({
+      create: { width: 800, height: 600, channels: 3, background: '#ffffff' },
+    })
+      .composite([
+        {
+          input: Buffer.from(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">' +
+              Array.from(
+                { length: 40 },
+                (_, i) => `<rect x="${i * 20}" y="0" width="10" height="600" fill="#c92a2a"/>`,
+              ).join('') +
+              '</svg>',
+          ),
+        },
+      ])
+      .png()
+      .toBuffer()
+    const uploaded = await json<{ url: string }>(
+      await s.call('POST', '/api/image/upload', { token: u.token, raw: uploadForm(drawing) }),
+    )
+    const imageBlock = (bgId: number) => ({
+      bg_id: bgId,
+      x: 0,
+      y: 0,
+      zindex: 1,
+      rotation: 0,
+      width: 40,
+      height: 30,
+      scaleX: 1,
+      scaleY: 1,
+      name: 'Прайс',
+      image_url: uploaded.url,
+    })
+    for (const bgId of [bg.id, second.id]) {
+      const res = await s.call('POST', '/api/image/add', { token: u.token, body: imageBlock(bgId) })
+      expect(res.status).toBe(200)
+    }
+    const { slug } = await json<{ slug: string }>(await publish(project.id))
+    const text = await (await page(slug)).text()
+    const stem = uploaded.url.replace('/uploads/', '').replace('.png', '')
+    const shown = [
+      ...text.matchAll(
+        /<picture><source type="image\/webp" srcSet="([^"]+)" sizes="([^"]+)"\/><img src="([^"]+)"[^>]*>/g,
+      ),
+    ].filter((m) => m[3] === uploaded.url)
+    expect(shown).toHaveLength(2)
+    for (const [tag, webp, sizes] of shown) {
+      expect(webp).toContain(`/uploads/${stem}--w480.webp 480w`)
+      expect(sizes).toBe('40vw')
+      expect(tag).toContain(`srcSet="/uploads/${stem}--w480.png 480w`)
+    }
+    // The first section's is in the first screen; the second's waits for the visitor.
+    expect(shown[0]![0]).not.toContain('loading="lazy"')
+    expect(shown[1]![0]).toContain('loading="lazy"')
+    const copy = await s.call('GET', `/uploads/${stem}--w480.webp`)
+    expect(copy.status).toBe(200)
+    const pixels = await sharp(Buffer.from(await copy.arrayBuffer()))
+      .removeAlpha()
+      .raw()
+      .toBuffer()
+    const resized = await sharp(drawing).resize({ width: 480 }).removeAlpha().raw().toBuffer()
+    expect(pixels.equals(resized)).toBe(true)
+  })
+
   it('links fonts cut to the characters the page shows, served by any instance', async () => {
     const { project, bg } = await newProject('Шрифты')
     await saveText(bg.id, 'Запись открыта', { font: 'Montserrat' })

@@ -1,7 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useMemo } from 'react'
 import { imageSrcsets, type PageSnapshot } from '../../domain/publish.ts'
-import { type LocalBlock, PageSection, useBackgroundLabel } from '../editor/page-kit.ts'
+import {
+  type LocalBlock,
+  PageSection,
+  PublishedImagesContext,
+  useBackgroundLabel,
+} from '../editor/page-kit.ts'
 import { PageForms } from './forms.tsx'
 
 export interface PublishedPageProps {
@@ -38,23 +43,27 @@ export function PublishedPage({ snapshot, slug, resolveFileUrl }: PublishedPageP
   const backgrounds = snapshot.backgrounds
   const image = imageAttributes(backgrounds[0]?.id ?? 0)
   const count = backgrounds.length
+  const copies = (url: string) => {
+    const size = snapshot.images?.[url]
+    return size ? imageSrcsets(url, size.width) : null
+  }
+  const firstScreen = { copies, lazy: false }
+  const below = { copies, lazy: true }
   const sections = backgrounds.map((bg, index) => (
-    <PageSection
-      key={bg.id}
-      bg={bg}
-      label={label(index)}
-      blocks={blocks}
-      resolveFileUrl={resolveFileUrl}
-      specialistName={specialistName}
-      // Target buttons are anchors: the browser scrolls, the script changes slides.
-      onTarget={() => undefined}
-      image={image}
-      srcsets={(bg) => {
-        const size = snapshot.images?.[bg.image_url]
-        return size ? imageSrcsets(bg.image_url, size.width) : null
-      }}
-      published
-    />
+    <PublishedImagesContext key={bg.id} value={index === 0 ? firstScreen : below}>
+      <PageSection
+        bg={bg}
+        label={label(index)}
+        blocks={blocks}
+        resolveFileUrl={resolveFileUrl}
+        specialistName={specialistName}
+        // Target buttons are anchors: the browser scrolls, the script changes slides.
+        onTarget={() => undefined}
+        image={image}
+        srcsets={(bg) => copies(bg.image_url)}
+        published
+      />
+    </PublishedImagesContext>
   ))
   if (count === 0) {
     return (

@@ -1,4 +1,5 @@
 import {
+  useContext,
   useRef,
   useState,
   type CSSProperties,
@@ -17,6 +18,7 @@ import type {
 } from '../blocks/types.ts'
 import { fontStack } from '../model/fonts.ts'
 import { videoEmbed } from '../../../domain/video-embed.ts'
+import { PublishedImagesContext } from './published-images.ts'
 
 /**
  * The preview's renderer of a block's appearance (`blocks/`): the same primitives the canvas draws,
@@ -208,6 +210,7 @@ function DomMedia({
   playing: boolean
   published: boolean
 }) {
+  const images = useContext(PublishedImagesContext)
   const src = resolveFileUrl(p.src)
   if (!src) return null
   const style: CSSProperties = {
@@ -219,7 +222,28 @@ function DomMedia({
     objectFit: 'fill',
     display: 'block',
   }
-  if (p.media === 'image') return <img src={src} alt={p.alt} style={style} />
+  if (p.media === 'image') {
+    // On the published page: the copy the screen needs (the block is p.w / 2 % of its section,
+    // which is as wide as the screen), after the first screen only when the visitor comes near.
+    const copies = images?.copies(p.src) ?? null
+    const sizes = `${p.w / 2}vw`
+    const img = (
+      <img
+        src={src}
+        alt={p.alt}
+        style={style}
+        {...(copies ? { srcSet: copies.own, sizes } : {})}
+        {...(images ? { loading: images.lazy ? 'lazy' : undefined, decoding: 'async' } : {})}
+      />
+    )
+    if (!copies) return img
+    return (
+      <picture>
+        <source type="image/webp" srcSet={copies.webp} sizes={sizes} />
+        {img}
+      </picture>
+    )
+  }
   // A YouTube, VK Video or Rutube link: nothing of theirs loads before the play sign is pressed.
   const embed = videoEmbed(p.src)
   if (embed) {
