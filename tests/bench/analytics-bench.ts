@@ -19,6 +19,11 @@ import { isSmoke, type BenchOptions } from './smoke.ts'
  *   `304`, every one by another User-Agent (a new visitor each).
  * - `analytics_api_p50_ratio`: the median of an authenticated list call (project/list) asked one
  *   after another during the load, over its median with the server idle.
+ * - `analytics_api_p50_ratio_vs_uncounted`: what counting alone costs that call. The same load for
+ *   8 s by people (counted) and by a link preview's robot (served alike, not counted), 5 rounds
+ *   in alternating order on the restarted server, the call's median counted over not counted;
+ *   the median of the rounds (their range printed). On two cores the loaded call also waits for the
+ *   load generator, whatever counting costs; this figure leaves that out.
  * - `analytics_views_lost`: views answered and not counted after a graceful stop (the server's
  *   close()) and a start on the same data.
  * - `analytics_summary_ms`: the median of the summary for 90 days of a workspace with 50 pages
@@ -126,12 +131,72 @@ async function listP50(base: string, token: string, workspace: number, until: ()
   return { p50: median(times), calls: times.length }
 }
 
+/**
+ * `rate` views a second of the published page for `seconds` (due every 10 ms in slices, each timed
+ * from when it was due; half asked with the page's ETag), and the list call's median meanwhile
+ * (from the load's second second, or its second quarter when shorter). `people`: each view by a
+ * new visitor's phone, counted; `robots`: each by a link preview's robot, served the same and not
+ * counted.
+ */
+async function pageLoad(
+  base: string,
+  pageUrl: string,
+  etag: string,
+  token: string,
+  workspace: number,
+  o: { seconds: number; rate: number; visitors: 'people' | 'robots' },
+) {
+  const loadedFromMs = Math.min(1_000, (o.seconds * 1_000) / 4)
+  let answered = 0
+  let failed = 0
+  const late: number[] = []
+  const started = performance.now()
+  const end = started + o.seconds * 1_000
+  const inflight = new Set<Promise<void>>()
+  let sent = 0
+  const loadDone = (async () => {
+    while (performance.now() < end) {
+      const due = Math.floor(((performance.now() - started) / 1_000) * o.rate)
+      for (; sent < due; sent++) {
+        const n = sent
+        const dueAt = started + (n / o.rate) * 1_000
+        const userAgent =
+          o.visitors === 'people'
+            ? `Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) Mobile/${n}`
+            : `TelegramBot (like TwitterBot) ${n}`
+        const p = request(`${pageUrl}?utm_source=s${n % 5}`, {
+          headers: {
+            'User-Agent': userAgent,
+            'Accept-Encoding': 'gzip',
+            ...(n % 2 === 0 ? { 'If-None-Match': etag } : {}),
+          },
+        })
+          .then((res) => {
+            if (res.status === 200 || res.status === 304) answered += 1
+            else failed += 1
+            late.push(performance.now() - dueAt)
+          })
+          .catch(() => {
+            failed += 1
+          })
+          .finally(() => inflight.delete(p))
+        inflight.add(p)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    await Promise.all(inflight)
+  })()
+  await new Promise((resolve) => setTimeout(resolve, loadedFromMs))
+  const loaded = await listP50(base, token, workspace, () => performance.now() > end)
+  await loadDone
+  return { sent, answered, failed, late, loaded, elapsed: (performance.now() - started) / 1_000 }
+}
+
 async function viewsUnderLoad(smoke: boolean): Promise<Record<string, number>> {
   const seconds = smoke ? 1 : Number(process.env.ANALYTICS_BENCH_SECONDS ?? 20)
   const rate = smoke ? 330 : Number(process.env.ANALYTICS_BENCH_RATE ?? 3_300)
   // The idle list calls, and how far into the load the loaded ones begin.
   const idleMs = smoke ? 300 : 3_000
-  const loadedFromMs = Math.min(1_000, (seconds * 1_000) / 4)
   if (!existsSync(join(ROOT, 'dist-page/render.js'))) {
     console.log('building the page renderer (dist-page)…')
     execFileSync('npx', ['vite', 'build', '--config', 'vite.page.config.ts'], {
@@ -168,51 +233,16 @@ async function viewsUnderLoad(smoke: boolean): Promise<Record<string, number>> {
     const etag = String(first.headers.etag)
 
     // Idle: the list call alone.
-    let end = performance.now() + idleMs
+    const end = performance.now() + idleMs
     const idle = await listP50(base, token, workspace!.id, () => performance.now() > end)
 
-    // The load: `rate` views a second, due every 10 ms in slices, each timed from when it was due.
-    let answered = 0
-    let failed = 0
-    const late: number[] = []
-    const started = performance.now()
-    end = started + seconds * 1_000
-    const inflight = new Set<Promise<void>>()
-    let sent = 0
-    const loadDone = (async () => {
-      while (performance.now() < end) {
-        const due = Math.floor(((performance.now() - started) / 1_000) * rate)
-        for (; sent < due; sent++) {
-          const n = sent
-          const dueAt = started + (n / rate) * 1_000
-          const p = request(`${pageUrl}?utm_source=s${n % 5}`, {
-            headers: {
-              'User-Agent': `Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) Mobile/${n}`,
-              'Accept-Encoding': 'gzip',
-              ...(n % 2 === 0 ? { 'If-None-Match': etag } : {}),
-            },
-          })
-            .then((res) => {
-              if (res.status === 200 || res.status === 304) answered += 1
-              else failed += 1
-              late.push(performance.now() - dueAt)
-            })
-            .catch(() => {
-              failed += 1
-            })
-            .finally(() => inflight.delete(p))
-          inflight.add(p)
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      await Promise.all(inflight)
-    })()
-    // The list call during the load, from its second second on (a short load's: its second quarter).
-    await new Promise((resolve) => setTimeout(resolve, loadedFromMs))
-    const loaded = await listP50(base, token, workspace!.id, () => performance.now() > end)
-    await loadDone
-    const elapsed = (performance.now() - started) / 1_000
-
+    // The load, by people: their views are counted.
+    const people = await pageLoad(base, pageUrl, etag, token, workspace!.id, {
+      seconds,
+      rate,
+      visitors: 'people',
+    })
+    const { sent, answered, failed, late, elapsed, loaded } = people
     // A graceful stop right away (the last batch unwritten), a start on the same data.
     await server.close()
     server = await startChild(dataDir)
@@ -229,9 +259,51 @@ async function viewsUnderLoad(smoke: boolean): Promise<Record<string, number>> {
         `project/list p50 idle ${idle.p50.toFixed(2)} ms (${idle.calls}), ` +
         `loaded ${loaded.p50.toFixed(2)} ms (${loaded.calls})`,
     )
+    // What counting alone costs the API: the same load by people (counted) and by a link
+    // preview's robot (served alike, not counted: server/analytics/classify.ts), alternating.
+    const rounds = smoke ? 1 : 5
+    const ratios: number[] = []
+    const roundSeconds = smoke ? 0.5 : 8
+    // The restarted server warmed up by both first (its page rendered, its caches filled).
+    for (const visitors of ['robots', 'people'] as const) {
+      await pageLoad(server.url, `${server.url}/p/${slug}`, etag, token, workspace!.id, {
+        seconds: smoke ? 0.3 : 2,
+        rate,
+        visitors,
+      })
+    }
+    for (let i = 0; i < rounds; i++) {
+      const order = i % 2 === 0 ? (['people', 'robots'] as const) : (['robots', 'people'] as const)
+      const p50: Record<string, number> = {}
+      for (const visitors of order) {
+        const run = await pageLoad(
+          server.url,
+          `${server.url}/p/${slug}`,
+          etag,
+          token,
+          workspace!.id,
+          {
+            seconds: roundSeconds,
+            rate,
+            visitors,
+          },
+        )
+        p50[visitors] = run.loaded.p50
+      }
+      ratios.push(p50.people! / p50.robots!)
+      console.log(
+        `round ${i + 1}: project/list p50 under the load ${p50.people!.toFixed(2)} ms counted, ` +
+          `${p50.robots!.toFixed(2)} ms not counted`,
+      )
+    }
+    console.log(
+      `counted over not counted: median ${median(ratios).toFixed(3)} ` +
+        `(${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`,
+    )
     return {
       analytics_views_per_s: counted / elapsed,
       analytics_api_p50_ratio: loaded.p50 / idle.p50,
+      analytics_api_p50_ratio_vs_uncounted: median(ratios),
       analytics_views_lost: answered - counted,
     }
   } finally {

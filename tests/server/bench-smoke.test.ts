@@ -74,6 +74,7 @@ describe('benchmarks still run', () => {
           'positive',
           'analytics_views_per_s',
           'analytics_api_p50_ratio',
+          'analytics_api_p50_ratio_vs_uncounted',
           'analytics_summary_ms',
         ),
         // Every view answered is counted, across the restart too (docs/analytics.md).
