@@ -230,25 +230,65 @@ function fontFaceCss(files: readonly FaceFile[]): string {
     .join('\n')
 }
 
-/** The text a rendered body shows (its tags dropped, entities read). */
-function shownText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(#x?[0-9a-f]+|amp|lt|gt|quot|nbsp);/gi, (_, entity: string) => {
-      const named: Record<string, string> = {
-        amp: '&',
-        lt: '<',
-        gt: '>',
-        quot: '"',
-        nbsp: '\u00a0',
+/** The page's sections: the body up to the end of its `<main>`, before the request forms. */
+const sectionsOf = (body: string) => {
+  const end = body.lastIndexOf('</main>')
+  return end < 0 ? body : body.slice(0, end)
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  nbsp: '\u00a0',
+}
+
+/**
+ * Each character a rendered body shows, once (its tags skipped, entities read): one pass over the
+ * markup, which on a page of 200 blocks is 400 KB.
+ */
+function shownCharacters(html: string): string {
+  // Seen characters of the Basic Multilingual Plane by code, the rest (emoji) apart.
+  const seen = new Uint8Array(0x10000)
+  const astral = new Set<number>()
+  const add = (code: number) => {
+    if (code > 0xffff) astral.add(code)
+    else seen[code] = 1
+  }
+  let inTag = false
+  for (let i = 0; i < html.length; i++) {
+    const unit = html.charCodeAt(i)
+    if (inTag) {
+      if (unit === 0x3e) inTag = false
+      continue
+    }
+    if (unit === 0x3c) {
+      inTag = true
+      continue
+    }
+    if (unit === 0x26) {
+      const end = html.indexOf(';', i)
+      const entity = end > i && end - i <= 10 ? html.slice(i + 1, end) : ''
+      if (/^(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|nbsp)$/i.test(entity)) {
+        if (entity[0] !== '#') add(NAMED_ENTITIES[entity.toLowerCase()]!.charCodeAt(0))
+        else {
+          const hex = entity[1] === 'x' || entity[1] === 'X'
+          add(parseInt(entity.slice(hex ? 2 : 1), hex ? 16 : 10))
+        }
+        i = end
+        continue
       }
-      if (entity[0] !== '#') return named[entity.toLowerCase()] ?? ''
-      const code =
-        entity[1] === 'x' || entity[1] === 'X'
-          ? parseInt(entity.slice(2), 16)
-          : Number(entity.slice(1))
-      return String.fromCodePoint(code)
-    })
+    }
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      add(html.codePointAt(i)!)
+      i++
+    } else add(unit)
+  }
+  let text = ''
+  for (let code = 0; code <= 0xffff; code++) if (seen[code]) text += String.fromCharCode(code)
+  for (const code of astral) text += String.fromCodePoint(code)
+  return text
 }
 
 let activated = false
@@ -272,9 +312,14 @@ export function renderPage(input: RenderInput): RenderedPage {
   )
   const blocks = snapshot.blocks as unknown as LocalBlock[]
   const first = snapshot.backgrounds[0]
-  // Every character the page shows goes into each face's cut, whichever block draws it: a cut is a
-  // few kilobytes, and a glyph missing from one would be drawn in another font.
-  const files = pageFontFiles(facesUsedBy(blocks), shownText(body), input.fontBase)
+  // Every character the sections show goes into each face's cut, whichever block draws it: a cut
+  // is a few kilobytes, and a glyph missing from one would be drawn in another font. (The request
+  // forms after them are set in the system's font.)
+  const files = pageFontFiles(
+    facesUsedBy(blocks),
+    shownCharacters(sectionsOf(body)),
+    input.fontBase,
+  )
   const firstFaces = new Set(
     (first ? facesUsedBy(blocksInOrder(blocks, first.id)) : []).map(
       (face) => `${face.family}:${face.weight}`,
