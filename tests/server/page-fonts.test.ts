@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { PageSnapshot } from '../../src/domain/publish.ts'
-import { renderPage } from '../../src/features/published/render.tsx'
+import { loadRenderer } from '../../server/published/renderer.ts'
 
 /**
  * What goes into a published page's own font cuts (docs/publishing.md, "Rendering on the server"):
@@ -40,14 +40,18 @@ const snapshot = {
   ],
 } as unknown as PageSnapshot
 
+const renderer = (await loadRenderer('source'))!
+
 const cutOf = (file: string) =>
-  renderPage({
-    snapshot,
-    slug: 'shrifty',
-    url: 'http://promo.example/p/shrifty',
-    origin: 'http://promo.example',
-    fontBase: '/p/shrifty/fonts/1/',
-  }).fonts?.find((f) => f.file === file)?.text ?? ''
+  renderer
+    .renderPage({
+      snapshot,
+      slug: 'shrifty',
+      url: 'http://promo.example/p/shrifty',
+      origin: 'http://promo.example',
+      fontBase: '/p/shrifty/fonts/1/',
+    })
+    .fonts?.find((f) => f.file === file)?.text ?? ''
 
 describe('a published page’s font cuts', () => {
   it('hold every character its sections show and none only its forms show', () => {
