@@ -30,41 +30,51 @@ afterAll(async () => {
 describe('the published page draws a block as the preview does', () => {
   // The phone's window, where visitors open the pages and the letters differ most; the benchmark
   // (`npm run bench published-pixels`) compares the desktop's and the tablet's too.
-  it('every block type, at the same width on a phone, differs in at most 1% of its pixels', async () => {
-    const projectId = await pixelProject(inject('baseUrl'), user.token)
-    // PIXEL_DIFF_DIR=<dir> keeps each type's published, preview and difference images.
-    const dir = process.env.PIXEL_DIFF_DIR
-    const results = await comparePublishedPixels(
-      browser.page,
-      inject('baseUrl'),
-      user.token,
-      projectId,
-      dir
-        ? (type, window, images) => {
-            mkdirSync(dir, { recursive: true })
-            for (const [name, png] of Object.entries(images))
-              writeFileSync(join(dir, `published-${window}-${type}-${name}.png`), png)
-          }
-        : undefined,
-      [PHONE],
-    )
-    console.table(
-      results.map((r) => ({
-        window: r.window,
-        type: r.type,
-        mismatch_pct: Number(r.mismatchPct.toFixed(2)),
-        preview: `${r.preview.width.toFixed(1)}×${r.preview.height.toFixed(1)}`,
-        published: `${r.published.width.toFixed(1)}×${r.published.height.toFixed(1)}`,
-      })),
-    )
-    expect(results.map((r) => r.type)).toHaveLength(7)
-    for (const r of results) {
-      const what = `${r.type} at ${r.window} px`
-      expect(Math.abs(r.published.width - r.preview.width), `${what}: width`).toBeLessThan(0.01)
-      expect(Math.abs(r.published.height - r.preview.height), `${what}: height`).toBeLessThan(0.01)
-      expect(r.mismatchPct, `${what}: differing pixels, %`).toBeLessThanOrEqual(
-        MAX_PUBLISHED_MISMATCH_PCT,
+  it.each(['whole', 'rotated'] as const)(
+    'every block type (%s), at the same width on a phone, differs in at most 1% of its pixels',
+    async (placement) => {
+      const projectId = await pixelProject(inject('baseUrl'), user.token, placement)
+      // PIXEL_DIFF_DIR=<dir> keeps each type's published, preview and difference images.
+      const dir = process.env.PIXEL_DIFF_DIR
+      const results = await comparePublishedPixels(
+        browser.page,
+        inject('baseUrl'),
+        user.token,
+        projectId,
+        dir
+          ? (type, window, images) => {
+              mkdirSync(dir, { recursive: true })
+              for (const [name, png] of Object.entries(images))
+                writeFileSync(
+                  join(dir, `published-${placement}-${window}-${type}-${name}.png`),
+                  png,
+                )
+            }
+          : undefined,
+        [PHONE],
       )
-    }
-  }, 900_000)
+      console.table(
+        results.map((r) => ({
+          placement,
+          window: r.window,
+          type: r.type,
+          mismatch_pct: Number(r.mismatchPct.toFixed(2)),
+          preview: `${r.preview.width.toFixed(1)}×${r.preview.height.toFixed(1)}`,
+          published: `${r.published.width.toFixed(1)}×${r.published.height.toFixed(1)}`,
+        })),
+      )
+      expect(results.map((r) => r.type)).toHaveLength(7)
+      for (const r of results) {
+        const what = `${r.type} (${placement}) at ${r.window} px`
+        expect(Math.abs(r.published.width - r.preview.width), `${what}: width`).toBeLessThan(0.01)
+        expect(Math.abs(r.published.height - r.preview.height), `${what}: height`).toBeLessThan(
+          0.01,
+        )
+        expect(r.mismatchPct, `${what}: differing pixels, %`).toBeLessThanOrEqual(
+          MAX_PUBLISHED_MISMATCH_PCT,
+        )
+      }
+    },
+    900_000,
+  )
 })

@@ -95,13 +95,17 @@ function picture(): Buffer {
  * browser lays a transformed box on a whole pixel before the transform moves it by half its size:
  * a centre at a fraction of a pixel is painted up to half a pixel off (its texts rounded again where
  * the fraction leaves them), which a canvas at the exact place cannot show. `fractional`: where a
- * drag may leave a block, a fraction of a pixel off in both directions.
+ * drag may leave a block, a fraction of a pixel off in both directions. `rotated`: as `whole`,
+ * each block turned by 7°.
  */
-export type Placement = 'whole' | 'fractional'
+export type Placement = 'whole' | 'fractional' | 'rotated'
 const OFFSET: Record<Placement, { x: number; y: number }> = {
   whole: { x: 0, y: 0.0834 },
   fractional: { x: 0.0371, y: 0.0529 }, // 0.22 px right and 0.32 px down from the middle
+  rotated: { x: 0, y: 0.0834 },
 }
+/** `rotated`: each block turned, as a person turns one with the handle (docs/editor.md). */
+const ROTATION: Record<Placement, number> = { whole: 0, fractional: 0, rotated: 7 }
 /** One block of each type, with the fields a person would set. */
 function blocksFor(
   bgIds: number[],
@@ -114,7 +118,7 @@ function blocksFor(
     x: OFFSET[placement].x,
     y: OFFSET[placement].y,
     zindex: 1,
-    rotation: 0,
+    rotation: ROTATION[placement],
   })
   return [
     {
