@@ -322,7 +322,7 @@ export async function shootBlocks(
         { timeout: 20_000 },
       )
       .catch(() => undefined)
-    // Its box before rotation (the check's blocks are not rotated).
+    // Its box on the screen (a turned block's: the upright box around it, on both sides alike).
     const box = await element.evaluate((el) => {
       const r = el.getBoundingClientRect()
       return { left: r.left, top: r.top, width: r.width, height: r.height }
