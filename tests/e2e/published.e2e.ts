@@ -2,6 +2,7 @@ import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchVisitorBrowser, phoneContext } from './helpers/browser.ts'
 import { addBackgroundApi, api, registerUser, type FreshUser } from './helpers/user.ts'
+import { MIN_FILL_SECONDS } from '../../src/domain/visitor-request.ts'
 
 /**
  * Published pages as visitors meet them (docs/publishing.md): a phone with no account, stories
@@ -179,7 +180,7 @@ describe('a published page', () => {
     }
   })
 
-  it('with JavaScript off still shows every block and opens a request form', async () => {
+  it('with JavaScript off still shows every block, opens a request form and sends it', async () => {
     const context = await phone({ javaScriptEnabled: false })
     try {
       const page = await context.newPage()
@@ -196,6 +197,27 @@ describe('a published page', () => {
       await form.waitFor({ state: 'visible' })
       expect(await form.getByLabel('Телефон').isVisible()).toBe(true)
       expect(await form.getByRole('button', { name: 'Получить подарок' }).isVisible()).toBe(true)
+
+      // Sent as a plain form: its token and submission id, at the page's end, go with it.
+      await form.getByLabel('Ваше имя').fill('Ольга без скриптов')
+      await form.getByLabel('Телефон').fill('+7 912 000-11-22')
+      await form.getByLabel(/Согласен/).check()
+      const token = await page
+        .locator(`input[form="form-${giftId}-form"][name="form_token"]`)
+        .inputValue()
+      // A form sent sooner than a person fills one is kept as spam, never delivered.
+      const left = (Number(token.split('.')[0]) + MIN_FILL_SECONDS) * 1000 + 300 - Date.now()
+      if (left > 0) await page.waitForTimeout(left)
+      await form.getByRole('button', { name: 'Получить подарок' }).click()
+      await page.getByText('Спасибо! Заявка отправлена').waitFor()
+      const appeals = await api<{ name: string; phone: string; status: string }[]>(
+        user.token,
+        `appeal/list?workspace_id=${user.workspaceId}`,
+      )
+      expect(appeals.find((a) => a.name === 'Ольга без скриптов')).toMatchObject({
+        phone: '+79120001122',
+        status: 'new',
+      })
     } finally {
       await context.close()
     }
