@@ -20,6 +20,7 @@ import { ensureBuilt } from '../e2e/global-setup.ts'
 import { compareBlockPixels, PIXEL_WINDOW, pixelProject } from '../e2e/helpers/block-pixels.ts'
 import {
   comparePublishedPixels,
+  compareStoriesPixels,
   largestByType,
   PUBLISHED_WINDOWS,
 } from '../e2e/helpers/published-pixels.ts'
@@ -84,6 +85,17 @@ export async function runPixelBench(
             pct
         results.push(...placed)
       }
+      // A «Сторис» project's slides, one by one, in the phone's window.
+      const stories = await compareStoriesPixels(
+        page,
+        server.url,
+        token,
+        await pixelProject(server.url, token, 'whole', 2),
+        windows[windows.length - 1]!,
+      )
+      for (const r of stories.filter((r) => types.includes(r.type)))
+        out[`published_preview_mismatch_pct_stories_${r.type}`] = r.mismatchPct
+      results.push(...stories)
       out.published_preview_mismatch_pct = Math.max(...results.map((r) => r.mismatchPct))
     }
     if (!comparisons.includes('canvas')) return out

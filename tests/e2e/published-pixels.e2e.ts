@@ -8,6 +8,7 @@ import { pixelSession } from './helpers/pixel-session.ts'
 import { pixelProject } from './helpers/block-pixels.ts'
 import {
   comparePublishedPixels,
+  compareStoriesPixels,
   MAX_PUBLISHED_MISMATCH_PCT,
   PUBLISHED_WINDOWS,
 } from './helpers/published-pixels.ts'
@@ -77,4 +78,31 @@ describe('the published page draws a block as the preview does', () => {
     },
     900_000,
   )
+
+  it('every block type on a «Сторис» slide, on a phone, differs in at most 1% of its pixels', async () => {
+    const projectId = await pixelProject(inject('baseUrl'), user.token, 'whole', 2)
+    const results = await compareStoriesPixels(
+      browser.page,
+      inject('baseUrl'),
+      user.token,
+      projectId,
+      PHONE,
+    )
+    console.table(
+      results.map((r) => ({
+        type: r.type,
+        mismatch_pct: Number(r.mismatchPct.toFixed(2)),
+        preview: `${r.preview.width.toFixed(1)}×${r.preview.height.toFixed(1)}`,
+        published: `${r.published.width.toFixed(1)}×${r.published.height.toFixed(1)}`,
+      })),
+    )
+    expect(results.map((r) => r.type)).toHaveLength(7)
+    for (const r of results) {
+      const what = `${r.type} on a slide`
+      expect(Math.abs(r.published.width - r.preview.width), `${what}: width`).toBeLessThan(0.01)
+      expect(r.mismatchPct, `${what}: differing pixels, %`).toBeLessThanOrEqual(
+        MAX_PUBLISHED_MISMATCH_PCT,
+      )
+    }
+  }, 900_000)
 })

@@ -203,30 +203,35 @@ function blocksFor(
   ] as LocalBlock[]
 }
 
-/** A landing project with one section per block type, placed so; resolves with its id. */
+/**
+ * A project with one section per block type (a landing's 16:9 sections, or a «Сторис» project's
+ * 9:16 slides: `type` 2), placed so; resolves with its id.
+ */
 export async function pixelProject(
   baseUrl: string,
   token: string,
   placement: Placement = 'whole',
+  type: 1 | 2 = 1,
 ): Promise<number> {
   const api = apiClient(baseUrl, token)
   const [workspace] = await api.get<{ id: number }[]>('/api/workspace/list')
   const project = await api.post<{ id: number }>('/api/project/add', {
     workspace_id: workspace!.id,
-    name: 'Холст и предпросмотр',
+    name: type === 1 ? 'Холст и предпросмотр' : 'Сторис: холст и предпросмотр',
   })
-  await api.post('/api/project/set_type', { project_id: project.id, type: 1 })
-  const gradient = pngImage(BG.width, BG.height, (x, y) => [
-    Math.round((255 * x) / BG.width),
+  await api.post('/api/project/set_type', { project_id: project.id, type })
+  const bg = type === 1 ? BG : { width: BG.height, height: BG.width }
+  const gradient = pngImage(bg.width, bg.height, (x, y) => [
+    Math.round((255 * x) / bg.width),
     180,
-    Math.round((255 * y) / BG.height),
+    Math.round((255 * y) / bg.height),
   ])
   const bgIds: number[] = []
   for (const _ of BLOCK_TYPES) {
     const form = formOf(gradient, 'image/png', {
       project_id: String(project.id),
-      width: String(BG.width),
-      height: String(BG.height),
+      width: String(bg.width),
+      height: String(bg.height),
     })
     bgIds.push(
       (await api.call<{ id: number }>('/api/project/add_bg', { method: 'POST', body: form })).id,

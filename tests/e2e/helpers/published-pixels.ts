@@ -9,8 +9,9 @@ import type { Page } from 'playwright-core'
 import { BLOCK_TYPES, type BlockType } from '../../../src/domain/block.ts'
 import {
   apiClient,
-  clipOf,
   type BlockPixels,
+  type BlockShot,
+  clipOf,
   type BoxSize,
   fontsLoaded,
   fraction,
@@ -99,31 +100,135 @@ export async function comparePublishedPixels(
         await fontsLoaded(visitor)
         const shots = await shootBlocks(visitor, main, types)
         for (const type of types) {
-          const ours = shots.get(type)!
-          const theirs = preview.shots.get(type)!
-          // Both clips must cut the block alike: its corner at the same fraction of a pixel.
-          for (const side of ['left', 'top'] as const)
-            if (Math.abs(fraction(ours.box[side]) - fraction(theirs.box[side])) > 0.01)
-              throw new Error(
-                `${type}: ${side} at ${ours.box[side]} px published, ${theirs.box[side]} px in the preview`,
-              )
-          const sizes = {
-            preview: { width: theirs.box.width, height: theirs.box.height },
-            published: { width: ours.box.width, height: ours.box.height },
-          }
-          const clip = clipOf(ours.box)
-          const previewClip = clipOf(theirs.box)
-          if (clip.width !== previewClip.width || clip.height !== previewClip.height) {
-            results.push({ type, window: window.width, mismatchPct: 100, ...sizes })
-            continue
-          }
-          const { pct, diff } = await mismatchOf(ours.png, theirs.png, clip)
-          saveDiff?.(type, window.width, { published: ours.png, preview: theirs.png, diff })
-          results.push({ type, window: window.width, mismatchPct: pct, ...sizes })
+          results.push(
+            await compared(
+              type,
+              window.width,
+              shots.get(type)!,
+              preview.shots.get(type)!,
+              saveDiff,
+            ),
+          )
         }
       } finally {
         await visitor.close()
       }
+    }
+  } finally {
+    await page.setViewportSize(signedIn)
+  }
+  return results
+}
+
+type SaveDiff = (
+  type: BlockType,
+  window: number,
+  images: { published: Buffer; preview: Buffer; diff: Buffer },
+) => void
+
+/** One block's shots on the public page (`ours`) and in the preview, compared. */
+async function compared(
+  type: BlockType,
+  window: number,
+  ours: BlockShot,
+  theirs: BlockShot,
+  saveDiff?: SaveDiff,
+): Promise<PublishedPixels> {
+  // Both clips must cut the block alike: its corner at the same fraction of a pixel.
+  for (const side of ['left', 'top'] as const)
+    if (Math.abs(fraction(ours.box[side]) - fraction(theirs.box[side])) > 0.01)
+      throw new Error(
+        `${type}: ${side} at ${ours.box[side]} px published, ${theirs.box[side]} px in the preview`,
+      )
+  const sizes = {
+    preview: { width: theirs.box.width, height: theirs.box.height },
+    published: { width: ours.box.width, height: ours.box.height },
+  }
+  const clip = clipOf(ours.box)
+  const previewClip = clipOf(theirs.box)
+  if (clip.width !== previewClip.width || clip.height !== previewClip.height)
+    return { type, window, mismatchPct: 100, ...sizes }
+  const { pct, diff } = await mismatchOf(ours.png, theirs.png, clip)
+  saveDiff?.(type, window, { published: ours.png, preview: theirs.png, diff })
+  return { type, window, mismatchPct: pct, ...sizes }
+}
+
+/**
+ * A «Сторис» project (made by `pixelProject` with type 2: one slide per block type) published,
+ * compared slide by slide in `screen`: the preview's phone frame shows one slide at a time (the
+ * arrow keys move it); the public page, with its script, shows the slide its address names
+ * (`#n`), in a window as wide as the preview's slide, so its slide is as wide.
+ */
+export async function compareStoriesPixels(
+  page: Page,
+  baseUrl: string,
+  token: string,
+  projectId: number,
+  screen: { width: number; height: number },
+  saveDiff?: SaveDiff,
+): Promise<PublishedPixels[]> {
+  const url = await publishProject(baseUrl, token, projectId)
+  const signedIn = page.viewportSize()!
+  const results: PublishedPixels[] = []
+  try {
+    await page.setViewportSize(screen)
+    await page.goto(new URL(`/projects/${projectId}/edit/type-2`, baseUrl).toString())
+    // The story editor draws one slide at a time; the preview waits for each slide's block.
+    await page.getByRole('button', { name: 'Предпросмотр' }).waitFor()
+    await fontsLoaded(page)
+    await page.getByRole('button', { name: 'Предпросмотр' }).click()
+    const preview = page.locator('[data-testid="stories-preview"]')
+    await preview.waitFor()
+    await fontsLoaded(page)
+    const theirs = new Map<BlockType, BlockShot>()
+    let slide = { x: 0, y: 0, width: 0 }
+    for (const [i, type] of BLOCK_TYPES.entries()) {
+      if (i > 0) await page.keyboard.press('ArrowRight')
+      await preview.locator(`[data-block-type="${type}"]`).waitFor()
+      slide = (await preview.locator('section').first().boundingBox())!
+      theirs.set(type, (await shootBlocks(page, preview, [type])).get(type)!)
+    }
+    const slideWidth = slide.width
+    await page.keyboard.press('Escape')
+    await preview.waitFor({ state: 'detached' })
+    if (slideWidth !== Math.round(slideWidth))
+      throw new Error(`the preview's slide is ${slideWidth} px wide: no window draws it so`)
+    const visitor = await page.context().newPage()
+    try {
+      // Taller than the slide: it is as wide as the window.
+      await visitor.setViewportSize({
+        width: slideWidth,
+        height: Math.ceil((slideWidth * 16) / 9) + 40,
+      })
+      for (const [i, type] of BLOCK_TYPES.entries()) {
+        await visitor.goto(`${url}#${i + 1}`)
+        const main = visitor.locator('main')
+        const shown = main.locator('section:not([hidden])')
+        const box = (await shown.boundingBox())!
+        if (box.width !== slideWidth)
+          throw new Error(`slide ${i + 1} ${box.width} px wide, the preview's ${slideWidth}`)
+        // The slide moved by less than a pixel, to the same fraction of one as the preview's
+        // (the page centres it in the window, the preview in its frame): the same pixel grid.
+        const nudge = (ours: number, preview: number) =>
+          (((fraction(preview) - fraction(ours)) % 1) + 1) % 1
+        await shown.evaluate(
+          (el, { left, top }) => Object.assign(el.style, { left: `${left}px`, top: `${top}px` }),
+          { left: nudge(box.x, slide.x), top: nudge(box.y, slide.y) },
+        )
+        // A hidden slide's faces are not asked for until it shows: ask for them all.
+        await visitor.evaluate(() =>
+          Promise.all(
+            ['400 20px Roboto', '700 20px Roboto', '400 20px "PT Sans"'].map((f) =>
+              document.fonts.load(f, 'Ая'),
+            ),
+          ),
+        )
+        await fontsLoaded(visitor)
+        const ours = (await shootBlocks(visitor, main, [type])).get(type)!
+        results.push(await compared(type, screen.width, ours, theirs.get(type)!, saveDiff))
+      }
+    } finally {
+      await visitor.close()
     }
   } finally {
     await page.setViewportSize(signedIn)
