@@ -10,8 +10,8 @@ import { sendWorkspace } from './workspaces.ts'
 
 /**
  * Steps 4–6 of the replay protocol (docs/SYNC.md), by entry table: the request an entry becomes and
- * how its answer is applied. Apart from the local writes (index.ts) so that the service worker,
- * which only sends, takes this alone (load-eager.ts).
+ * how its answer is applied. Apart from the commands (index.ts) so that the service worker, which
+ * only sends, takes this alone (load-eager.ts).
  */
 
 type Sender<T extends OutboxTable> = (entry: SendOf<T>, ctx: SendContext) => Promise<void>
