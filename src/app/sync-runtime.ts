@@ -1,4 +1,4 @@
-import { claimMirror, deleteBlocks, saveBlocks, storeAuthToken } from '../mirror/commands.ts'
+import { commands } from '../mirror/commands.ts'
 import { draftStorage, restoreDrafts } from '../features/editor/index.ts'
 import { defaultLocks, withLock } from '../sync/lock.ts'
 import { REPLAY_LOCK } from '../sync/protocol.ts'
@@ -30,16 +30,16 @@ export async function applySession(snapshot: SessionSnapshot): Promise<void> {
     // still running for the previous person finishes first: none of their queued changes goes out
     // under the new token, and nothing of theirs is written after the mirror was cleared.
     await withLock(defaultLocks(), REPLAY_LOCK, false, async () => {
-      await claimMirror(user.id)
-      await storeAuthToken(auth)
+      await commands.claimMirror(user.id)
+      await commands.storeAuthToken(auth)
     })
   } else if (user) {
-    await claimMirror(user.id)
+    await commands.claimMirror(user.id)
   }
   await setSyncToken(auth)
   // Editor changes a previous page kept as drafts when it went away go into the outbox now
   // (docs/editor.md "Edits survive the page going away"); another person's are dropped unsent.
-  if (user) await restoreDrafts(draftStorage(), user.id, { saveBlocks, deleteBlocks })
+  if (user) await restoreDrafts(draftStorage(), user.id, commands)
   if (user) appliedUser = user.id
   else appliedUser ??= null
   if (!hasValidToken(snapshot)) return

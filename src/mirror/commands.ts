@@ -2,37 +2,47 @@ import type { CommandName, Commands } from '../sync/service.ts'
 import { runCommand } from './port.ts'
 
 /**
- * The mirror's commands for the page: each writes the local record and queues it for the server in
- * one transaction where the database lives (src/sync/mutators/), and resolves once it is stored.
- * Same names and signatures as there.
+ * Every command the page may send (docs/SYNC.md, "Adding a command"): the writes of the mutators
+ * (src/sync/mutators/index.ts, `COMMANDS`) and the session's (src/sync/service.ts). Checked both
+ * ways: a command missing here, or named here but defined nowhere, does not type-check.
  */
-function command<N extends CommandName>(name: N): Commands[N] {
-  return ((...args: unknown[]) => runCommand(name, args)) as Commands[N]
-}
+const NAMES = {
+  setCurrentWorkspace: true,
+  createWorkspace: true,
+  renameWorkspace: true,
+  deleteWorkspace: true,
+  createRecord: true,
+  updateRecord: true,
+  deleteRecord: true,
+  setRecordEnabled: true,
+  createProject: true,
+  renameProject: true,
+  setProjectType: true,
+  copyProject: true,
+  deleteProject: true,
+  publishProject: true,
+  unpublishProject: true,
+  setProjectSlug: true,
+  addBackground: true,
+  deleteBackground: true,
+  saveBlocks: true,
+  deleteBlocks: true,
+  uploadFile: true,
+  setAppealStatus: true,
+  deleteAppeal: true,
+  storeAuthToken: true,
+  unsyncedCount: true,
+  claimMirror: true,
+} satisfies Record<CommandName, true>
 
-export const setCurrentWorkspace = command('setCurrentWorkspace')
-export const createWorkspace = command('createWorkspace')
-export const renameWorkspace = command('renameWorkspace')
-export const deleteWorkspace = command('deleteWorkspace')
-export const createRecord = command('createRecord')
-export const updateRecord = command('updateRecord')
-export const deleteRecord = command('deleteRecord')
-export const setRecordEnabled = command('setRecordEnabled')
-export const createProject = command('createProject')
-export const renameProject = command('renameProject')
-export const setProjectType = command('setProjectType')
-export const copyProject = command('copyProject')
-export const deleteProject = command('deleteProject')
-export const publishProject = command('publishProject')
-export const unpublishProject = command('unpublishProject')
-export const setProjectSlug = command('setProjectSlug')
-export const addBackground = command('addBackground')
-export const deleteBackground = command('deleteBackground')
-export const saveBlocks = command('saveBlocks')
-export const deleteBlocks = command('deleteBlocks')
-export const uploadFile = command('uploadFile')
-export const setAppealStatus = command('setAppealStatus')
-export const deleteAppeal = command('deleteAppeal')
-export const storeAuthToken = command('storeAuthToken')
-export const unsyncedCount = command('unsyncedCount')
-export const claimMirror = command('claimMirror')
+/**
+ * The mirror's commands for the page (`commands.createRecord(…)`): each writes the local record
+ * and queues it for the server in one transaction where the database lives (src/sync/mutators/),
+ * and resolves once it is stored. Same names and signatures as there.
+ */
+export const commands = Object.fromEntries(
+  (Object.keys(NAMES) as CommandName[]).map((name) => [
+    name,
+    (...args: unknown[]) => runCommand(name, args),
+  ]),
+) as unknown as Commands

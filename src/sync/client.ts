@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react'
 import { useOutboxCounts, useParkedEntryRows, useSyncMeta, watchMirror } from '../mirror/live.ts'
-import { storeAuthToken, unsyncedCount } from '../mirror/commands.ts'
+import { commands } from '../mirror/commands.ts'
 import { onPageWorkerFailure, pageWorker } from '../mirror/worker.ts'
 import type { StoredAuth } from '../data/sync-state.ts'
 import type { AccountNews } from './live-events.ts'
@@ -329,7 +329,7 @@ interface SyncManagerLike {
 export async function registerBackgroundSync(): Promise<void> {
   try {
     if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return
-    if ((await unsyncedCount()) === 0) return
+    if ((await commands.unsyncedCount()) === 0) return
     const registration = await navigator.serviceWorker.getRegistration()
     const sync = (
       registration as (ServiceWorkerRegistration & { sync?: SyncManagerLike }) | undefined
@@ -497,7 +497,7 @@ let syncToken: string | null = null
  */
 export async function setSyncToken(auth: StoredAuth): Promise<void> {
   const changed = auth.token !== syncToken
-  await storeAuthToken(auth)
+  await commands.storeAuthToken(auth)
   syncToken = auth.token
   if (changed) {
     // Another person's session: the stream restarts under their token (or stops).
@@ -512,7 +512,7 @@ export async function setSyncToken(auth: StoredAuth): Promise<void> {
 
 /** Changes not yet on the server (pending and rejected): for the sign-out confirmation. */
 export function unsyncedChanges(): Promise<number> {
-  return unsyncedCount()
+  return commands.unsyncedCount()
 }
 
 // ---- upload progress of files waiting in IndexedDB ----------------------------------------------

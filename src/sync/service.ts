@@ -1,5 +1,6 @@
 import { liveQuery, type Subscription } from 'dexie'
-import { loadMutators, type Mutators } from './mutators/load.ts'
+import type { WriteCommands, WriteName } from './mutators/index.ts'
+import { loadMutators } from './mutators/load.ts'
 import { isQuotaError } from '../data/errors.ts'
 import { QUERIES, type QueryName } from '../data/queries.ts'
 import { claimMirror, storeAuthToken, unsyncedCount, type StoredAuth } from '../data/sync-state.ts'
@@ -10,34 +11,6 @@ import { claimMirror, storeAuthToken, unsyncedCount, type StoredAuth } from '../
  * module workers (and in jsdom tests) the page runs it itself (src/mirror/port.ts).
  */
 
-/** The commands that are local writes: each runs its mutator, loaded on the first one. */
-const WRITES = [
-  'setCurrentWorkspace',
-  'createWorkspace',
-  'renameWorkspace',
-  'deleteWorkspace',
-  'createRecord',
-  'updateRecord',
-  'deleteRecord',
-  'setRecordEnabled',
-  'createProject',
-  'renameProject',
-  'setProjectType',
-  'copyProject',
-  'deleteProject',
-  'publishProject',
-  'unpublishProject',
-  'setProjectSlug',
-  'addBackground',
-  'deleteBackground',
-  'saveBlocks',
-  'deleteBlocks',
-  'uploadFile',
-  'setAppealStatus',
-  'deleteAppeal',
-] as const satisfies readonly (keyof Mutators)[]
-type WriteName = (typeof WRITES)[number]
-
 const SESSION = {
   /** The page mirrors its session token here; the worker and the service worker read it. */
   storeAuthToken: (auth: StoredAuth) => storeAuthToken(auth),
@@ -46,7 +19,9 @@ const SESSION = {
   claimMirror: (userId: number) => claimMirror(userId),
 }
 
-export type Commands = Pick<Mutators, WriteName> & typeof SESSION
+export type SessionName = keyof typeof SESSION
+/** The commands the page may send (src/mirror/commands.ts lists them). */
+export type Commands = WriteCommands & typeof SESSION
 export type CommandName = keyof Commands
 
 /** What a watched query sends: its answer, or why it failed. */
@@ -84,12 +59,10 @@ export function createMirrorService(): MirrorService {
     },
     async run(command, args) {
       try {
-        const write = (WRITES as readonly string[]).includes(command)
-        const fn = (
-          write
-            ? (await loadMutators())[command as WriteName]
-            : SESSION[command as keyof typeof SESSION]
-        ) as (...a: readonly unknown[]) => Promise<unknown>
+        // A session command runs at once; a write runs its mutator, loaded on the first one.
+        if (!Object.hasOwn(SESSION, command))
+          return await (await loadMutators()).run(command as WriteName, args)
+        const fn = SESSION[command as SessionName] as (...a: readonly unknown[]) => Promise<unknown>
         return await fn(...args)
       } catch (error) {
         // Only an Error's name and message survive postMessage; keep the one the screen needs.

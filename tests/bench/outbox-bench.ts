@@ -1,5 +1,7 @@
 import 'fake-indexeddb/auto'
-import { createProject, addBackground, saveBlocks } from '../../src/sync/mutators/index.ts'
+import { addBackground } from '../../src/sync/mutators/backgrounds.ts'
+import { saveBlocks } from '../../src/sync/mutators/blocks.ts'
+import { createProject } from '../../src/sync/mutators/projects.ts'
 import type { BlockRow } from '../../src/data/types.ts'
 import { BLOCK_TYPES } from '../../src/domain/block.ts'
 import { pngImage } from '../server/helpers.ts'

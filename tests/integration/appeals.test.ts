@@ -5,7 +5,7 @@ import type { Appeal } from '../../src/domain/appeal.ts'
 import { QUERIES } from '../../src/data/queries.ts'
 import { createSyncEngine } from '../../src/sync/engine.ts'
 import { scopesOf } from '../../src/sync/live-events.ts'
-import { deleteAppeal, setAppealStatus } from '../../src/sync/mutators/index.ts'
+import { deleteAppeal, setAppealStatus } from '../../src/sync/mutators/appeals.ts'
 import { json, startHarness, type Harness } from './harness.ts'
 
 // Visitors' requests in the mirror (docs/requests.md): read window by window, their status changed

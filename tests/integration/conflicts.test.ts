@@ -1,10 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  createRecord,
-  deleteRecord,
-  saveBlocks,
-  updateRecord,
-} from '../../src/sync/mutators/index.ts'
+import { saveBlocks } from '../../src/sync/mutators/blocks.ts'
+import { createRecord, deleteRecord, updateRecord } from '../../src/sync/mutators/records.ts'
 import type { LocalBlock } from '../../src/data/types.ts'
 import type { SavedBlock } from '../../src/domain/block.ts'
 import { pngImage } from '../server/helpers.ts'

@@ -1,14 +1,9 @@
 import { appendFileSync } from 'node:fs'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import {
-  addBackground,
-  copyProject,
-  createProject,
-  createRecord,
-  deleteRecord,
-  saveBlocks,
-  setRecordEnabled,
-} from '../../src/sync/mutators/index.ts'
+import { addBackground } from '../../src/sync/mutators/backgrounds.ts'
+import { saveBlocks } from '../../src/sync/mutators/blocks.ts'
+import { copyProject, createProject } from '../../src/sync/mutators/projects.ts'
+import { createRecord, deleteRecord, setRecordEnabled } from '../../src/sync/mutators/records.ts'
 import { faultOnce } from '../support/fault-proxy.ts'
 import { pngImage } from '../server/helpers.ts'
 import { createSyncEngine } from '../../src/sync/engine.ts'

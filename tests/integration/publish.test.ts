@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LocalBlock } from '../../src/data/types.ts'
+import { saveBlocks } from '../../src/sync/mutators/blocks.ts'
 import {
   publishProject,
-  saveBlocks,
   setProjectSlug,
   unpublishProject,
-} from '../../src/sync/mutators/index.ts'
+} from '../../src/sync/mutators/publishing.ts'
 import { pngImage } from '../server/helpers.ts'
 import { json, sharedServer, startHarness, type Harness } from './harness.ts'
 

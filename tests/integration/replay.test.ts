@@ -1,18 +1,15 @@
 import { payloadFields } from '../../src/data/entries.ts'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { addBackground } from '../../src/sync/mutators/backgrounds.ts'
+import { deleteBlocks, saveBlocks } from '../../src/sync/mutators/blocks.ts'
+import { uploadFile } from '../../src/sync/mutators/files.ts'
 import {
-  addBackground,
   copyProject,
   createProject,
-  createRecord,
-  deleteRecord,
   renameProject,
   setProjectType,
-  deleteBlocks,
-  saveBlocks,
-  updateRecord,
-  uploadFile,
-} from '../../src/sync/mutators/index.ts'
+} from '../../src/sync/mutators/projects.ts'
+import { createRecord, deleteRecord, updateRecord } from '../../src/sync/mutators/records.ts'
 import { isLocalId } from '../../src/data/ids.ts'
 import { readSyncMeta, storeAuthToken } from '../../src/data/sync-state.ts'
 import type { LocalBlock } from '../../src/data/types.ts'

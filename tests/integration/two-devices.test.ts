@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { storeAuthToken } from '../../src/data/sync-state.ts'
 import { createSyncEngine, type SyncEngine } from '../../src/sync/engine.ts'
-import { updateRecord } from '../../src/sync/mutators/index.ts'
+import { updateRecord } from '../../src/sync/mutators/records.ts'
 import { json, sharedServer, startHarness, type Harness } from './harness.ts'
 
 /**

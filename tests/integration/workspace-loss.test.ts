@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readSyncMeta } from '../../src/data/sync-state.ts'
-import { createRecord, updateRecord } from '../../src/sync/mutators/index.ts'
+import { createRecord, updateRecord } from '../../src/sync/mutators/records.ts'
 import { json, startHarness, type Harness } from './harness.ts'
 
 /**

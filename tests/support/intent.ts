@@ -1,24 +1,26 @@
 import { createHash } from 'node:crypto'
 import { idOfKey } from '../../src/data/keyed.ts'
+import { addBackground, deleteBackground } from '../../src/sync/mutators/backgrounds.ts'
+import { deleteBlocks, saveBlocks } from '../../src/sync/mutators/blocks.ts'
+import { uploadFile } from '../../src/sync/mutators/files.ts'
 import {
-  addBackground,
   copyProject,
   createProject,
-  createRecord,
-  createWorkspace,
-  deleteBackground,
-  deleteBlocks,
   deleteProject,
-  deleteRecord,
-  deleteWorkspace,
   renameProject,
-  renameWorkspace,
-  saveBlocks,
   setProjectType,
+} from '../../src/sync/mutators/projects.ts'
+import {
+  createRecord,
+  deleteRecord,
   setRecordEnabled,
   updateRecord,
-  uploadFile,
-} from '../../src/sync/mutators/index.ts'
+} from '../../src/sync/mutators/records.ts'
+import {
+  createWorkspace,
+  deleteWorkspace,
+  renameWorkspace,
+} from '../../src/sync/mutators/workspaces.ts'
 import { localFileId } from '../../src/data/ids.ts'
 import { copyName as projectCopyName } from '../../src/domain/project.ts'
 import type { LocalBlock, OutboxEntry, RecordKind } from '../../src/data/types.ts'

@@ -6,7 +6,7 @@ import { i18n } from '../../src/app/i18n.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import type { AppealRow } from '../../src/data/types.ts'
 import AppealsPage from '../../src/features/appeals/appeals-page.tsx'
-import { createWorkspace, setCurrentWorkspace } from '../../src/sync/mutators/index.ts'
+import { createWorkspace, setCurrentWorkspace } from '../../src/sync/mutators/workspaces.ts'
 import { renderInApp } from './helpers/render-app.tsx'
 
 // «Обращения» on the mirror (docs/requests.md, "The app"): newest first, searched by phone,

@@ -1,18 +1,13 @@
 import { payloadFields } from '../../src/data/entries.ts'
 import { beforeEach, describe, expect, it } from 'vitest'
-import {
-  addBackground,
-  copyProject,
-  createProject,
-  createRecord,
-  createWorkspace,
-  deleteRecord,
-  deleteWorkspace,
-  saveBlocks,
-  updateRecord,
-  uploadFile,
-} from '../../src/sync/mutators/index.ts'
+import { addBackground } from '../../src/sync/mutators/backgrounds.ts'
+import { saveBlocks } from '../../src/sync/mutators/blocks.ts'
+import { uploadFile } from '../../src/sync/mutators/files.ts'
+import { copyProject, createProject } from '../../src/sync/mutators/projects.ts'
+import { createRecord, deleteRecord, updateRecord } from '../../src/sync/mutators/records.ts'
+import { createWorkspace, deleteWorkspace } from '../../src/sync/mutators/workspaces.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
+import { createMirrorService, type CommandName } from '../../src/sync/service.ts'
 import { isLocalId } from '../../src/data/ids.ts'
 import type { LocalBlock } from '../../src/data/types.ts'
 
@@ -156,5 +151,56 @@ describe('commands: local write + outbox entry in one transaction', () => {
       'workspaces:create',
       'workspaces:delete',
     ])
+  })
+})
+
+/** The commands as the page sends them: by name, with arguments that crossed postMessage. */
+async function refusal(command: CommandName, args: unknown[]) {
+  const error = await createMirrorService()
+    .run(command, args)
+    .then(
+      () => null,
+      (e: unknown) => e as Error,
+    )
+  // Only an Error's name and message cross the worker boundary.
+  return error && { name: error.name, message: error.message }
+}
+
+async function stored() {
+  return {
+    projects: await db.projects.count(),
+    blocks: await db.blocks.count(),
+    outbox: await db.outbox.count(),
+  }
+}
+
+describe("a command's arguments, checked before its local write", () => {
+  it('refuses a bad argument with an error naming the command and the argument, and writes nothing', async () => {
+    expect(await refusal('createProject', [1, 42])).toEqual({
+      name: 'CommandArgumentError',
+      message: expect.stringMatching(/^createProject: .*string.*\(argument 2\)$/),
+    })
+    expect(await refusal('setProjectType', [1, 3])).toMatchObject({
+      message: expect.stringMatching(/^setProjectType: .*but received 3 \(argument 2\)$/),
+    })
+    expect(await refusal('saveBlocks', [[{ type: 'marquee', bg_id: 1 }]])).toMatchObject({
+      name: 'CommandArgumentError',
+      message: expect.stringMatching(/^saveBlocks: .*\(argument 1\.0\.type\)$/),
+    })
+    expect(await refusal('createRecord', ['doctor', 1, {}])).toMatchObject({
+      message: expect.stringMatching(/^createRecord: .*\(argument 1\)$/),
+    })
+    expect(await stored()).toEqual({ projects: 0, blocks: 0, outbox: 0 })
+  })
+
+  it('runs a command whose arguments pass, with every field it was given', async () => {
+    const service = createMirrorService()
+    const projectId = (await service.run('createProject', [1, 'Акция'])) as number
+    // The block's own fields are not in the command's schema: they are stored all the same.
+    const block = { type: 'text', bg_id: -5, x: 10, y: 20, text: 'Привет', fontSize: 6 }
+    const [blockId] = (await service.run('saveBlocks', [[block]])) as number[]
+    expect(await db.projects.get(projectId)).toMatchObject({ name: 'Акция' })
+    expect(await db.blocks.get(blockId!)).toMatchObject(block)
+    expect(await refusal('copyProject', [projectId])).toBeNull()
   })
 })

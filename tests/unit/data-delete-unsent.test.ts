@@ -1,12 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import {
-  addBackground,
-  copyProject,
-  createProject,
-  deleteBackground,
-  deleteProject,
-  saveBlocks,
-} from '../../src/sync/mutators/index.ts'
+import { addBackground, deleteBackground } from '../../src/sync/mutators/backgrounds.ts'
+import { saveBlocks } from '../../src/sync/mutators/blocks.ts'
+import { copyProject, createProject, deleteProject } from '../../src/sync/mutators/projects.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { coalesce } from '../../src/sync/coalesce.ts'
 import { localBlockKeys } from '../../src/data/keyed.ts'

@@ -1,6 +1,8 @@
 import { renderHook, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createRecord, setCurrentWorkspace, uploadFile } from '../../src/sync/mutators/index.ts'
+import { uploadFile } from '../../src/sync/mutators/files.ts'
+import { createRecord } from '../../src/sync/mutators/records.ts'
+import { setCurrentWorkspace } from '../../src/sync/mutators/workspaces.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import {
   useCurrentWorkspaceId,

@@ -76,10 +76,10 @@ describe('the page side', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     await useTestDatabase()
     const { useWorkspaces } = await import('../../src/mirror/live.ts')
-    const { createWorkspace } = await import('../../src/mirror/commands.ts')
+    const { commands } = await import('../../src/mirror/commands.ts')
     const { result } = renderHook(() => useWorkspaces())
     await waitFor(() => expect(result.current?.map((w) => w.name)).toEqual(['Клиника']))
-    await createWorkspace('Салон')
+    await commands.createWorkspace('Салон')
     await waitFor(() => expect(result.current?.map((w) => w.name)).toEqual(['Клиника', 'Салон']))
   })
 

@@ -3,13 +3,9 @@ import userEvent from '@testing-library/user-event'
 import { useRouterState } from '@tanstack/react-router'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
-import {
-  createProject,
-  createRecord,
-  createWorkspace,
-  setCurrentWorkspace,
-  setProjectType,
-} from '../../src/sync/mutators/index.ts'
+import { createProject, setProjectType } from '../../src/sync/mutators/projects.ts'
+import { createRecord } from '../../src/sync/mutators/records.ts'
+import { createWorkspace, setCurrentWorkspace } from '../../src/sync/mutators/workspaces.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { ProjectTypePage } from '../../src/features/projects/project-type-page.tsx'
 import { ProjectsPage } from '../../src/features/projects/projects-page.tsx'

@@ -5,11 +5,8 @@ import { i18n } from '../../src/app/i18n.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { ProjectsPage } from '../../src/features/projects/projects-page.tsx'
 import { noteAnswer } from '../../src/sync/reachability.ts'
-import {
-  createWorkspace,
-  publishProject,
-  setCurrentWorkspace,
-} from '../../src/sync/mutators/index.ts'
+import { publishProject } from '../../src/sync/mutators/publishing.ts'
+import { createWorkspace, setCurrentWorkspace } from '../../src/sync/mutators/workspaces.ts'
 import { renderInApp } from './helpers/render-app.tsx'
 
 /**

@@ -8,14 +8,14 @@ import type { BlockRow, LocalBlock } from '../../src/data/types.ts'
 import type { SavedBlock } from '../../src/domain/block.ts'
 import { coalesce } from '../../src/sync/coalesce.ts'
 import { createSyncEngine, type SyncApi } from '../../src/sync/engine.ts'
+import { addBackground } from '../../src/sync/mutators/backgrounds.ts'
+import { saveBlocks } from '../../src/sync/mutators/blocks.ts'
+import { renameProject } from '../../src/sync/mutators/projects.ts'
 import {
-  addBackground,
   publishProject,
-  renameProject,
-  saveBlocks,
   setProjectSlug,
   unpublishProject,
-} from '../../src/sync/mutators/index.ts'
+} from '../../src/sync/mutators/publishing.ts'
 import { pageUrl } from '../../src/sync/page-url.ts'
 
 /**

@@ -2,11 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
-import {
-  createRecord,
-  createWorkspace,
-  setCurrentWorkspace,
-} from '../../src/sync/mutators/index.ts'
+import { createRecord } from '../../src/sync/mutators/records.ts'
+import { createWorkspace, setCurrentWorkspace } from '../../src/sync/mutators/workspaces.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { LocationEditPage } from '../../src/features/directory/location-pages.tsx'
 import { LocationsPage } from '../../src/features/directory/locations-page.tsx'

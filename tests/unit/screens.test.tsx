@@ -3,11 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { useRouterState } from '@tanstack/react-router'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { i18n } from '../../src/app/i18n.ts'
-import {
-  createRecord,
-  createWorkspace,
-  setCurrentWorkspace,
-} from '../../src/sync/mutators/index.ts'
+import { createRecord } from '../../src/sync/mutators/records.ts'
+import { createWorkspace, setCurrentWorkspace } from '../../src/sync/mutators/workspaces.ts'
 import { MirrorDb, setDb } from '../../src/data/db.ts'
 import { DepartmentEditPage } from '../../src/features/directory/department-pages.tsx'
 import { DepartmentsPage } from '../../src/features/directory/departments-page.tsx'

@@ -5,7 +5,7 @@ import { retryAppeal } from '../../api/appeals.ts'
 import { ApiError, NetworkError } from '../../api/client.ts'
 import { UTM_KEYS, type AppealDelivery, type AppealStatus } from '../../domain/appeal.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
-import { deleteAppeal, setAppealStatus } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import { useAppeal, useRecords, useSyncMarks } from '../../mirror/live.ts'
 import { refresh, useOnline, useRefresh } from '../../sync/client.ts'
 import { Badge } from '../../ui/badge.tsx'
@@ -102,7 +102,7 @@ export function AppealDetail(props: AppealDetailProps) {
 
   const changeStatus = (status: AppealStatus) => {
     const label = i18n._(STATUS_NAMES[status])
-    void runCommand(() => setAppealStatus(id, status), t`Статус обращения: ${label}`)
+    void runCommand(() => commands.setAppealStatus(id, status), t`Статус обращения: ${label}`)
   }
 
   const remove = async () => {
@@ -111,7 +111,10 @@ export function AppealDetail(props: AppealDetailProps) {
       message: t`Обращение от «${name}» удалится у всех участников пространства. Лиды в CRM останутся.`,
     })
     if (!ok) return
-    const done = await runCommand(() => deleteAppeal(id).then(() => true), t`Обращение удалено`)
+    const done = await runCommand(
+      () => commands.deleteAppeal(id).then(() => true),
+      t`Обращение удалено`,
+    )
     if (done) props.onClose()
   }
 

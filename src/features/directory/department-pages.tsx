@@ -1,6 +1,6 @@
 import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { createRecord, updateRecord } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import { RecordAddPage, RecordEditPage } from '../records/index.ts'
 import { DepartmentForm, emptyDepartment } from './department-form.tsx'
 import { removeDepartment } from './removals.ts'
@@ -14,7 +14,7 @@ export function DepartmentAddPage() {
           {...form}
           title={t`Новое отделение`}
           initial={emptyDepartment}
-          onSubmit={(fields) => createRecord('department', workspaceId, fields)}
+          onSubmit={(fields) => commands.createRecord('department', workspaceId, fields)}
         />
       )}
     </RecordAddPage>
@@ -33,7 +33,7 @@ export function DepartmentEditPage({ id }: { id: number }) {
         <DepartmentForm
           {...form}
           initial={{ name: record.name, description: record.description }}
-          onSubmit={(fields) => updateRecord('department', record.id, fields)}
+          onSubmit={(fields) => commands.updateRecord('department', record.id, fields)}
         />
       )}
     </RecordEditPage>

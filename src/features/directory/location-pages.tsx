@@ -1,6 +1,6 @@
 import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { createRecord, updateRecord } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import { RecordAddPage, RecordEditPage } from '../records/index.ts'
 import { LocationForm, emptyLocation } from './location-form.tsx'
 import { removeLocation } from './removals.ts'
@@ -14,7 +14,7 @@ export function LocationAddPage() {
           {...form}
           title={t`Новая локация`}
           initial={emptyLocation}
-          onSubmit={(fields) => createRecord('location', workspaceId, fields)}
+          onSubmit={(fields) => commands.createRecord('location', workspaceId, fields)}
         />
       )}
     </RecordAddPage>
@@ -33,7 +33,7 @@ export function LocationEditPage({ id }: { id: number }) {
         <LocationForm
           {...form}
           initial={{ name: record.name, address: record.address, phone: record.phone }}
-          onSubmit={(fields) => updateRecord('location', record.id, fields)}
+          onSubmit={(fields) => commands.updateRecord('location', record.id, fields)}
         />
       )}
     </RecordEditPage>

@@ -1,6 +1,6 @@
 import './directory-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { createRecord, setRecordEnabled, updateRecord, uploadFile } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import { useRecords } from '../../mirror/live.ts'
 import type { Specialist } from '../../domain/directory.ts'
 import {
@@ -49,10 +49,10 @@ function SpecialistAdd({ workspaceId, ...form }: AddFormProps & { workspaceId: n
   const { t } = useLingui()
   const pickers = usePickers(workspaceId)
   const create = async (output: SpecialistOutput) => {
-    const id = await createRecord('specialist', workspaceId, fieldsOf(output))
+    const id = await commands.createRecord('specialist', workspaceId, fieldsOf(output))
     // Enabling and disabling are separate calls on the server
     // (docs/API.md "Integrations and directory").
-    if (!output.enabled) await setRecordEnabled('specialist', id, false)
+    if (!output.enabled) await commands.setRecordEnabled('specialist', id, false)
     return id
   }
   return (
@@ -61,7 +61,7 @@ function SpecialistAdd({ workspaceId, ...form }: AddFormProps & { workspaceId: n
       title={t`Новый специалист`}
       initial={emptySpecialist}
       {...pickers}
-      uploadPhoto={uploadFile}
+      uploadPhoto={commands.uploadFile}
       renderPhoto={renderPhoto}
       onSubmit={create}
     />
@@ -90,9 +90,9 @@ function SpecialistEdit({ record, ...form }: EditFormProps & { record: Specialis
   const pickers = usePickers(record.workspace_id)
 
   const save = async (output: SpecialistOutput) => {
-    await updateRecord('specialist', record.id, fieldsOf(output))
+    await commands.updateRecord('specialist', record.id, fieldsOf(output))
     if (output.enabled !== record.enabled)
-      await setRecordEnabled('specialist', record.id, output.enabled)
+      await commands.setRecordEnabled('specialist', record.id, output.enabled)
   }
 
   return (
@@ -100,7 +100,7 @@ function SpecialistEdit({ record, ...form }: EditFormProps & { record: Specialis
       {...form}
       initial={valuesOf(record)}
       {...pickers}
-      uploadPhoto={uploadFile}
+      uploadPhoto={commands.uploadFile}
       renderPhoto={renderPhoto}
       onSubmit={save}
     />

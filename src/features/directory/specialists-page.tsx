@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { IconPlus, IconUsers } from '@tabler/icons-react'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useMemo, useState } from 'react'
-import { setRecordEnabled } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import {
   useCurrentWorkspaceId,
   useRecordList,
@@ -103,7 +103,7 @@ export function SpecialistsPage() {
   const toggle = (item: Specialist, enabled: boolean) => {
     const name = nestQuotes(item.name)
     void runCommand(
-      () => setRecordEnabled('specialist', item.id, enabled),
+      () => commands.setRecordEnabled('specialist', item.id, enabled),
       enabled ? t`Специалист «${name}» включён` : t`Специалист «${name}» выключен`,
     )
   }

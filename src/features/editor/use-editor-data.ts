@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react'
-import { addBackground, deleteBlocks, saveBlocks, uploadFile } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import {
   useBackgrounds,
   useBlocksOfProject,
@@ -27,7 +27,7 @@ export function useEditorData(projectId: number): EditorData | null | undefined 
 
   const resolveFileUrl = useFileUrlResolver()
   const addBg = useCallback(
-    (file: Blob, size: Size) => addBackground(projectId, file, size),
+    (file: Blob, size: Size) => commands.addBackground(projectId, file, size),
     [projectId],
   )
 
@@ -39,10 +39,10 @@ export function useEditorData(projectId: number): EditorData | null | undefined 
       backgrounds,
       blocks,
       specialists: specialists ?? [],
-      saveBlocks,
-      deleteBlocks,
+      saveBlocks: commands.saveBlocks,
+      deleteBlocks: commands.deleteBlocks,
       addBackground: addBg,
-      uploadFile,
+      uploadFile: commands.uploadFile,
       resolveFileUrl,
       useUploadProgress,
     }

@@ -2,7 +2,7 @@ import './integration-messages.ts'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useNavigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { createRecord, setRecordEnabled, updateRecord } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { notifySuccess } from '../../ui/notify.tsx'
 import { RECORD_ROUTES, RecordEditPage } from '../records/index.ts'
@@ -44,8 +44,8 @@ export function IntegrationAddForm({
   }
   async function create(output: IntegrationOutput<IntegrationKind>) {
     const [fields, enabled] = split(output)
-    const id = await createRecord(kind, workspaceId, fields as never)
-    if (!enabled) await setRecordEnabled(kind, id, false)
+    const id = await commands.createRecord(kind, workspaceId, fields as never)
+    if (!enabled) await commands.setRecordEnabled(kind, id, false)
     return id
   }
   return (
@@ -82,8 +82,8 @@ export function IntegrationEditPage({
         const save = async (output: IntegrationOutput<IntegrationKind>) => {
           const [fields, enabled] = split(output)
           // A secret left out of the patch keeps its stored value.
-          await updateRecord(kind, record.id, fields as never)
-          if (enabled !== record.enabled) await setRecordEnabled(kind, record.id, enabled)
+          await commands.updateRecord(kind, record.id, fields as never)
+          if (enabled !== record.enabled) await commands.setRecordEnabled(kind, record.id, enabled)
         }
         return (
           <IntegrationForm

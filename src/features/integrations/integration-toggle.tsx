@@ -1,6 +1,6 @@
 import './integration-messages.ts'
 import { useLingui } from '@lingui/react/macro'
-import { setRecordEnabled } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import type { IntegrationKind } from '../../domain/integration.ts'
 import { Switch } from '../../ui/switch.tsx'
 import { runCommand } from '../records/index.ts'
@@ -26,7 +26,7 @@ export function IntegrationToggle({
   const done = (next: boolean, name: string) =>
     next ? t`Интеграция «${name}» включена` : t`Интеграция «${name}» выключена`
   const toggle = (next: boolean) =>
-    void runCommand(() => setRecordEnabled(kind, id, next), done(next, nestQuotes(name)))
+    void runCommand(() => commands.setRecordEnabled(kind, id, next), done(next, nestQuotes(name)))
   return (
     <Switch
       checked={enabled}

@@ -3,7 +3,7 @@ import { PlainButton } from '../../ui/button.tsx'
 import { Paper, SimpleGrid, Stack, Text } from '../../ui/layout.tsx'
 import { useNavigate } from '@tanstack/react-router'
 import { useCallback, useRef, useState } from 'react'
-import { setProjectType } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import {
   useBackgrounds,
   useBlocksOfProject,
@@ -84,7 +84,7 @@ export function ProjectTypePage({ id }: { id: number }) {
       if (!ok) return
     }
     setChoosing(type)
-    const done = await runCommand(() => setProjectType(project.id, type).then(() => true))
+    const done = await runCommand(() => commands.setProjectType(project.id, type).then(() => true))
     setChoosing(null)
     if (!done) return
     leaving.current = true

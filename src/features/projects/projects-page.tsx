@@ -10,7 +10,7 @@ import {
 import { useNavigate } from '@tanstack/react-router'
 import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react'
 import * as v from 'valibot'
-import { copyProject, createProject, deleteProject, renameProject } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import {
   useCurrentWorkspaceId,
   useProjects,
@@ -98,7 +98,7 @@ export function ProjectsPage() {
 
   const copy = async (project: Project) => {
     const name = nestQuotes(project.name)
-    await runCommand(() => copyProject(project.id), t`Создана копия проекта «${name}»`)
+    await runCommand(() => commands.copyProject(project.id), t`Создана копия проекта «${name}»`)
   }
 
   const remove = async (project: Project) => {
@@ -107,7 +107,7 @@ export function ProjectsPage() {
       title: t`Удалить проект?`,
       message: t`Проект «${name}» со всеми фонами и блоками будет удалён.`,
     })
-    if (ok) await runCommand(() => deleteProject(project.id), t`Проект «${name}» удалён`)
+    if (ok) await runCommand(() => commands.deleteProject(project.id), t`Проект «${name}» удалён`)
   }
 
   const addButton = (
@@ -243,7 +243,9 @@ function RenameField({ project, onDone }: { project: Project; onDone: () => void
         label={t`Название проекта`}
         name={project.name}
         check={checkProjectName}
-        save={(next) => runCommand(() => renameProject(project.id, next), t`Проект переименован`)}
+        save={(next) =>
+          runCommand(() => commands.renameProject(project.id, next), t`Проект переименован`)
+        }
         onDone={onDone}
       />
     </Suspense>
@@ -259,7 +261,10 @@ function NewProject({ workspaceId, onClose }: { workspaceId: number; onClose: ()
     event.preventDefault()
     const checked = checkProjectName(name)
     if ('error' in checked) return setError(checked.error)
-    const id = await runCommand(() => createProject(workspaceId, checked.name), t`Проект создан`)
+    const id = await runCommand(
+      () => commands.createProject(workspaceId, checked.name),
+      t`Проект создан`,
+    )
     if (id === undefined) return
     onClose()
     void navigate({ to: '/project/$id/type', params: { id: String(id) } })

@@ -1,4 +1,4 @@
-import { deleteRecord } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import type { RecordKind } from '../../data/types.ts'
 import { confirmDelete } from '../../ui/confirm-delete.ts'
 import { runCommand } from './run-command.ts'
@@ -21,5 +21,7 @@ export async function removeRecord(
 ): Promise<boolean> {
   const ok = await confirmDelete({ title: texts.title, message: texts.message })
   if (!ok) return false
-  return (await runCommand(() => deleteRecord(kind, id).then(() => true), texts.done)) ?? false
+  return (
+    (await runCommand(() => commands.deleteRecord(kind, id).then(() => true), texts.done)) ?? false
+  )
 }

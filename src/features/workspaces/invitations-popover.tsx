@@ -4,7 +4,7 @@ import { ApiError, NetworkError } from '../../api/client.ts'
 import { acceptInvitation, declineInvitation } from '../../api/members.ts'
 import type { WorkspaceInvitation } from '../../domain/workspace.ts'
 import { nestQuotes } from '../../domain/quotes.ts'
-import { setCurrentWorkspace } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import { refresh } from '../../sync/client.ts'
 import { Button } from '../../ui/button.tsx'
 import { Group, Stack, Text } from '../../ui/layout.tsx'
@@ -47,7 +47,7 @@ export function InvitationsPopover({
     try {
       const workspace = await acceptInvitation(invitation.id)
       await refresh({ kind: 'workspaces' })
-      await setCurrentWorkspace(workspace.id)
+      await commands.setCurrentWorkspace(workspace.id)
       const name = nestQuotes(workspace.name)
       notifySuccess(t`Вы участник пространства «${name}»`)
       onChange(false)

@@ -3,7 +3,7 @@ import { Group, Stack, Text } from '../../ui/layout.tsx'
 import { IconPencil, IconTrash, IconUsers } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import * as v from 'valibot'
-import { createWorkspace, deleteWorkspace, renameWorkspace } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import {
   useCurrentWorkspaceId,
   useProjects,
@@ -67,7 +67,7 @@ function AddWorkspace() {
     if ('error' in checked) return setError(checked.error)
     const created = nestQuotes(checked.name)
     const id = await runCommand(
-      () => createWorkspace(checked.name),
+      () => commands.createWorkspace(checked.name),
       t`Пространство «${created}» добавлено`,
     )
     if (id !== undefined) setName('')
@@ -138,7 +138,10 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: SyncMa
       message: deleteWorkspaceMessage(workspace.name, contents),
     })
     if (ok)
-      await runCommand(() => deleteWorkspace(workspace.id), t`Пространство «${oldName}» удалено`)
+      await runCommand(
+        () => commands.deleteWorkspace(workspace.id),
+        t`Пространство «${oldName}» удалено`,
+      )
   }
 
   return (
@@ -156,7 +159,10 @@ function WorkspaceRow({ workspace, mark }: { workspace: Workspace; mark?: SyncMa
             name={workspace.name}
             check={checkName}
             save={(next) =>
-              runCommand(() => renameWorkspace(workspace.id, next), t`Пространство переименовано`)
+              runCommand(
+                () => commands.renameWorkspace(workspace.id, next),
+                t`Пространство переименовано`,
+              )
             }
             onDone={() => setEditing(false)}
           />

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Group } from '../../ui/layout.tsx'
 import { IconFolders, IconPlus, IconSettings } from '@tabler/icons-react'
 import { lazy, useState } from 'react'
-import { setCurrentWorkspace } from '../../mirror/commands.ts'
+import { commands } from '../../mirror/commands.ts'
 import { useCurrentWorkspaceId, useWorkspaces } from '../../mirror/live.ts'
 import { Button, IconButton } from '../../ui/button.tsx'
 import { MantineScope } from '../../ui/mantine-scope.tsx'
@@ -58,7 +58,7 @@ export function WorkspaceSwitcher() {
             value={currentId ? String(currentId) : ''}
             onChange={(event) => {
               const id = Number(event.currentTarget.value)
-              if (id) void runCommand(() => setCurrentWorkspace(id))
+              if (id) void runCommand(() => commands.setCurrentWorkspace(id))
             }}
           />
           <IconButton

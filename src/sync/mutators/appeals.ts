@@ -1,7 +1,9 @@
-import type { AppealStatus } from '../../domain/appeal.ts'
+import * as v from 'valibot'
+import { APPEAL_STATUSES, type AppealStatus } from '../../domain/appeal.ts'
 import type { SendOf } from '../../data/entries.ts'
 import { enqueue } from '../../data/outbox.ts'
 import { applyDeleted, applyUpdated } from './apply.ts'
+import { command, RecordId } from './command.ts'
 import type { SendContext } from './context.ts'
 import { startFrom, write, ifMatchOf } from './local.ts'
 
@@ -47,6 +49,11 @@ export function deleteAppeal(id: number): Promise<void> {
       ...startFrom(row, ['status']),
     })
   })
+}
+
+export const appealCommands = {
+  setAppealStatus: command(v.tuple([RecordId, v.picklist(APPEAL_STATUSES)]), setAppealStatus),
+  deleteAppeal: command(v.tuple([RecordId]), deleteAppeal),
 }
 
 export async function sendAppeal(entry: SendOf<'appeal'>, ctx: SendContext): Promise<void> {

@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { removeBackgroundContent } from '../../data/cascade.ts'
 import { keyFromId } from '../../data/client-keys.ts'
 import type { SendOf } from '../../data/entries.ts'
@@ -5,6 +6,7 @@ import { localFileUrl } from '../../data/ids.ts'
 import { enqueue, nextFileId, nextLocalId } from '../../data/outbox.ts'
 import { reconcile } from '../mirror.ts'
 import { applyCreated, applyDeleted, inAll } from './apply.ts'
+import { command, RecordId } from './command.ts'
 import { ParkError, type SendContext } from './context.ts'
 import { currentId, write } from './local.ts'
 import { copyQueued, mayBeOnServer } from './projects.ts'
@@ -66,6 +68,14 @@ export function deleteBackground(id: number): Promise<void> {
       payload: row ? { project_id: row.project_id } : {},
     })
   })
+}
+
+export const backgroundCommands = {
+  addBackground: command(
+    v.tuple([RecordId, v.blob(), v.object({ width: v.number(), height: v.number() })]),
+    addBackground,
+  ),
+  deleteBackground: command(v.tuple([RecordId]), deleteBackground),
 }
 
 export async function sendBackground(

@@ -1,3 +1,5 @@
+import * as v from 'valibot'
+import { BLOCK_TYPES } from '../../domain/block.ts'
 import type { BlockFields, SendOf } from '../../data/entries.ts'
 import { isLocalId } from '../../data/ids.ts'
 import { enqueue, nextLocalId, resolveUploadedUrls } from '../../data/outbox.ts'
@@ -5,6 +7,7 @@ import type { BlockRow, ClientKey, LocalBlock } from '../../data/types.ts'
 import { keyFromId } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
+import { command, RecordId, shaped } from './command.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, withCurrentRefs, write, ifMatchOf } from './local.ts'
 import { markPageChanged, projectOfBackground } from './page-changed.ts'
@@ -119,6 +122,21 @@ export function deleteBlocks(refs: readonly BlockRef[]): Promise<void> {
     }
     await queueCompletion(db, touched)
   })
+}
+
+/** A block as the editor gives it: its type, its background, and its id or key if it has one. */
+const LocalBlockShape = shaped<LocalBlock>(
+  v.looseObject({
+    type: v.picklist(BLOCK_TYPES),
+    bg_id: RecordId,
+    id: v.optional(RecordId),
+    ck: v.optional(v.string()),
+  }),
+)
+
+export const blockCommands = {
+  saveBlocks: command(v.tuple([v.array(LocalBlockShape)]), saveBlocks),
+  deleteBlocks: command(v.tuple([v.array(v.union([v.string(), RecordId]))]), deleteBlocks),
 }
 
 export async function sendBlock(entry: SendOf<'blocks'>, ctx: SendContext): Promise<void> {

@@ -1,8 +1,10 @@
+import * as v from 'valibot'
 import { rewriteFileUrl } from '../../data/cascade.ts'
 import type { SendOf } from '../../data/entries.ts'
 import { localFileUrl } from '../../data/ids.ts'
 import { enqueue, nextFileId } from '../../data/outbox.ts'
 import { applyDone, inAll } from './apply.ts'
+import { command } from './command.ts'
 import { ParkError, type SendContext } from './context.ts'
 import { write } from './local.ts'
 
@@ -22,6 +24,10 @@ export function uploadFile(file: Blob): Promise<string> {
     await enqueue(db, { table: 'files', recordId: fileId, op: 'upload', payload: {} })
     return localFileUrl(fileId)
   })
+}
+
+export const fileCommands = {
+  uploadFile: command(v.tuple([v.blob()]), uploadFile),
 }
 
 export async function sendFile(entry: SendOf<'files'>, ctx: SendContext): Promise<void> {

@@ -1,4 +1,4 @@
-import { send } from './index.ts'
+import { send } from './send.ts'
 import type { Mutators } from './load.ts'
 
 /**

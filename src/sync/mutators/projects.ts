@@ -1,4 +1,9 @@
-import { copyName as projectCopyName, type ProjectTypeId } from '../../domain/project.ts'
+import * as v from 'valibot'
+import {
+  copyName as projectCopyName,
+  PROJECT_TYPE_IDS,
+  type ProjectTypeId,
+} from '../../domain/project.ts'
 import { removeProjectContent } from '../../data/cascade.ts'
 import { keyFromId } from '../../data/client-keys.ts'
 import type { MirrorDb } from '../../data/db.ts'
@@ -7,6 +12,7 @@ import { keyOfId } from '../../data/keyed.ts'
 import { isLocalId } from '../../data/ids.ts'
 import { enqueue, nextLocalId } from '../../data/outbox.ts'
 import { applyCreated, applyDeleted, applyDone, applyUpdated } from './apply.ts'
+import { command, RecordId } from './command.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, versionOf, write, ifMatchOf } from './local.ts'
 import { markPageChanged } from './page-changed.ts'
@@ -142,6 +148,14 @@ export function deleteProject(id: number): Promise<void> {
       ...startFrom(row, []),
     })
   })
+}
+
+export const projectCommands = {
+  createProject: command(v.tuple([RecordId, v.string()]), createProject),
+  renameProject: command(v.tuple([RecordId, v.string()]), renameProject),
+  setProjectType: command(v.tuple([RecordId, v.picklist(PROJECT_TYPE_IDS)]), setProjectType),
+  copyProject: command(v.tuple([RecordId, v.optional(v.string())]), copyProject),
+  deleteProject: command(v.tuple([RecordId]), deleteProject),
 }
 
 export async function sendProject(entry: SendOf<'projects'>, ctx: SendContext): Promise<void> {

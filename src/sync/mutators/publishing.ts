@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import type { MirrorDb } from '../../data/db.ts'
 import type { OutboxEntry, SendOf } from '../../data/entries.ts'
 import { keyOfId } from '../../data/keyed.ts'
@@ -6,6 +7,7 @@ import type { ClientKey, Project } from '../../data/types.ts'
 import { slugFromName, type PublishedState } from '../../domain/publish.ts'
 import { pageUrl } from '../page-url.ts'
 import { inAll } from './apply.ts'
+import { command, RecordId } from './command.ts'
 import type { SendContext } from './context.ts'
 import { currentId, write } from './local.ts'
 
@@ -138,6 +140,12 @@ export function setProjectSlug(id: number, slug: string): Promise<void> {
     if (!row || row.slug === slug) return
     await queueSlug(db, row, slug)
   })
+}
+
+export const publishingCommands = {
+  publishProject: command(v.tuple([RecordId, v.optional(v.string())]), publishProject),
+  unpublishProject: command(v.tuple([RecordId]), unpublishProject),
+  setProjectSlug: command(v.tuple([RecordId, v.string()]), setProjectSlug),
 }
 
 /** The page's entries: the request each becomes, and its answer written into the project's row. */

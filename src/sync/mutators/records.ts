@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { isMasked } from '../../domain/integration.ts'
 import { clearReferences } from '../../data/cascade.ts'
 import { keyFromId } from '../../data/client-keys.ts'
@@ -5,6 +6,8 @@ import type { RecordInput, SendOf } from '../../data/entries.ts'
 import { enqueue, nextLocalId, resolveUploadedUrls } from '../../data/outbox.ts'
 import {
   hasEnabled,
+  RECORD_KINDS,
+  TOGGLE_KINDS,
   type RecordFields,
   type RecordKind,
   type RecordOf,
@@ -12,6 +15,7 @@ import {
   type ToggleKind,
 } from '../../data/types.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
+import { command, Fields, RecordId, shaped } from './command.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, withCurrentRefs, write, ifMatchOf } from './local.ts'
 
@@ -153,6 +157,24 @@ export function setRecordEnabled(kind: ToggleKind, id: number, enabled: boolean)
       ...startFrom(row, ['enabled']),
     })
   })
+}
+
+const Kind = v.picklist(RECORD_KINDS)
+
+export const recordCommands = {
+  createRecord: command(
+    v.tuple([Kind, RecordId, shaped<RecordFields<RecordKind>>(Fields)]),
+    createRecord,
+  ),
+  updateRecord: command(
+    v.tuple([Kind, RecordId, shaped<RecordPatch<RecordKind>>(Fields)]),
+    updateRecord,
+  ),
+  deleteRecord: command(v.tuple([Kind, RecordId]), deleteRecord),
+  setRecordEnabled: command(
+    v.tuple([v.picklist(TOGGLE_KINDS), RecordId, v.boolean()]),
+    setRecordEnabled,
+  ),
 }
 
 export async function sendRecord(entry: SendOf<RecordKind>, ctx: SendContext): Promise<void> {

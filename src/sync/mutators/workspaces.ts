@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { removeWorkspaceContent } from '../../data/cascade.ts'
 import { keyFromId } from '../../data/client-keys.ts'
 import type { SendOf } from '../../data/entries.ts'
@@ -5,6 +6,7 @@ import { enqueue, nextLocalId } from '../../data/outbox.ts'
 import { CURRENT_WORKSPACE } from '../../data/sync-state.ts'
 import { getDb } from '../../data/db.ts'
 import { applyCreated, applyDeleted, applyUpdated } from './apply.ts'
+import { command, RecordId } from './command.ts'
 import type { SendContext } from './context.ts'
 import { currentId, startFrom, write, ifMatchOf } from './local.ts'
 
@@ -65,6 +67,13 @@ export function deleteWorkspace(id: number): Promise<void> {
       ...startFrom(row, []),
     })
   })
+}
+
+export const workspaceCommands = {
+  setCurrentWorkspace: command(v.tuple([RecordId]), setCurrentWorkspace),
+  createWorkspace: command(v.tuple([v.string()]), createWorkspace),
+  renameWorkspace: command(v.tuple([RecordId, v.string()]), renameWorkspace),
+  deleteWorkspace: command(v.tuple([RecordId]), deleteWorkspace),
 }
 
 export async function sendWorkspace(entry: SendOf<'workspaces'>, ctx: SendContext): Promise<void> {

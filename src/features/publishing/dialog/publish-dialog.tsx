@@ -11,7 +11,7 @@ import { useMemo, useState, type FormEvent } from 'react'
 import { ERROR_CODES } from '../../../domain/api-error.ts'
 import type { Project } from '../../../domain/project.ts'
 import { slugFromName } from '../../../domain/publish.ts'
-import { publishProject, setProjectSlug, unpublishProject } from '../../../mirror/commands.ts'
+import { commands } from '../../../mirror/commands.ts'
 import { useProject, useWaitingPages } from '../../../mirror/live.ts'
 import { discardEntry, retryEntry, useOnline, useParkedEntries } from '../../../sync/client.ts'
 import { pageUrl } from '../../../sync/page-url.ts'
@@ -119,7 +119,9 @@ function PublishBody({
       await beforePublish?.()
       // An address the person typed, or the project's own; else the server gives its default.
       const chosen = draft !== null || saved !== null ? slug : undefined
-      const done = await runCommand(() => publishProject(projectId, chosen).then(() => true))
+      const done = await runCommand(() =>
+        commands.publishProject(projectId, chosen).then(() => true),
+      )
       if (done) setDraft(null)
     } finally {
       setBusy(null)
@@ -132,7 +134,7 @@ function PublishBody({
     if (slug === null) return
     setBusy('slug')
     try {
-      const done = await runCommand(() => setProjectSlug(projectId, slug).then(() => true))
+      const done = await runCommand(() => commands.setProjectSlug(projectId, slug).then(() => true))
       if (done) setDraft(null)
     } finally {
       setBusy(null)
@@ -142,7 +144,7 @@ function PublishBody({
   const unpublish = async () => {
     setBusy('unpublish')
     try {
-      await runCommand(() => unpublishProject(projectId))
+      await runCommand(() => commands.unpublishProject(projectId))
     } finally {
       setBusy(null)
     }
