@@ -154,7 +154,7 @@ export type AppealOp =
 export type SendOp = RecordOp | WorkspaceOp | ProjectOp | BackgroundOp | BlockOp | FileOp | AppealOp
 
 /**
- * The payload fields that refer to another record, by table (data/refs.ts `ENTRY_REFS` lists
+ * The payload fields that refer to another record, by table (data/refs.ts `REFS` lists
  * them with their targets). Queued, they hold the target's client key.
  */
 export interface EntryRefFields {
