@@ -92,8 +92,10 @@ export async function runPixelBench(
         token,
         await pixelProject(server.url, token, 'whole', 2),
         windows[windows.length - 1]!,
+        undefined,
+        types,
       )
-      for (const r of stories.filter((r) => types.includes(r.type)))
+      for (const r of stories)
         out[`published_preview_mismatch_pct_stories_${r.type}`] = r.mismatchPct
       results.push(...stories)
       out.published_preview_mismatch_pct = Math.max(...results.map((r) => r.mismatchPct))

@@ -138,6 +138,8 @@ describe('the browser’s benchmarks still run', () => {
         figures: all(
           'nonNegative',
           ...byType('published_preview_mismatch_pct'),
+          ...byType('published_preview_mismatch_pct_rotated'),
+          ...byType('published_preview_mismatch_pct_stories'),
           'published_preview_mismatch_pct',
           ...byType('preview_canvas_mismatch_pct'),
           'preview_canvas_mismatch_pct_max',
