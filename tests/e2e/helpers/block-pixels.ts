@@ -273,13 +273,14 @@ async function settledShot(page: Page, clip: Clip): Promise<Buffer> {
 /** Every face the blocks use has loaded, for the preview's CSS and the canvas alike. */
 export async function fontsLoaded(page: Page): Promise<void> {
   await page.waitForFunction(
-    () =>
-      document.fonts.status === 'loaded' &&
-      ['400 20px Roboto', '700 20px Roboto', '400 20px "PT Sans"'].every((f) =>
-        document.fonts.check(f, 'Ая'),
-      ),
+    (faces) =>
+      document.fonts.status === 'loaded' && faces.every((f) => document.fonts.check(f, 'Ая')),
+    PIXEL_FACES,
   )
 }
+
+/** The faces the check's blocks draw with. */
+export const PIXEL_FACES = ['400 20px Roboto', '700 20px Roboto', '400 20px "PT Sans"']
 
 export type Box = { left: number; top: number; width: number; height: number }
 

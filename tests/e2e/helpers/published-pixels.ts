@@ -16,6 +16,7 @@ import {
   fontsLoaded,
   fraction,
   mismatchOf,
+  PIXEL_FACES,
   PIXEL_WINDOW,
   previewShots,
   shootBlocks,
@@ -53,6 +54,13 @@ export const PUBLISHED_WINDOWS = [
   { width: 390, height: 844 },
 ] as const
 
+/** Receives a type's published, preview and difference images. */
+export type SaveDiff = (
+  type: BlockType,
+  window: number,
+  images: { published: Buffer; preview: Buffer; diff: Buffer },
+) => void
+
 /**
  * Publishes the project (made by `pixelProject`), then in each window: shows each block in the
  * editor's preview (the page is signed in), opens the public page in another tab of the same
@@ -65,11 +73,7 @@ export async function comparePublishedPixels(
   baseUrl: string,
   token: string,
   projectId: number,
-  saveDiff?: (
-    type: BlockType,
-    window: number,
-    images: { published: Buffer; preview: Buffer; diff: Buffer },
-  ) => void,
+  saveDiff?: SaveDiff,
   windows: readonly { width: number; height: number }[] = PUBLISHED_WINDOWS,
   types: readonly BlockType[] = BLOCK_TYPES,
 ): Promise<PublishedPixels[]> {
@@ -119,12 +123,6 @@ export async function comparePublishedPixels(
   }
   return results
 }
-
-type SaveDiff = (
-  type: BlockType,
-  window: number,
-  images: { published: Buffer; preview: Buffer; diff: Buffer },
-) => void
 
 /** One block's shots on the public page (`ours`) and in the preview, compared. */
 async function compared(
@@ -219,12 +217,9 @@ export async function compareStoriesPixels(
           { left: nudge(box.x, slide.x), top: nudge(box.y, slide.y) },
         )
         // A hidden slide's faces are not asked for until it shows: ask for them all.
-        await visitor.evaluate(() =>
-          Promise.all(
-            ['400 20px Roboto', '700 20px Roboto', '400 20px "PT Sans"'].map((f) =>
-              document.fonts.load(f, 'Ая'),
-            ),
-          ),
+        await visitor.evaluate(
+          (faces) => Promise.all(faces.map((f) => document.fonts.load(f, 'Ая'))),
+          PIXEL_FACES,
         )
         await fontsLoaded(visitor)
         const ours = (await shootBlocks(visitor, main, [type])).get(type)!
