@@ -23,9 +23,13 @@ const CSS_BUDGET_KIB = 25
 // The files the journeys' server serves: the test build, which differs from the shipped one only
 // in the editor's lazily loaded code (its test hooks), none of it on the first screen.
 const DIST = BUILD_DIRS.test
-/** Libraries that are not the first screen's: PixiJS is the editor's, Mantine the forms'. */
+/**
+ * Libraries that are not the first screen's: PixiJS is the editor's, Mantine the forms'. A marker
+ * is code, not a chunk's file name (a chunk that imports the editor lazily lists the files of its
+ * preload, `WebGLRenderer-<hash>.js` among them).
+ */
 const NOT_FIRST_SCREEN: Record<string, RegExp[]> = {
-  PixiJS: [/PixiJS/, /WebGLRenderer/],
+  PixiJS: [/PixiJS/, /WebGLRenderer(?![-\w]*\.js)/],
   Mantine: [/MantineProvider was not found/, /right-scroll-bar-position/],
 }
 

@@ -725,6 +725,33 @@ describe('replay against the reference server', () => {
     expect(await serverList('department')).toHaveLength(1)
   })
 
+  it('the project types refresh without the replay lock; the lists wait for it', async () => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const asked: string[] = []
+    // A replay elsewhere holds the lock until `release`.
+    const locks: LockManagerLike = {
+      async request(name, _options, callback) {
+        asked.push(name)
+        await released
+        return callback({ name })
+      },
+    }
+    const engine = createSyncEngine({ db: h.db, locks, schedule: () => undefined })
+    await h.db.projectTypes.clear()
+    const workspaces = engine.refresh({ kind: 'workspaces' })
+    await engine.refresh({ kind: 'projectTypes' })
+    expect((await h.db.projectTypes.toArray()).length).toBeGreaterThan(0)
+    expect(asked).toEqual(['promo-builder-outbox'])
+    let workspacesDone = false
+    void workspaces.then(() => (workspacesDone = true))
+    await Promise.resolve()
+    expect(workspacesDone).toBe(false)
+    release()
+    await workspaces
+    expect(workspacesDone).toBe(true)
+  })
+
   it('a token that expired while changes wait asks to sign in again', async () => {
     await storeAuthToken({ token: h.token, expiry: h.clock.now - 1 }, h.db)
     await createRecord('department', h.workspaceId, { name: 'Офтальмология', description: '' })
