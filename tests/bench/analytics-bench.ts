@@ -8,6 +8,7 @@ import type { AnalyticsSummary } from '../../src/domain/analytics.ts'
 import { createApp } from '../../server/index.ts'
 import type { InstanceOrder, InstanceReport } from './server-instance.ts'
 import { isSmoke, type BenchOptions } from './smoke.ts'
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts'
 
 /**
  * `npm run bench analytics` (docs/analytics.md): what counting views costs.
@@ -44,7 +45,11 @@ async function startChild(dataDir: string): Promise<Child> {
   const child: ChildProcess = fork(
     fileURLToPath(new URL('./server-instance.ts', import.meta.url)),
     [],
-    { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    {
+      cwd: ROOT,
+      execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
   )
   child.on('error', () => undefined)
   const started = new Promise<string>((resolve, reject) => {

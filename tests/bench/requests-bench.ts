@@ -10,6 +10,7 @@ import { pngImage } from '../support/png.ts'
 import { seededRandom } from '../support/random.ts'
 import type { RequestsServerOrder, RequestsServerReport } from './requests-server.ts'
 import { isSmoke, type BenchOptions } from './smoke.ts'
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts'
 
 /**
  * `npm run bench requests` (docs/crm.md, "How it is tested"): visitors' requests through
@@ -68,7 +69,12 @@ async function startServer(delivery: DeliverySettings): Promise<Server> {
     fileURLToPath(new URL('./requests-server.ts', import.meta.url)),
     [],
     {
-      execArgv: ['--import', 'tsx', ...(process.env.BENCH_CHILD_ARGS?.split(' ') ?? [])],
+      execArgv: [
+        ...SERVER_NODE_FLAGS,
+        '--import',
+        'tsx',
+        ...(process.env.BENCH_CHILD_ARGS?.split(' ') ?? []),
+      ],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
   )
