@@ -8,7 +8,7 @@ import type { AnalyticsSummary } from '../../src/domain/analytics.ts'
 import { createApp } from '../../server/index.ts'
 import type { InstanceOrder, InstanceReport } from './server-instance.ts'
 import { isSmoke, type BenchOptions } from './smoke.ts'
-import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts'
+import { serverExecArgv } from './server-child.ts'
 
 /**
  * `npm run bench analytics` (docs/analytics.md): what counting views costs.
@@ -47,7 +47,7 @@ async function startChild(dataDir: string): Promise<Child> {
     [],
     {
       cwd: ROOT,
-      execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'],
+      execArgv: serverExecArgv(),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   )

@@ -10,7 +10,7 @@ import { pngImage } from '../support/png.ts'
 import { seededRandom } from '../support/random.ts'
 import type { RequestsServerOrder, RequestsServerReport } from './requests-server.ts'
 import { isSmoke, type BenchOptions } from './smoke.ts'
-import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts'
+import { serverExecArgv } from './server-child.ts'
 
 /**
  * `npm run bench requests` (docs/crm.md, "How it is tested"): visitors' requests through
@@ -69,12 +69,7 @@ async function startServer(delivery: DeliverySettings): Promise<Server> {
     fileURLToPath(new URL('./requests-server.ts', import.meta.url)),
     [],
     {
-      execArgv: [
-        ...SERVER_NODE_FLAGS,
-        '--import',
-        'tsx',
-        ...(process.env.BENCH_CHILD_ARGS?.split(' ') ?? []),
-      ],
+      execArgv: serverExecArgv(),
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
   )

@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from '../../server/index.ts'
 import { seededRandom } from '../support/random.ts'
 import type { InstanceOptions, InstanceOrder, InstanceReport } from './server-instance.ts'
 import { isSmoke, type BenchOptions } from './smoke.ts'
-import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts'
+import { serverExecArgv } from './server-child.ts'
 
 /**
  * Two benchmarks of the reference server.
@@ -479,12 +479,7 @@ export async function startInstance(
 ): Promise<Instance> {
   const child = fork(fileURLToPath(new URL('./server-instance.ts', import.meta.url)), [], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
-    execArgv: [
-      ...SERVER_NODE_FLAGS,
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_CHILD_ARGS?.split(' ') ?? []),
-    ],
+    execArgv: serverExecArgv(),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   children.add(child)

@@ -108,14 +108,7 @@ export class DragLayer {
       transform: layerTransform({ x: 0, y: 0 }),
     })
     canvas.dataset.testid = 'drag-layer'
-    const box = document.createElement('div')
-    Object.assign(box.style, {
-      position: 'absolute',
-      inset: '0',
-      overflow: 'clip',
-      contain: 'strict',
-      pointerEvents: 'none',
-    })
+    const box = overDiv({ overflow: 'clip', contain: 'strict' })
     box.append(canvas)
     this.element.append(box)
     this.box = box
@@ -229,7 +222,7 @@ export class DragLayer {
     this.pending = null
     for (const c of this.hidden) if (!c.destroyed) c.visible = true
     this.hidden = []
-    const gone = [this.box].filter((e) => e !== null)
+    const gone = this.box
     this.box = null
     this.canvas = null
     this.under = null
@@ -237,10 +230,8 @@ export class DragLayer {
     this.guidesShown = ''
     this.rect = null
     this.over = []
-    if (gone.length === 0) return
-    const remove = () => {
-      for (const e of gone) e.remove()
-    }
+    if (!gone) return
+    const remove = () => gone.remove()
     if (whenDrawn) whenDrawn(remove)
     else remove()
   }
@@ -275,10 +266,8 @@ export class DragLayer {
     if (key === this.guidesShown) return
     this.guidesShown = key
     if (!this.guideBox) {
-      const box = document.createElement('div')
-      Object.assign(box.style, { position: 'absolute', inset: '0', pointerEvents: 'none' })
-      this.box?.append(box)
-      this.guideBox = box
+      this.guideBox = overDiv({})
+      this.box?.append(this.guideBox)
     }
     const box = this.guideBox
     while (box.children.length < this.guides.length) {
@@ -307,6 +296,13 @@ export class DragLayer {
         : 'scale(0)'
     }
   }
+}
+
+/** A box over the whole host that lets the pointer through, with these styles too. */
+function overDiv(style: Partial<CSSStyleDeclaration>): HTMLDivElement {
+  const div = document.createElement('div')
+  Object.assign(div.style, { position: 'absolute', inset: '0', pointerEvents: 'none', ...style })
+  return div
 }
 
 /** A display object's bounds on the screen (the stage is the screen, in CSS px). */
