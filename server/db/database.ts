@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { actorStatements, needsActor } from './actor.ts'
 import { MIGRATIONS, migrate } from './migrations.ts'
+import { inlinable, inlineParams, literal, parameterTypes } from './one-trip.ts'
 import { openPgliteThread, type PgliteStart } from './pglite-thread.ts'
 
 /**
@@ -85,6 +86,8 @@ export interface DatabaseOptions {
 
 function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string): Database {
   const listeners: pg.Client[] = []
+  /** The parameters' types of each statement sent in one round trip (one-trip.ts). */
+  const parameterTypesOf = new Map<string, Promise<string[]>>()
   // Channels are per database: the schema's name keeps instances of other schemas out.
   const channelName = (channel: string) => `${channel}__${schema}`.slice(0, 63)
   const adapter: Database = {
@@ -143,7 +146,26 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
       await pool.query('SELECT pg_notify($1, $2)', [channelName(channel), payload])
     },
     async query<T>(text: string, params?: readonly unknown[]): Promise<{ rows: T[] }> {
-      if (needsActor(text)) return adapter.transaction((tx) => tx.query<T>(text, params))
+      if (needsActor(text)) {
+        // One round trip: the person and the statement, committed by PostgreSQL (one-trip.ts).
+        if (params && !inlinable(params)) {
+          return adapter.transaction((tx) => tx.query<T>(text, params))
+        }
+        let types = parameterTypesOf.get(text)
+        if (!types) {
+          // Statement texts come from the code (an update's columns vary): a bound, never reached.
+          if (parameterTypesOf.size >= 1000) parameterTypesOf.clear()
+          types = parameterTypes(pool, text)
+          parameterTypesOf.set(text, types)
+          types.catch(() => parameterTypesOf.delete(text))
+        }
+        const kinds = await types
+        const literals = (params ?? []).map((value, i) => literal(value, kinds[i] ?? 'unknown'))
+        const results = (await pool.query(
+          `${actorStatements()}; ${inlineParams(text, literals)}`,
+        )) as unknown as pg.QueryResult[]
+        return { rows: results[results.length - 1]!.rows as T[] }
+      }
       const result = await pool.query(text, params ? [...params] : undefined)
       return { rows: result.rows as T[] }
     },
