@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { GestureCache } from '../../src/features/editor/canvas/gesture-cache.ts'
 
 const SCREEN = { width: 800, height: 600 }
+/** The world pictured around the screen during a pan: a fifth of its longer side. */
+const MARGIN = 160
 
 /**
  * A WebGL2 context as far as timing a picture goes: fences that pass once the test says the GPU
@@ -66,21 +68,25 @@ describe('a pan picture is timed without waiting for the GPU (docs/editor.md "Dr
     expect(render).toHaveBeenCalledTimes(1)
     expect(gl.fenceSync).toHaveBeenCalledTimes(1)
 
-    // A small strip shows blank; a second later the GPU is still drawing the first picture (a
+    // A pan within the margin pictured around the screen shows nothing blank: no new picture.
+    now = 1500
+    cache.follow({ zoom: 1, panX: MARGIN, panY: -MARGIN })
+    expect(render).toHaveBeenCalledTimes(1)
+    // A small strip past it shows blank; a second later the GPU is still drawing the first picture (a
     // second of work): no second picture is asked of it yet.
     now = 2000
-    cache.follow({ zoom: 1, panX: 30, panY: 0 })
+    cache.follow({ zoom: 1, panX: MARGIN + 30, panY: 0 })
     expect(render).toHaveBeenCalledTimes(1)
     // It finishes; the picture cost about 1.1 s, so the next waits three times as long.
     setDrawn(true)
     now = 2100
-    cache.follow({ zoom: 1, panX: 31, panY: 0 })
+    cache.follow({ zoom: 1, panX: MARGIN + 31, panY: 0 })
     expect(render).toHaveBeenCalledTimes(1)
     now = 1000 + 3 * 1100 - 10
-    cache.follow({ zoom: 1, panX: 32, panY: 0 })
+    cache.follow({ zoom: 1, panX: MARGIN + 32, panY: 0 })
     expect(render).toHaveBeenCalledTimes(1)
     now = 1000 + 3 * 1100 + 10
-    cache.follow({ zoom: 1, panX: 33, panY: 0 })
+    cache.follow({ zoom: 1, panX: MARGIN + 33, panY: 0 })
     expect(render).toHaveBeenCalledTimes(2)
 
     for (const [, , timeout] of gl.clientWaitSync.mock.calls as unknown as number[][])
@@ -92,6 +98,33 @@ describe('a pan picture is timed without waiting for the GPU (docs/editor.md "Dr
     expect(gl.deleteSync).toHaveBeenCalledTimes(gl.fenceSync.mock.calls.length)
   })
 
+  it('pictures the world around the screen, and places the picture so the screen lines up', () => {
+    const { gl } = fakeGl()
+    const { app, world, render } = fakeApp(gl)
+    world.position.set(10, 20)
+    const cache = new GestureCache(app, world)
+    cache.beginView({ zoom: 1, panX: 10, panY: 20 })
+    const [options] = render.mock.calls[0] as [
+      { target: { width: number; height: number }; transform: { tx: number; ty: number } },
+    ]
+    expect([options.target.width, options.target.height]).toEqual([
+      SCREEN.width + 2 * MARGIN,
+      SCREEN.height + 2 * MARGIN,
+    ])
+    // The world's own view, moved into the picture by the margin.
+    expect([options.transform.tx, options.transform.ty]).toEqual([10 + MARGIN, 20 + MARGIN])
+    const [picture] = app.stage.children.filter((c) => c.label === 'gesture-cache')
+    expect([picture!.x, picture!.y]).toEqual([-MARGIN, -MARGIN])
+    cache.follow({ zoom: 2, panX: 50, panY: 20 })
+    // A world point w was at w + (10, 20) + margin in the picture; it belongs at 2w + (50, 20).
+    expect([picture!.x, picture!.y, picture!.scale.x]).toEqual([
+      50 - 2 * 10 - 2 * MARGIN,
+      20 - 2 * 20 - 2 * MARGIN,
+      2,
+    ])
+    cache.end()
+  })
+
   it('a quarter of the screen blank is pictured again even while the GPU draws', () => {
     vi.spyOn(performance, 'now').mockImplementation(() => now)
     const { gl } = fakeGl()
@@ -100,7 +133,7 @@ describe('a pan picture is timed without waiting for the GPU (docs/editor.md "Dr
     now = 0
     cache.beginView({ zoom: 1, panX: 0, panY: 0 })
     now = 100
-    cache.follow({ zoom: 1, panX: SCREEN.width / 3, panY: 0 })
+    cache.follow({ zoom: 1, panX: MARGIN + SCREEN.width / 3, panY: 0 })
     expect(render).toHaveBeenCalledTimes(2)
     expect(gl.readPixels).not.toHaveBeenCalled()
     cache.end()
@@ -114,7 +147,7 @@ describe('a pan picture is timed without waiting for the GPU (docs/editor.md "Dr
     now = 0
     cache.beginView({ zoom: 1, panX: 0, panY: 0 })
     now = 300
-    cache.follow({ zoom: 1, panX: 30, panY: 0 })
+    cache.follow({ zoom: 1, panX: MARGIN + 30, panY: 0 })
     expect(render).toHaveBeenCalledTimes(2)
     expect(gl1.readPixels).not.toHaveBeenCalled()
     cache.end()

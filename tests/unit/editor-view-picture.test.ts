@@ -3,6 +3,7 @@ import { worldToScreen, zoomAt, type Viewport } from '../../src/domain/geometry.
 import {
   REPICTURE,
   pictureTransform,
+  pictureMargin,
   shouldRepicture,
   uncoveredShare,
 } from '../../src/features/editor/canvas/view-picture.ts'
@@ -65,6 +66,34 @@ describe('how much of the screen the moved picture leaves blank', () => {
   it('is all blank when the picture has left the screen', () => {
     expect(uncoveredShare({ x: 1200, y: 0, scale: 1 }, SCREEN)).toBe(1)
   })
+
+  it('leaves nothing blank while a pan stays within the margin pictured around the screen', () => {
+    expect(uncoveredShare({ x: 100, y: -60, scale: 1 }, SCREEN, 100)).toBe(0)
+    expect(uncoveredShare({ x: -100, y: 100, scale: 1 }, SCREEN, 100)).toBe(0)
+  })
+
+  it('leaves blank only what lies past the margin', () => {
+    // 150 px across with a 100 px margin: 50 of 1000 blank.
+    expect(uncoveredShare({ x: 150, y: 0, scale: 1 }, SCREEN, 100)).toBeCloseTo(0.05)
+    // Shrunk by a pinch, the margin shrinks with the picture: 1200 × 800 px shown as 600 × 400.
+    expect(uncoveredShare({ x: 250, y: 150, scale: 0.5 }, SCREEN, 100)).toBeCloseTo(
+      1 - (600 / 1000) * (400 / 600),
+    )
+  })
+})
+
+describe('the margin pictured around the screen', () => {
+  it('is a fifth of the longer side', () => {
+    expect(pictureMargin({ width: 1000, height: 600 }, 1, 4096)).toBe(200)
+    expect(pictureMargin({ width: 800, height: 1280 }, 2, 8192)).toBe(256)
+  })
+
+  it('keeps the picture within the largest texture, and is none when the screen fills it', () => {
+    // 2 × (1800 + 2m) ≤ 4096: m ≤ 124.
+    expect(pictureMargin({ width: 1800, height: 1000 }, 2, 4096)).toBe(124)
+    expect(pictureMargin({ width: 2048, height: 1000 }, 2, 4096)).toBe(0)
+    expect(pictureMargin({ width: 4000, height: 1000 }, 2, 4096)).toBe(0)
+  })
 })
 
 describe('when the picture is taken again', () => {
@@ -95,6 +124,13 @@ describe('when the picture is taken again', () => {
     expect(shouldRepicture(strip, SCREEN, 1000, 400)).toBe(false)
     expect(shouldRepicture(strip, SCREEN, 3 * 400, 400)).toBe(true)
     expect(shouldRepicture({ x: 400, y: 0, scale: 1 }, SCREEN, 0, 400)).toBe(true)
+  })
+
+  it('never while a pan stays within the margin', () => {
+    expect(shouldRepicture(strip, SCREEN, 10_000, 0, REPICTURE, 100)).toBe(false)
+    expect(shouldRepicture({ x: 130, y: 0, scale: 1 }, SCREEN, 10_000, 0, REPICTURE, 100)).toBe(
+      true,
+    )
   })
 
   it('follows the policy it is given', () => {

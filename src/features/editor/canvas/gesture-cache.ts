@@ -1,8 +1,8 @@
-import { RenderTexture, Sprite, type Application, type Container } from 'pixi.js'
+import { Matrix, RenderTexture, Sprite, type Application, type Container } from 'pixi.js'
 import type { Viewport } from '../../../domain/geometry.ts'
 import { splitForGesture } from './gesture-layers.ts'
 import { gpuFence, type GpuFence } from './gpu-fence.ts'
-import { pictureTransform, shouldRepicture } from './view-picture.ts'
+import { pictureMargin, pictureTransform, REPICTURE, shouldRepicture } from './view-picture.ts'
 
 interface Layer {
   sprite: Sprite
@@ -23,6 +23,8 @@ interface ViewPicture {
   cost: number
   /** Passes once the GPU has drawn the picture; null once it has, or if that cannot be known. */
   drawing: GpuFence | null
+  /** The world pictured around the screen on each side, in screen px (pictureMargin). */
+  margin: number
 }
 
 /**
@@ -35,9 +37,10 @@ interface ViewPicture {
  * The pictures are taken at the current view and screen resolution, so they match the live scene
  * pixel for pixel; a view change mid-gesture (wheel) ends the freeze rather than show a stale one.
  *
- * A pan or pinch (`beginView`) freezes the whole world into one picture instead, hides the world
- * and moves and scales the picture with the view (`follow`); a strip revealed at the edges is
- * filled by taking the picture again, throttled (`view-picture.ts`).
+ * A pan or pinch (`beginView`) freezes the whole world into one picture instead, of the screen and
+ * a margin of the world around it, hides the world and moves and scales the picture with the view
+ * (`follow`); a strip revealed past the margin is filled by taking the picture again, throttled
+ * (`view-picture.ts`).
  */
 export class GestureCache {
   private hidden: Container[] = []
@@ -60,20 +63,25 @@ export class GestureCache {
 
   /**
    * A pan or pinch starts at `view` (already the world's transform): the world is drawn once into
-   * a screen-sized picture and hidden, so each frame draws one sprite and the overlay.
+   * a picture of the screen and a margin around it, and hidden, so each frame draws one sprite and
+   * the overlay.
    */
   beginView(view: Viewport) {
     this.end()
     const stage = this.app.stage
     if (!stage || this.world.destroyed || this.world.parent !== stage || !this.world.visible) return
-    // No multisampling: a tablet at DPR 2 holds one screen-sized texture, not four more for the
-    // samples. A moving picture hides the difference, and at rest the live scene is drawn again.
+    const renderer = this.app.renderer
+    const margin = pictureMargin(this.app.screen, renderer.resolution, this.maxTextureSize())
+    // No multisampling: a tablet at DPR 2 holds one texture, not four more for the samples. A
+    // moving picture hides the difference, and at rest the live scene is drawn again.
     const takenAt = performance.now()
-    const layer = this.picture(false, true)
+    const layer = this.picture(false, true, margin)
     const drawing = this.fence()
+    layer.sprite.position.set(-margin, -margin)
     stage.addChildAt(layer.sprite, stage.getChildIndex(this.world))
     this.world.visible = false
-    this.view = { layer, at: { ...view }, takenAt, cost: performance.now() - takenAt, drawing }
+    const cost = performance.now() - takenAt
+    this.view = { layer, at: { ...view }, takenAt, cost, drawing, margin }
   }
 
   /** Places the pan or pinch picture for `view`, taking it again when too much shows blank. */
@@ -91,12 +99,14 @@ export class GestureCache {
         picture.drawing = null
       }
     }
-    if (shouldRepicture(placed, screen, now - picture.takenAt, picture.cost)) {
+    const { margin } = picture
+    if (shouldRepicture(placed, screen, now - picture.takenAt, picture.cost, REPICTURE, margin)) {
       this.world.visible = true
       this.app.renderer.render({
         container: this.world,
         target: picture.layer.texture,
         clearColor: this.app.renderer.background.colorRgba,
+        ...(margin > 0 ? { transform: this.marginTransform(margin) } : {}),
       })
       picture.drawing?.dispose()
       picture.drawing = this.fence()
@@ -106,7 +116,10 @@ export class GestureCache {
       picture.cost = performance.now() - now
       placed = { x: 0, y: 0, scale: 1 }
     }
-    picture.layer.sprite.position.set(placed.x, placed.y)
+    picture.layer.sprite.position.set(
+      placed.x - margin * placed.scale,
+      placed.y - margin * placed.scale,
+    )
     picture.layer.sprite.scale.set(placed.scale)
   }
 
@@ -157,21 +170,35 @@ export class GestureCache {
     this.layers = []
   }
 
+  /** The GPU's largest texture side (WebGL's figure; 4096, which every tablet has, otherwise). */
+  private maxTextureSize(): number {
+    const gl = (this.app.renderer as { gl?: Partial<WebGLRenderingContext> }).gl
+    const size = typeof gl?.getParameter === 'function' ? gl.getParameter(0x0d33) : undefined
+    return typeof size === 'number' && size > 0 ? size : 4096
+  }
+
   /** A fence after the picture just asked of the GPU (docs/editor.md "Drawing"). */
   private fence(): GpuFence | null {
     return gpuFence((this.app.renderer as { gl?: WebGLRenderingContext }).gl)
   }
 
+  /** The world's transform (the view), moved by `margin` px right and down into a picture. */
+  private marginTransform(margin: number): Matrix {
+    this.world.updateLocalTransform()
+    return new Matrix().copyFrom(this.world.localTransform).translate(margin, margin)
+  }
+
   /**
-   * The world as it shows now (only the visible drawables), in screen px. An `opaque` picture (the
-   * lowest one) is taken on the canvas's colour and drawn without blending: each frame then writes
-   * the screen's pixels once instead of reading and blending them (docs/editor.md "Frame cost").
+   * The world as it shows now (only the visible drawables), in screen px, with `margin` px of it
+   * around the screen on every side. An `opaque` picture (the lowest one) is taken on the canvas's
+   * colour and drawn without blending: each frame then writes the screen's pixels once instead of
+   * reading and blending them (docs/editor.md "Frame cost").
    */
-  private picture(antialias = this.app.renderer.view.antialias, opaque = false): Layer {
+  private picture(antialias = this.app.renderer.view.antialias, opaque = false, margin = 0): Layer {
     const renderer = this.app.renderer
     const texture = RenderTexture.create({
-      width: this.app.screen.width,
-      height: this.app.screen.height,
+      width: this.app.screen.width + 2 * margin,
+      height: this.app.screen.height + 2 * margin,
       resolution: renderer.resolution,
       antialias,
     })
@@ -180,6 +207,7 @@ export class GestureCache {
       container: this.world,
       target: texture,
       clearColor: opaque ? renderer.background.colorRgba : [0, 0, 0, 0],
+      ...(margin > 0 ? { transform: this.marginTransform(margin) } : {}),
     })
     const sprite = new Sprite(texture)
     if (opaque) sprite.blendMode = 'none'

@@ -3,10 +3,11 @@ import type { Viewport } from '../../../domain/geometry.ts'
 /**
  * A picture of the world taken during a pan or pinch (pure: no Pixi, unit-tested).
  *
- * While the view moves, the world is drawn once into a screen-sized picture and that picture is
- * moved and scaled with the view instead of drawing every block each frame. The picture shows the
- * screen as it was at `pictured`; at `current` it is placed by `pictureTransform`. What the moved
- * picture no longer covers is blank until it is taken again (`shouldRepicture`).
+ * While the view moves, the world is drawn once into a picture and that picture is moved and scaled
+ * with the view instead of drawing every block each frame. The picture shows the screen as it was
+ * at `pictured`, and a margin of the world around it (`pictureMargin`); at `current` it is placed
+ * by `pictureTransform`. What the moved picture no longer covers is blank until it is taken again
+ * (`shouldRepicture`).
  */
 export interface PictureTransform {
   /** Where the picture's top-left corner goes, in screen px. */
@@ -32,15 +33,37 @@ export function pictureTransform(pictured: Viewport, current: Viewport): Picture
   }
 }
 
-/** The share of the screen (0 to 1) a screen-sized picture placed at `t` leaves blank. */
-export function uncoveredShare(t: PictureTransform, screen: ScreenSize): number {
+/**
+ * The share of the screen (0 to 1) a picture placed at `t` leaves blank: the screen as it was,
+ * and `margin` px of the world around it on every side.
+ */
+export function uncoveredShare(t: PictureTransform, screen: ScreenSize, margin = 0): number {
   const area = screen.width * screen.height
   if (area <= 0) return 0
   const covered = (from: number, size: number, limit: number) =>
     Math.max(0, Math.min(limit, from + size * t.scale) - Math.max(0, from))
+  const edge = margin * t.scale
   const shown =
-    covered(t.x, screen.width, screen.width) * covered(t.y, screen.height, screen.height)
+    covered(t.x - edge, screen.width + 2 * margin, screen.width) *
+    covered(t.y - edge, screen.height + 2 * margin, screen.height)
   return Math.min(1, Math.max(0, 1 - shown / area))
+}
+
+/**
+ * The world pictured around the screen on each side (px), so that a short pan shows no blank strip
+ * and takes no new picture: a fifth of the screen's longer side, within the GPU's largest texture.
+ * The picture then holds (1 + 2·0.2)² ≈ 2 screens of pixels instead of one.
+ */
+export function pictureMargin(
+  screen: ScreenSize,
+  resolution: number,
+  maxTextureSize: number,
+): number {
+  const wanted = Math.round(0.2 * Math.max(screen.width, screen.height))
+  const room = Math.floor(
+    (maxTextureSize / Math.max(resolution, 1e-6) - Math.max(screen.width, screen.height)) / 2,
+  )
+  return Math.max(0, Math.min(wanted, room))
 }
 
 export interface RepicturePolicy {
@@ -80,8 +103,9 @@ export function shouldRepicture(
   sinceMs: number,
   costMs = 0,
   policy: RepicturePolicy = REPICTURE,
+  margin = 0,
 ): boolean {
-  const blank = uncoveredShare(t, screen)
+  const blank = uncoveredShare(t, screen, margin)
   if (blank >= policy.maxBlankShare) return true
   const soft = t.scale > policy.maxScale || t.scale < 1 / policy.maxScale
   const interval = Math.max(policy.intervalMs, policy.costFactor * costMs)
