@@ -1,22 +1,11 @@
-import type { AppealStatus } from '../domain/appeal.ts'
-import type { BlockType, Block } from '../domain/block.ts'
-import type { ProjectTypeId } from '../domain/project.ts'
-import type { ClientKey, RecordKind, RecordOf, ToggleKind } from './types.ts'
+import type { REFS } from './refs.ts'
+import type { ClientKey } from './types.ts'
 
 /**
  * Outbox entries (docs/SYNC.md, "Tables (schema version 6)"): one union, discriminated by `table`
  * and `op`, so each operation's payload has its own type and the replay's code for it
- * (src/sync/mutators/) reads it without casts.
- *
- * - create/update/delete: workspaces, records, projects (a project update = rename and/or set_type)
- * - toggle: disable/able of amo, bitrix, specialist
- * - copy: projects (recordId = the copy's local id, payload.source_id = the original)
- * - publish/unpublish/set_slug: projects (docs/SYNC.md "Publishing"): the public page's snapshot,
- *   its removal, its address
- * - create/delete on backgrounds: add_bg (multipart with the file from `files`) and delete_bg
- * - save/delete on blocks: the block-save chain; complete on backgrounds: get_items reconcile
- * - upload on files: image/upload, then every `local-file:<n>` url is rewritten
- * - update (status) and delete on appeal: a visitor's request (docs/requests.md)
+ * (src/sync/mutators/) reads it without casts. Each mutator module declares its operations
+ * (`EntryPayloads` below), and the union follows from them.
  *
  * A queued entry names its record and every record its payload refers to by client key (`ck`,
  * docs/SYNC.md "Ids"): the ids are looked up when it is sent (`SendEntry`, data/keyed.ts), so the
@@ -101,84 +90,48 @@ type Op<T extends string, O extends string, P> = { table: T; op: O; payload: P }
 /** A payload with nothing in it (deletes, uploads). */
 export type NoPayload = { [field: string]: never }
 
-/** A record's own fields, as an add or an update sends them (`enabled` has calls of its own). */
-export type RecordInput<K extends RecordKind> = Omit<RecordOf<K>, 'id' | 'workspace_id' | 'enabled'>
+/**
+ * Every outbox operation and its payload, by mutator module (its name), table and operation. Each
+ * module of src/sync/mutators/ adds its own next to its commands and its sender, by augmenting this
+ * interface (`declare module '../../data/entries.ts'`, where this module's types, `NoPayload`, are
+ * in scope), and the entry union follows (docs/SYNC.md, "Adding a command"). Modules may share a
+ * table (projects.ts and publishing.ts): its one sender in `SENDERS` (src/sync/mutators/send.ts)
+ * sends every operation of it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the mutator modules
+export interface EntryPayloads {}
 
-type RecordOps<K extends RecordKind> =
-  | Op<K, 'create', { workspace_id: number } & Partial<RecordInput<K>>>
-  | Op<K, 'update', Partial<RecordInput<K>>>
-  | Op<K, 'delete', NoPayload>
-  | (K extends ToggleKind ? Op<K, 'toggle', { enabled: boolean }> : never)
-
-/** Every operation on an integration or a directory record, by kind. */
-export type RecordOp = { [K in RecordKind]: RecordOps<K> }[RecordKind]
-
-export type WorkspaceOp =
-  | Op<'workspaces', 'create', { name: string }>
-  | Op<'workspaces', 'update', { name: string }>
-  | Op<'workspaces', 'delete', NoPayload>
-
-export type ProjectOp =
-  /** `type`: a type chosen before the add replayed, merged in by coalescing (sent as set_type). */
-  | Op<'projects', 'create', { workspace_id: number; name: string; type?: ProjectTypeId | null }>
-  | Op<'projects', 'update', { name?: string; type?: ProjectTypeId | null }>
-  | Op<'projects', 'copy', { source_id: number }>
-  | Op<'projects', 'delete', NoPayload>
-  /**
-   * The project's content as the server holds it when this runs becomes its public page: it is
-   * sent after every change of the project queued before it (docs/SYNC.md "Publishing").
-   */
-  | Op<'projects', 'publish', NoPayload>
-  | Op<'projects', 'unpublish', NoPayload>
-  | Op<'projects', 'set_slug', { slug: string }>
-
-export type BackgroundOp =
-  | Op<'backgrounds', 'create', { project_id: number; file: number; width: number; height: number }>
-  | Op<'backgrounds', 'delete', { project_id?: number }>
-  /** The completion step of the block-save chain: get_items, reconciled into the mirror. */
-  | Op<'backgrounds', 'complete', NoPayload>
-
-/** A block as saved: every field but the id (the entry's recordId). */
-export type BlockFields = Block extends infer B ? (B extends Block ? Omit<B, 'id'> : never) : never
-
-export type BlockOp =
-  Op<'blocks', 'save', BlockFields> | Op<'blocks', 'delete', { type: BlockType; bg_id: number }>
-
-export type FileOp = Op<'files', 'upload', NoPayload>
-
-/** A visitor's request: its status (Новое → В работе → Обработано, Спам) and its delete (admins). */
-export type AppealOp =
-  Op<'appeal', 'update', { status: AppealStatus }> | Op<'appeal', 'delete', NoPayload>
+/** Each operation of some tables (table → operation → payload) as a member of the union. */
+type OpsOf<Tables> = {
+  [T in keyof Tables]: {
+    [O in keyof Tables[T]]: Op<T & string, O & string, Tables[T][O]>
+  }[keyof Tables[T]]
+}[keyof Tables]
 
 /** What an entry asks the server to do, with ids: its table, operation and payload. */
-export type SendOp = RecordOp | WorkspaceOp | ProjectOp | BackgroundOp | BlockOp | FileOp | AppealOp
+export type SendOp = { [M in keyof EntryPayloads]: OpsOf<EntryPayloads[M]> }[keyof EntryPayloads]
+
+/** The field of a reference `R` if it is one from table `T` (a reference may be from several). */
+type RefField<R, T> = R extends { table: infer From; field: infer F }
+  ? T extends From
+    ? F
+    : never
+  : never
 
 /**
- * The payload fields that refer to another record, by table (data/refs.ts `REFS` lists
- * them with their targets). Queued, they hold the target's client key.
+ * The payload fields that refer to another record in table `T`'s entries: the references of
+ * data/refs.ts `REFS` from that table. Queued, they hold the target's client key.
  */
-export interface EntryRefFields {
-  amo: 'workspace_id'
-  bitrix: 'workspace_id'
-  department: 'workspace_id'
-  location: 'workspace_id'
-  specialist: 'workspace_id' | 'department_id' | 'location_id'
-  workspaces: never
-  projects: 'workspace_id' | 'source_id'
-  backgrounds: 'project_id'
-  blocks: 'bg_id' | 'specialist_id'
-  files: never
-  appeal: never
-}
+export type EntryRefFields<T extends string> = RefField<(typeof REFS)[number], T>
 
 /** An id field as queued: the key of the record it names (null and absent stay as they are). */
 type KeyOf<V> = V extends number ? ClientKey : V
 /** A payload as queued: its reference fields hold keys. */
-export type KeyedPayload<T extends keyof EntryRefFields, P> = {
-  [F in keyof P]: F extends EntryRefFields[T] ? KeyOf<P[F]> : P[F]
+export type KeyedPayload<T extends string, P> = {
+  [F in keyof P]: F extends EntryRefFields<T> ? KeyOf<P[F]> : P[F]
 }
 type Queued<E> = E extends {
-  table: infer T extends keyof EntryRefFields
+  table: infer T extends string
   op: infer O
   payload: infer P
 }

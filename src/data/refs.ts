@@ -12,7 +12,8 @@ export interface Ref {
   target: MirrorTable
 }
 
-export const REFS: readonly Ref[] = [
+/** Kept literal: the payload fields a queued entry names records by are read from its type too. */
+export const REFS = [
   ...RECORD_KINDS.map(
     (kind) => ({ table: kind, field: 'workspace_id', target: 'workspaces' }) as const,
   ),
@@ -23,7 +24,7 @@ export const REFS: readonly Ref[] = [
   { table: 'backgrounds', field: 'project_id', target: 'projects' },
   { table: 'blocks', field: 'bg_id', target: 'backgrounds' },
   { table: 'blocks', field: 'specialist_id', target: 'specialist' },
-]
+] as const satisfies readonly Ref[]
 
 export function refsFrom(table: OutboxTable): readonly Ref[] {
   return REFS.filter((ref) => ref.table === table)

@@ -14,6 +14,15 @@ import { startFrom, write, ifMatchOf } from './local.ts'
  * a status someone else changed meanwhile is a conflict (docs/SYNC.md "Conflicts").
  */
 
+declare module '../../data/entries.ts' {
+  interface EntryPayloads {
+    appeals: {
+      /** A request's status (Новое → В работе → Обработано, Спам), its delete (admins). */
+      appeal: { update: { status: AppealStatus }; delete: NoPayload }
+    }
+  }
+}
+
 /** The label of a request in the list of refused changes: «Обращение №31». */
 const label = (id: number) => `№${id}`
 

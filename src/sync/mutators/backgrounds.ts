@@ -18,6 +18,20 @@ import { markPageChanged } from './page-changed.ts'
  * local writes, and the requests their entries become.
  */
 
+declare module '../../data/entries.ts' {
+  interface EntryPayloads {
+    backgrounds: {
+      backgrounds: {
+        /** add_bg, multipart with the picture waiting in `files` (`file`: its id there). */
+        create: { project_id: number; file: number; width: number; height: number }
+        delete: { project_id?: number }
+        /** The completion step of the block-save chain: get_items, reconciled into the mirror. */
+        complete: NoPayload
+      }
+    }
+  }
+}
+
 /** Adds a background image; the file waits in `files` until add_bg replays. */
 export function addBackground(
   projectId: number,

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
-import { BLOCK_TYPES } from '../../domain/block.ts'
-import type { BlockFields, SendOf } from '../../data/entries.ts'
+import { BLOCK_TYPES, type Block, type BlockType } from '../../domain/block.ts'
+import type { SendOf } from '../../data/entries.ts'
 import { isLocalId } from '../../data/ids.ts'
 import { enqueue, nextLocalId, resolveUploadedUrls } from '../../data/outbox.ts'
 import type { BlockRow, ClientKey, LocalBlock } from '../../data/types.ts'
@@ -16,6 +16,18 @@ import { markPageChanged, projectOfBackground } from './page-changed.ts'
  * Blocks: the stage save is a chain (docs/SYNC.md "The replay protocol") — each changed block saved
  * one after another, then the completion step of its background (src/sync/mutators/backgrounds.ts).
  */
+
+/** A block as saved: every field but the id (the entry's recordId). */
+type BlockFields = Block extends infer B ? (B extends Block ? Omit<B, 'id'> : never) : never
+
+declare module '../../data/entries.ts' {
+  interface EntryPayloads {
+    blocks: {
+      /** The block-save chain: each changed block saved, then its background's `complete`. */
+      blocks: { save: BlockFields; delete: { type: BlockType; bg_id: number } }
+    }
+  }
+}
 
 function blockLabel(block: LocalBlock): string {
   if ('name' in block && block.name) return block.name

@@ -13,6 +13,15 @@ import { write } from './local.ts'
  * request its entry becomes.
  */
 
+declare module '../../data/entries.ts' {
+  interface EntryPayloads {
+    files: {
+      /** image/upload of the file (the entry's recordId), then every `local-file:<n>` rewritten. */
+      files: { upload: NoPayload }
+    }
+  }
+}
+
 /**
  * Keeps an image in IndexedDB and returns `local-file:<n>`, usable at once (`useFileUrl`). The
  * worker uploads it first when the network allows and rewrites every field holding that url.

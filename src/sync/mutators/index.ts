@@ -11,8 +11,9 @@ import { workspaceCommands } from './workspaces.ts'
 /**
  * The mutators (docs/SYNC.md, "Adding a command"): one module per entity, each holding its
  * commands (the schema of their arguments and their local write: one transaction, the row and its
- * outbox entry), the request an entry becomes, and how the answer is applied. The worker runs a
- * command through `run`; the replay engine (src/sync/engine.ts) sends each entry through `send`.
+ * outbox entry), its entries' operations (its part of `EntryPayloads`, data/entries.ts), the
+ * request an entry becomes, and how the answer is applied. The worker runs a command through
+ * `run`; the replay engine (src/sync/engine.ts) sends each entry through `send`.
  */
 export const COMMANDS = {
   ...workspaceCommands,

@@ -23,6 +23,23 @@ import { sendPublishing } from './publishing.ts'
  * entries become.
  */
 
+declare module '../../data/entries.ts' {
+  interface EntryPayloads {
+    /** The operations on a project's page (publish, unpublish, set_slug) are publishing.ts's. */
+    projects: {
+      projects: {
+        /** `type`: chosen before the add replayed, merged in by coalescing (sent as set_type). */
+        create: { workspace_id: number; name: string; type?: ProjectTypeId | null }
+        /** A rename and/or set_type. */
+        update: { name?: string; type?: ProjectTypeId | null }
+        /** The entry's record is the copy (a local id until answered); `source_id` the original. */
+        copy: { source_id: number }
+        delete: NoPayload
+      }
+    }
+  }
+}
+
 export function createProject(workspaceId: number, name: string): Promise<number> {
   return write(async (db) => {
     const id = await nextLocalId(db)

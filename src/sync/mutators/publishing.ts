@@ -19,6 +19,25 @@ import { currentId, write } from './local.ts'
  * answer writes what the server made.
  */
 
+declare module '../../data/entries.ts' {
+  interface EntryPayloads {
+    /** Sent by the projects' sender (projects.ts `sendProject`), through `sendPublishing`. */
+    publishing: {
+      projects: {
+        /**
+         * The project's content as the server holds it when this runs becomes its public page: it
+         * is sent after every change of the project queued before it (docs/SYNC.md "Publishing").
+         */
+        publish: NoPayload
+        /** The public page's removal. */
+        unpublish: NoPayload
+        /** The page's address. */
+        set_slug: { slug: string }
+      }
+    }
+  }
+}
+
 /** Operations on a project's public page. */
 export const PUBLISH_OPS: ReadonlySet<string> = new Set(['publish', 'unpublish', 'set_slug'])
 

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { isMasked } from '../../domain/integration.ts'
 import { clearReferences } from '../../data/cascade.ts'
 import { keyFromId } from '../../data/client-keys.ts'
-import type { RecordInput, SendOf } from '../../data/entries.ts'
+import type { NoPayload, SendOf } from '../../data/entries.ts'
 import { enqueue, nextLocalId, resolveUploadedUrls } from '../../data/outbox.ts'
 import {
   hasEnabled,
@@ -24,6 +24,23 @@ import { currentId, startFrom, withCurrentRefs, write, ifMatchOf } from './local
  * of docs/API.md "Integrations and directory" — the local writes, and the requests their entries
  * become.
  */
+
+/** A record's own fields, as an add or an update sends them (`enabled` has calls of its own). */
+type RecordInput<K extends RecordKind> = Omit<RecordOf<K>, 'id' | 'workspace_id' | 'enabled'>
+
+/** The operations on a record of kind `K`; toggle (disable/able) only for kinds that have it. */
+type RecordPayloads<K extends RecordKind> = {
+  create: { workspace_id: number } & Partial<RecordInput<K>>
+  update: Partial<RecordInput<K>>
+  delete: NoPayload
+} & (K extends ToggleKind ? { toggle: { enabled: boolean } } : unknown)
+
+declare module '../../data/entries.ts' {
+  interface EntryPayloads {
+    /** Every operation on an integration or a directory record, by kind. */
+    records: { [K in RecordKind]: RecordPayloads<K> }
+  }
+}
 
 const DEFAULTS: { [K in RecordKind]: Omit<RecordOf<K>, 'id' | 'workspace_id' | 'name'> } = {
   amo: { subdomain: '', client_id: '', client_secret: '', redirect_uri: '', enabled: true },

@@ -14,6 +14,14 @@ import { currentId, startFrom, write, ifMatchOf } from './local.ts'
  * Workspaces: the local writes, and the requests their entries become (docs/API.md "Workspaces").
  */
 
+declare module '../../data/entries.ts' {
+  interface EntryPayloads {
+    workspaces: {
+      workspaces: { create: { name: string }; update: { name: string }; delete: NoPayload }
+    }
+  }
+}
+
 export async function setCurrentWorkspace(id: number): Promise<void> {
   await getDb().meta.put({ key: CURRENT_WORKSPACE, value: id })
 }
