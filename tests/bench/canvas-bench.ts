@@ -39,6 +39,7 @@ import {
   scriptedDrag,
   type DragFigures,
   type Scene,
+  releaseFrameMs,
 } from './drag-scenes.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
@@ -643,6 +644,19 @@ export async function runCanvasBench(
           .map((l) => l.toFixed(2))
           .join(', ')}`,
       )
+
+      // --- the frame after a release: the editor among 100 and 1,000 blocks, alternating ---
+      const dropCases = ['editor_100', 'editor_1000'].map((n) => cases.find((c) => c.name === n)!)
+      const drops = new Map<string, number[]>()
+      for (let round = 0; round < sizes.rounds; round += 1)
+        for (const c of round % 2 === 0 ? dropCases : [...dropCases].reverse())
+          drops.set(c.name, [
+            ...(drops.get(c.name) ?? []),
+            await releaseFrameMs(c.page, c.cdp, c.grab),
+          ])
+      report('drop_frame_ms_100', drops.get('editor_100')!)
+      report('drop_frame_ms_1000', drops.get('editor_1000')!)
+      lap('release frames')
 
       // --- pan: the middle button over the empty stage and over 1,000 blocks ---
       // One pan varies with its first picture's timing (0.67 to 0.91 in three runs of one pan

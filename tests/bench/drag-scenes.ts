@@ -396,3 +396,67 @@ export async function openBarePixiScene(page: Page, pixiPath: string, scene: Sce
     { scene, colours: BUTTON },
   )
 }
+
+/**
+ * The full frame after a release (`drop_frame_ms_*`): a short drag of the block at `from` in the
+ * editor, then the time from the pointerup to the animation frame after the one that saw the scene
+ * drawn again, in ms. The draw runs in an animation frame on the main thread and is then drawn by
+ * the GPU process, which holds back the next frame until it is done: that next frame is when the
+ * person sees the scene whole again.
+ */
+export async function releaseFrameMs(
+  page: Page,
+  cdp: CDPSession,
+  from: { x: number; y: number },
+  moves = 30,
+): Promise<number> {
+  await page.bringToFront()
+  await page.evaluate(NAME_HELPER)
+  const mouse = cdpMouse(cdp)
+  await mouse('mouseMoved', from.x, from.y, 0)
+  await mouse('mousePressed', from.x, from.y, 1)
+  for (let k = 1; k <= moves; k += 1)
+    await mouse('mouseMoved', from.x + Math.cos(k / 5) * 30 - 30, from.y + Math.sin(k / 5) * 20, 1)
+  await mouse('mouseMoved', from.x, from.y, 1)
+  // The last moves' frames before the release is timed.
+  await page.waitForTimeout(200)
+  await page.evaluate(() => {
+    type State = { up: number; done: number }
+    const w = window as unknown as { __release?: State }
+    const host = document.querySelector<HTMLElement>('[data-testid="editor-canvas"]')
+    const read = () => Number(host?.dataset.frames ?? 0)
+    const state: State = { up: 0, done: 0 }
+    w.__release = state
+    // The scene's frame count as the button came up: the release's draw comes after.
+    let atUp = NaN
+    addEventListener(
+      'pointerup',
+      (e) => {
+        state.up = e.timeStamp
+        atUp = read()
+      },
+      { capture: true, once: true },
+    )
+    let seen = false
+    const tick = (now: number) => {
+      if (seen) {
+        state.done = now
+        return
+      }
+      if (state.up && read() !== atUp) seen = true
+      requestAnimationFrame(tick)
+    }
+    requestAnimationFrame(tick)
+  })
+  await mouse('mouseReleased', from.x, from.y, 0)
+  await page.waitForFunction(
+    () => ((window as unknown as { __release: { done: number } }).__release.done ?? 0) > 0,
+    undefined,
+    { timeout: 20_000, polling: 50 },
+  )
+  return page.evaluate(() => {
+    const { up, done } = (window as unknown as { __release: { up: number; done: number } })
+      .__release
+    return done - up
+  })
+}
