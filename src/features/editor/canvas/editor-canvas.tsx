@@ -108,11 +108,10 @@ function EditorCanvas(props: EditorCanvasProps) {
       <Application
         resizeTo={hostRef}
         background="#dee2e6"
-        // Multisampling only at resolution 1: it multiplies every frame's cost (each pixel drawn and
-        // resolved four times), and at resolution 2 (a tablet) the edges are fine without it, in
-        // a buffer four times as large. At 1 it smooths the rectangles' edges (texts are drawn on
-        // whole pixels, `pixel-text.ts`, and not resampled).
-        antialias={RESOLUTION < 2}
+        // No multisampling (docs/editor.md "Frame cost"): it doubled a whole frame's cost among
+        // 1,000 blocks, and the canvas comes closer to the preview's pixels without it (texts are
+        // drawn on whole pixels, `pixel-text.ts`, and multisampling only blurred them).
+        antialias={false}
         autoDensity
         resolution={RESOLUTION}
         preference="webgl"
