@@ -1,16 +1,18 @@
 /**
  * Canvas editor and repeat-visit figures in headless Chromium, against the built app and the real
  * reference server started in this process (a throwaway database, a fresh account):
- * - drag frame rate (frames presented) with one of 100 and one of 1,000 blocks ÷ the same scene in
+ * - drag frame rate (frames presented) with one of 100, 1,000 and 5,000 blocks ÷ the same scene in
  *   Konva (its own advice for dragging) and ÷ a bare Pixi app (drag-scenes.ts), the same scripted
  *   gesture, 5 alternating rounds, medians; input latency; frames an idle editor draws per second;
+ * - CPU time of every browser process per pointer move, the editor ÷ Konva, among 100 and 1,000;
+ * - the frame after a release among 100 and 1,000 blocks (ms);
  * - pan frame rate (middle-button drag of the view) over 1,000 blocks ÷ over an empty stage;
  * - JS heap growth after opening and leaving the editor 20 times (after forced GC);
  * - time to the first rows of /specialist on a repeat visit ÷ on the first visit with an empty
  *   mirror, through a proxy adding 150 ms to every request.
  * Ratios, not milliseconds: the machine has 2 cores and no GPU.
  *
- * `BENCH_SMOKE=1` (or `{ smoke: true }`): 10 and 30 blocks, one round of drags of 12 moves, shorter
+ * `BENCH_SMOKE=1` (or `{ smoke: true }`): 10, 30 and 60 blocks, one round of drags of 12 moves, shorter
  * pans and waits, one visit of the editor with edits (its growths 0), a 20 ms round trip, and one
  * drag profiled and traced as `BENCH_PROFILE` does (the profiler and the trace must have seen the
  * page busy); the figures keep their names.
@@ -54,6 +56,8 @@ interface Sizes {
   rounds: number
   blocks: number
   manyBlocks: number
+  /** Where software rendering falls below the display's rate: presented frames only. */
+  hugeBlocks: number
   /** Pointer moves of each scripted drag. */
   moves: number
   /** Pointer moves of each drag whose CPU time is measured (60 a second). */
@@ -74,6 +78,7 @@ const FULL: Sizes = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 5),
   blocks: 100,
   manyBlocks: 1000,
+  hugeBlocks: 5000,
   moves: 90,
   cpuMoves: 300,
   reopens: 20,
@@ -89,6 +94,7 @@ const SMOKE: Sizes = {
   rounds: 1,
   blocks: 10,
   manyBlocks: 30,
+  hugeBlocks: 60,
   moves: 12,
   cpuMoves: 30,
   reopens: 1,
@@ -427,6 +433,9 @@ export async function runCanvasBench(
     const many = withDrag
       ? await landingProject(api, workspace!.id, 'Тысяча блоков', sizes.manyBlocks)
       : null
+    const huge = withDrag
+      ? await landingProject(api, workspace!.id, 'Пять тысяч блоков', sizes.hugeBlocks)
+      : null
     const empty = withDrag ? await landingProject(api, workspace!.id, 'Пустой фон', 0) : null
     for (let i = 1; i <= sizes.specialists; i += 1)
       await api.post('/api/specialist/add', {
@@ -446,7 +455,7 @@ export async function runCanvasBench(
     sessions.push(browser)
     const page = browser.page
     await signIn(page, server.url, email, password)
-    if (many && empty) {
+    if (many && huge && empty) {
       // --- drag: the editor against Konva and a bare Pixi app, the same scene and gesture ---
       type Case = {
         name: string
@@ -511,6 +520,8 @@ export async function runCanvasBench(
       await otherCase('bare_pixi_100', scene100, openBarePixiScene, PIXI)
       const scene1000 = await editorCase('editor_1000', many, sizes.manyBlocks)
       await otherCase('konva_1000', scene1000, openKonvaScene, KONVA)
+      const scene5000 = await editorCase('editor_5000', huge, sizes.hugeBlocks)
+      await otherCase('konva_5000', scene5000, openKonvaScene, KONVA)
       lap('drag scenes set up')
       // A warm-up drag each, then rounds in alternating order: the machine's load drifts.
       const drag = (c: Case) => scriptedDrag(c.page, c.cdp, c.grab, c.kind, sizes.moves)
@@ -563,6 +574,7 @@ export async function runCanvasBench(
       for (const c of cases) out[`drag_fps_${c.name}`] = median(fps(c.name))
       report('drag_fps_ratio_vs_konva_100_fair', ratios('editor_100', 'konva_100'))
       report('drag_fps_ratio_vs_konva_1000_fair', ratios('editor_1000', 'konva_1000'))
+      report('drag_fps_ratio_vs_konva_5000_fair', ratios('editor_5000', 'konva_5000'))
       report('drag_fps_ratio_vs_bare_pixi_100', ratios('editor_100', 'bare_pixi_100'))
       report(
         'drag_input_latency_ms_p50',
@@ -574,7 +586,10 @@ export async function runCanvasBench(
 
       // --- CPU per pointer move: the whole browser's CPU time over a paced drag, ÷ its moves ---
       const pid = browserPid(browser.profile)
-      const cpuCases = cases.filter((c) => !c.name.startsWith('bare_pixi'))
+      // The 5,000-block pair counts presented frames only (its goal); its CPU is not measured.
+      const cpuCases = cases.filter(
+        (c) => !c.name.startsWith('bare_pixi') && !c.name.endsWith('_5000'),
+      )
       // Only the page in front may work during a measured drag (the sum counts every process):
       // every other page of the browser is frozen meanwhile (no timers, no frames, no workers).
       const others = async (front: Page, state: 'frozen' | 'active') => {

@@ -92,11 +92,18 @@ describe('the browser’s benchmarks still run', () => {
           // Frames presented while dragging and panning: none means the counters never moved.
           ...all(
             'positive',
-            ...['editor_100', 'konva_100', 'bare_pixi_100', 'editor_1000', 'konva_1000'].map(
-              (scene) => `drag_fps_${scene}`,
-            ),
+            ...[
+              'editor_100',
+              'konva_100',
+              'bare_pixi_100',
+              'editor_1000',
+              'konva_1000',
+              'editor_5000',
+              'konva_5000',
+            ].map((scene) => `drag_fps_${scene}`),
             'drag_fps_ratio_vs_konva_100_fair',
             'drag_fps_ratio_vs_konva_1000_fair',
+            'drag_fps_ratio_vs_konva_5000_fair',
             'drag_fps_ratio_vs_bare_pixi_100',
             'drag_input_latency_ms_p50',
             'drag_input_latency_ms_p50_bare_pixi_100',
@@ -106,6 +113,9 @@ describe('the browser’s benchmarks still run', () => {
             ),
             'drag_cpu_ratio_vs_konva_100',
             'drag_cpu_ratio_vs_konva_1000',
+            // The frame after a release: none would mean the scene was never seen drawn again.
+            'drop_frame_ms_100',
+            'drop_frame_ms_1000',
             'pan_fps_empty_stage',
             'pan_fps_1000',
             'pan_fps_ratio_vs_empty_stage_1000',
