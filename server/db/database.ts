@@ -159,7 +159,12 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
           parameterTypesOf.set(text, types)
           types.catch(() => parameterTypesOf.delete(text))
         }
-        const kinds = await types
+        // Types PostgreSQL would not say (a statement it cannot prepare): the three trips, which
+        // give the write its own answer or error.
+        const kinds = await types.catch(() => null)
+        if (!kinds || kinds.length !== (params?.length ?? 0)) {
+          return adapter.transaction((tx) => tx.query<T>(text, params))
+        }
         const literals = (params ?? []).map((value, i) => literal(value, kinds[i] ?? 'unknown'))
         const results = (await pool.query(
           `${actorStatements()}; ${inlineParams(text, literals)}`,
