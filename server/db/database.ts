@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { actorStatements, needsActor } from './actor.ts'
 import { MIGRATIONS, migrate } from './migrations.ts'
-import { inlinable, inlineParams, literal, parameterTypes } from './one-trip.ts'
+import { inlinable, inlineParams, literal, parameterTypesOf } from './one-trip.ts'
 import { openPgliteThread, type PgliteStart } from './pglite-thread.ts'
 
 /**
@@ -87,7 +87,7 @@ export interface DatabaseOptions {
 function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string): Database {
   const listeners: pg.Client[] = []
   /** The parameters' types of each statement sent in one round trip (one-trip.ts). */
-  const parameterTypesOf = new Map<string, Promise<string[]>>()
+  const typesOf = parameterTypesOf(pool)
   // Channels are per database: the schema's name keeps instances of other schemas out.
   const channelName = (channel: string) => `${channel}__${schema}`.slice(0, 63)
   const adapter: Database = {
@@ -151,21 +151,13 @@ function postgresAdapter(pool: pg.Pool, connectionString: string, schema: string
         if (params && !inlinable(params)) {
           return adapter.transaction((tx) => tx.query<T>(text, params))
         }
-        let types = parameterTypesOf.get(text)
-        if (!types) {
-          // Statement texts come from the code (an update's columns vary): a bound, never reached.
-          if (parameterTypesOf.size >= 1000) parameterTypesOf.clear()
-          types = parameterTypes(pool, text)
-          parameterTypesOf.set(text, types)
-          types.catch(() => parameterTypesOf.delete(text))
-        }
         // Types PostgreSQL would not say (a statement it cannot prepare): the three trips, which
         // give the write its own answer or error.
-        const kinds = await types.catch(() => null)
+        const kinds = await typesOf(text)
         if (!kinds || kinds.length !== (params?.length ?? 0)) {
           return adapter.transaction((tx) => tx.query<T>(text, params))
         }
-        const literals = (params ?? []).map((value, i) => literal(value, kinds[i] ?? 'unknown'))
+        const literals = (params ?? []).map((value, i) => literal(value, kinds[i]!))
         const results = (await pool.query(
           `${actorStatements()}; ${inlineParams(text, literals)}`,
         )) as unknown as pg.QueryResult[]

@@ -99,12 +99,9 @@ export function literal(value: unknown, type: string): string {
 let probes = 0
 
 /** The type PostgreSQL gives each parameter of `text` (`integer`, `text`, `jsonb`…). */
-export async function parameterTypes(
-  client: pg.PoolClient | pg.Pool,
-  text: string,
-): Promise<string[]> {
+async function parameterTypes(pool: pg.Pool, text: string): Promise<string[]> {
   const name = `promo_types_${process.pid}_${++probes}`
-  const session = 'release' in client ? client : await client.connect()
+  const session = await pool.connect()
   try {
     await session.query(`PREPARE ${name} AS ${text}`)
     try {
@@ -117,6 +114,27 @@ export async function parameterTypes(
       await session.query(`DEALLOCATE ${name}`)
     }
   } finally {
-    if (session !== client) session.release()
+    session.release()
+  }
+}
+
+/**
+ * The parameters' types of each statement text, asked of `pool` once (the texts come from the
+ * code: an update's columns vary, so the bound is never reached). Resolves to null when PostgreSQL
+ * will not prepare the statement, which is then asked again next time.
+ */
+export function parameterTypesOf(pool: pg.Pool): (text: string) => Promise<string[] | null> {
+  const known = new Map<string, Promise<string[] | null>>()
+  return (text) => {
+    let types = known.get(text)
+    if (!types) {
+      if (known.size >= 1000) known.clear()
+      types = parameterTypes(pool, text).catch(() => {
+        known.delete(text)
+        return null
+      })
+      known.set(text, types)
+    }
+    return types
   }
 }

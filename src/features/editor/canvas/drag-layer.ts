@@ -9,6 +9,7 @@ import {
   unpremultiply,
   type ScreenRect,
 } from './drag-layer-geometry.ts'
+import { maxTextureSize } from './gl-limits.ts'
 import { browserClock, type FrameClock } from './render-scheduler.ts'
 
 const GUIDE_COLOUR = '#f03e3e'
@@ -86,7 +87,7 @@ export class DragLayer {
     const limits = {
       screen: { width: this.app.screen.width, height: this.app.screen.height },
       resolution,
-      maxTextureSize: gl ? Number(gl.getParameter(gl.MAX_TEXTURE_SIZE)) || 4096 : 4096,
+      maxTextureSize: maxTextureSize(gl),
     }
     if (!layerFits(rect, limits)) return false
     const overRects = over.filter((c) => c.visible && !c.destroyed).map((c) => screenRect(c))

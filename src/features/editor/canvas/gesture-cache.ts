@@ -1,6 +1,7 @@
 import { Matrix, RenderTexture, Sprite, type Application, type Container } from 'pixi.js'
 import type { Viewport } from '../../../domain/geometry.ts'
 import { splitForGesture } from './gesture-layers.ts'
+import { maxTextureSize } from './gl-limits.ts'
 import { gpuFence, type GpuFence } from './gpu-fence.ts'
 import { pictureMargin, pictureTransform, REPICTURE, shouldRepicture } from './view-picture.ts'
 
@@ -71,7 +72,7 @@ export class GestureCache {
     const stage = this.app.stage
     if (!stage || this.world.destroyed || this.world.parent !== stage || !this.world.visible) return
     const renderer = this.app.renderer
-    const margin = pictureMargin(this.app.screen, renderer.resolution, this.maxTextureSize())
+    const margin = pictureMargin(this.app.screen, renderer.resolution, maxTextureSize(this.gl))
     // No multisampling: a tablet at DPR 2 holds one texture, not four more for the samples. A
     // moving picture hides the difference, and at rest the live scene is drawn again.
     const takenAt = performance.now()
@@ -170,16 +171,14 @@ export class GestureCache {
     this.layers = []
   }
 
-  /** The GPU's largest texture side (WebGL's figure; 4096, which every tablet has, otherwise). */
-  private maxTextureSize(): number {
-    const gl = (this.app.renderer as { gl?: Partial<WebGLRenderingContext> }).gl
-    const size = typeof gl?.getParameter === 'function' ? gl.getParameter(0x0d33) : undefined
-    return typeof size === 'number' && size > 0 ? size : 4096
+  /** The renderer's WebGL context (none on another backend). */
+  private get gl(): WebGLRenderingContext | undefined {
+    return (this.app.renderer as { gl?: WebGLRenderingContext }).gl
   }
 
   /** A fence after the picture just asked of the GPU (docs/editor.md "Drawing"). */
   private fence(): GpuFence | null {
-    return gpuFence((this.app.renderer as { gl?: WebGLRenderingContext }).gl)
+    return gpuFence(this.gl)
   }
 
   /** The world's transform (the view), moved by `margin` px right and down into a picture. */
