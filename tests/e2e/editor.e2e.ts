@@ -568,6 +568,21 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     // Without the grid the block comes back exactly where it was (the guides hold it there too).
     await page.getByLabel('Сетка', { exact: true }).uncheck()
     const [lower] = await drawnBlocks(page)
+    // Left alone, the editor asks the browser for no animation frames: Pixi's own frame loop
+    // (its renderers' housekeeping) ran 60 a second for nothing (docs/editor.md «Drawing»).
+    await settledShot({ x: 0, y: 0, width: 10, height: 10 })
+    const idleFrameRequests = await page.evaluate(async () => {
+      const asked = window.requestAnimationFrame
+      let calls = 0
+      window.requestAnimationFrame = (cb) => {
+        calls += 1
+        return asked.call(window, cb)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      window.requestAnimationFrame = asked
+      return calls
+    })
+    expect(idleFrameRequests).toBeLessThan(10)
     const clip = {
       x: Math.floor(lower!.clientX - lower!.width / 2 - 40),
       y: Math.floor(lower!.clientY - lower!.height / 2 - 50),
@@ -582,10 +597,22 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     // shows them as the canvas did. Besides the guides (red lines) only antialiased edge pixels
     // differ (the layer's texture is multisampled apart from the screen): 1.5% of this box.
     // docs/editor.md «Drawing».
+    const layerBox = async () => {
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      )
+      return (await page.locator('[data-testid="drag-layer"]').boundingBox())!
+    }
     await page.mouse.move(lower!.clientX + 30, lower!.clientY + 20, { steps: 5 })
     expect(await layers()).toBe(1)
+    const layerAway = await layerBox()
     await page.mouse.move(lower!.clientX, lower!.clientY, { steps: 5 })
     expect(await layers()).toBe(1)
+    // The layer follows the pointer (moved by the compositor, docs/editor.md «Drawing»).
+    const back = await layerBox()
+    // (The guides may snap it a few pixels along y, as they did here: 15.)
+    expect(layerAway.x - back.x).toBeCloseTo(30, 0)
+    expect(layerAway.y - back.y).toBeGreaterThan(10)
     const moved = await pngPixels(await settledShot(clip))
     expect(moved.length).toBe(still.length)
     let differ = 0

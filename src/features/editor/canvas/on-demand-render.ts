@@ -1,5 +1,40 @@
-import type { Application, Container } from 'pixi.js'
+import { Ticker, type Application, type Container } from 'pixi.js'
 import { RenderScheduler } from './render-scheduler.ts'
+
+/** How often Pixi's renderers' housekeeping runs while the editor draws on demand. */
+const HOUSEKEEPING_MS = 1000
+let quietTickers = 0
+let housekeeping: ReturnType<typeof setInterval> | null = null
+
+/**
+ * Stops Pixi's own frame loop (`Ticker.system`) until the returned function is called. Every Pixi
+ * renderer keeps a scheduler on that ticker for a few timed tasks (its garbage collectors, every
+ * several seconds), so the loop asked the browser for an animation frame 60 times a second for an
+ * editor nobody touched: 32 ms of CPU a second on the demo project, about 200 among 1,000 blocks
+ * (docs/editor.md «Drawing»). Those tasks run from a one-second timer instead; the loop comes back
+ * when the last editor drawing on demand goes.
+ */
+function quietSystemTicker(): () => void {
+  quietTickers += 1
+  if (quietTickers === 1) {
+    const ticker = Ticker.system
+    // A listener added meanwhile (another renderer) must not start it again.
+    ticker.autoStart = false
+    ticker.stop()
+    housekeeping = setInterval(() => ticker.update(), HOUSEKEEPING_MS)
+  }
+  let undone = false
+  return () => {
+    if (undone) return
+    undone = true
+    quietTickers -= 1
+    if (quietTickers > 0) return
+    if (housekeeping !== null) clearInterval(housekeeping)
+    housekeeping = null
+    Ticker.system.autoStart = true
+    Ticker.system.start()
+  }
+}
 
 /**
  * The part of a Pixi render group that hears about every change below it: a moved, shown or
@@ -85,6 +120,8 @@ export class OnDemandRender {
   private holding = false
   /** To run right after the next frame is drawn (`whenDrawn`). */
   private afterFrame: (() => void)[] = []
+  /** Gives Pixi's own frame loop back (see `quietSystemTicker`). */
+  private loud: (() => void) | null = null
 
   constructor(
     private readonly app: Application,
@@ -104,6 +141,7 @@ export class OnDemandRender {
     this.watch(app.stage)
     if (this.mode === 'on-demand') {
       app.stop()
+      this.loud = quietSystemTicker()
       this.scheduler.request()
     }
   }
@@ -167,6 +205,8 @@ export class OnDemandRender {
     if (this.mode === 'ticker') return
     this.mode = 'ticker'
     this.scheduler.stop()
+    this.loud?.()
+    this.loud = null
     for (const [container, undo] of this.unwatch) if (!container.destroyed) undo()
     this.unwatch.clear()
     // Counted before Pixi's own render listener (low priority) draws the frame.
@@ -181,6 +221,8 @@ export class OnDemandRender {
 
   destroy() {
     this.scheduler.stop()
+    this.loud?.()
+    this.loud = null
     this.runAfterFrame()
     this.app.ticker?.remove(this.countTick)
     for (const [container, undo] of this.unwatch) if (!container.destroyed) undo()
