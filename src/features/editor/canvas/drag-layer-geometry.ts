@@ -65,12 +65,6 @@ export function layerShift(dx: number, dy: number, resolution: number): { x: num
   return { x: snap(dx), y: snap(dy) }
 }
 
-/** The CSS transform of a layer shifted by `shift` (screen px). */
-export function layerTransform(shift: { x: number; y: number }): string {
-  // `+ 0` turns a -0 into 0, so no shift always reads the same.
-  return `translate(${shift.x + 0}px, ${shift.y + 0}px)`
-}
-
 export interface LayerLimits {
   /** The screen, in CSS px. */
   screen: { width: number; height: number }

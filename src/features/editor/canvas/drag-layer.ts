@@ -5,11 +5,11 @@ import {
   overlaps,
   layerRect,
   layerShift,
-  layerTransform,
   unpremultiply,
   type ScreenRect,
 } from './drag-layer-geometry.ts'
 import { maxTextureSize } from './gl-limits.ts'
+import { pausedChain, type Setter } from './paused-transform.ts'
 import { browserClock, type FrameClock } from './render-scheduler.ts'
 
 const GUIDE_COLOUR = '#f03e3e'
@@ -22,9 +22,10 @@ const GUIDE_COLOUR = '#f03e3e'
  * lies under them there (the still scene in the layer's rectangle alone) is drawn into a second
  * small canvas laid over Pixi's picture, under the layer, so the whole scene is not drawn again (a
  * thousand blocks cost a software renderer most of a second, in which nothing moved). Each
- * pointer move then only shifts the small canvas with a CSS transform, which the
- * browser's compositor does without drawing anything: no full-screen WebGL frame per move. The
- * snapping's guides are lines of DOM over it. On release (or anything else that ends it) the
+ * pointer move then only shifts the small canvas, which the browser's compositor does without
+ * drawing anything: no full-screen WebGL frame per move, and, moved by paused animations
+ * (paused-transform.ts), no layerizing of the page either. The snapping's guides are lines of DOM
+ * over it, moved and sized the same way. On release (or anything else that ends it) the
  * live scene is drawn again, and the small canvases go in the frame that shows it.
  *
  * It stays out of the way when it cannot be right: blocks larger than the screen, or a layer that
@@ -34,6 +35,8 @@ const GUIDE_COLOUR = '#f03e3e'
  */
 export class DragLayer {
   private canvas: HTMLCanvasElement | null = null
+  /** Seeks the layer's shift, x then y (screen px). */
+  private shift: Setter[] = []
   /**
    * What holds the layer's canvases and guides: a box over the whole host, contained (`contain:
    * strict`, `overflow: clip`), so a move of the layer changes nothing outside it. Without it,
@@ -44,6 +47,8 @@ export class DragLayer {
   /** The still scene where the blocks were, over Pixi's picture of them. */
   private under: HTMLCanvasElement | null = null
   private guideBox: HTMLDivElement | null = null
+  /** Each pooled guide's setters: x, y, width, height (screen px). */
+  private guideLines: Setter[][] = []
   private hidden: Container[] = []
   private rect: ScreenRect | null = null
   private over: ScreenRect[] = []
@@ -104,16 +109,15 @@ export class DragLayer {
       for (const d of still) d.visible = true
     }
     if (!canvas) return false
-    Object.assign(canvas.style, {
-      willChange: 'transform',
-      transform: layerTransform({ x: 0, y: 0 }),
-    })
     canvas.dataset.testid = 'drag-layer'
     const box = overDiv({ overflow: 'clip', contain: 'strict' })
-    box.append(canvas)
+    const mover = pausedChain(['translateX', 'translateY'], [0, 0])
+    mover.inner.append(canvas)
+    box.append(mover.outer)
     this.element.append(box)
     this.box = box
     this.canvas = canvas
+    this.shift = mover.set
     this.rect = rect
     this.over = overRects
     this.shown = { x: 0, y: 0 }
@@ -121,7 +125,8 @@ export class DragLayer {
     this.hidden = [...movingShown, this.overlay]
     for (const c of this.hidden) c.visible = false
     this.under = this.drawUnder(rect, drawables, resolution)
-    if (this.under) box.insertBefore(this.under, canvas)
+    // Under the layer's canvas and its wrappers.
+    if (this.under) box.prepend(this.under)
     return true
   }
 
@@ -226,8 +231,10 @@ export class DragLayer {
     const gone = this.box
     this.box = null
     this.canvas = null
+    this.shift = []
     this.under = null
     this.guideBox = null
+    this.guideLines = []
     this.guidesShown = ''
     this.rect = null
     this.over = []
@@ -248,7 +255,8 @@ export class DragLayer {
     if (!this.canvas) return
     const { x, y } = this.wanted
     if (x !== this.shown.x || y !== this.shown.y) {
-      this.canvas.style.transform = layerTransform(this.wanted)
+      this.shift[0]?.(x)
+      this.shift[1]?.(y)
       this.shown = { x, y }
       this.countFrame()
     }
@@ -256,11 +264,12 @@ export class DragLayer {
   }
 
   /**
-   * The guides as a pool of one-pixel boxes, each its own composited layer placed and sized by a
-   * transform alone: a guide that moves with the blocks (every move, nearly) then costs the
-   * compositor only. Placed by `left`, `top`, `width` and `height`, or added and removed as their
-   * number changed, they made Blink restyle, lay out and repaint the page every move (633 style
-   * changes in a drag of 92 moves). An unused box is scaled to nothing.
+   * The guides as a pool of one-pixel boxes, each its own composited layer placed and sized by
+   * paused animations alone (paused-transform.ts): a guide that moves with the blocks (every move,
+   * nearly) then costs the compositor only. Placed by `left`, `top`, `width` and `height`, or added
+   * and removed as their number changed, they made Blink restyle, lay out and repaint the page
+   * every move (633 style changes in a drag of 92 moves); placed by a style transform, they made
+   * it layerize the page. An unused box is scaled to nothing.
    */
   private showGuides() {
     const key = JSON.stringify(this.guides)
@@ -271,31 +280,23 @@ export class DragLayer {
       this.box?.append(this.guideBox)
     }
     const box = this.guideBox
-    while (box.children.length < this.guides.length) {
-      const line = document.createElement('div')
-      Object.assign(line.style, {
-        position: 'absolute',
-        left: '0',
-        top: '0',
-        width: '1px',
-        height: '1px',
-        background: GUIDE_COLOUR,
-        transformOrigin: '0 0',
-        willChange: 'transform',
-        transform: 'scale(0)',
-      })
-      box.append(line)
+    while (this.guideLines.length < this.guides.length) {
+      const line = pausedChain(['translateX', 'translateY', 'scaleX', 'scaleY'], [0, 0, 0, 0])
+      const dot = document.createElement('div')
+      Object.assign(dot.style, { width: '1px', height: '1px', background: GUIDE_COLOUR })
+      line.inner.append(dot)
+      box.append(line.outer)
+      this.guideLines.push(line.set)
     }
-    for (let i = 0; i < box.children.length; i += 1) {
-      const line = box.children[i] as HTMLElement
+    this.guideLines.forEach(([x, y, width, height], i) => {
       const g = this.guides[i]
       // Whole pixels, as the page's layout would snap a box: a layer placed at a fraction of a
       // pixel is sampled across two, a pale two-pixel line.
-      line.style.transform = g
-        ? `translate(${Math.round(g.x)}px, ${Math.round(g.y)}px) ` +
-          `scale(${Math.max(1, Math.round(g.width))}, ${Math.max(1, Math.round(g.height))})`
-        : 'scale(0)'
-    }
+      x!(g ? Math.round(g.x) : 0)
+      y!(g ? Math.round(g.y) : 0)
+      width!(g ? Math.max(1, Math.round(g.width)) : 0)
+      height!(g ? Math.max(1, Math.round(g.height)) : 0)
+    })
   }
 }
 
