@@ -223,32 +223,51 @@ export async function sceneFromEditor(
 
 const BUTTON = { fill: '#336699', stroke: '#000000', text: '#ffffff' }
 
-/** The scene in Konva, with Konva's advice for dragging. */
-export async function openKonvaScene(page: Page, konvaPath: string, scene: Scene) {
+/** The pictures a scene page loaded (`scenePage`): the section's background and the picture blocks'. */
+interface ScenePictures {
+  bg: HTMLImageElement
+  pic: HTMLImageElement
+}
+
+/**
+ * A blank page for a scene drawn by something other than the editor: `script` (Konva, Pixi) added,
+ * the draw counter at 0, the stage's host placed where the editor's canvas is, and the scene's two
+ * pictures loaded (`window.__pictures`).
+ */
+async function scenePage(page: Page, scene: Scene, script?: string) {
   await page.setContent(
     '<!doctype html><html><body style="margin:0;background:#fff"><div id="stage"></div></body></html>',
   )
-  await page.addScriptTag({ path: konvaPath })
+  if (script) await page.addScriptTag({ path: script })
   await page.evaluate(NAME_HELPER)
+  await page.evaluate(async (scene) => {
+    const w = window as unknown as { __draws: number; __pictures: ScenePictures }
+    w.__draws = 0
+    const load = (src: string) =>
+      new Promise<HTMLImageElement>((resolve) => {
+        const img = new Image()
+        img.onload = () => resolve(img)
+        img.src = src
+      })
+    const [bg, pic] = await Promise.all([load(scene.background), load(scene.picture)])
+    w.__pictures = { bg, pic }
+    Object.assign(document.getElementById('stage')!.style, {
+      position: 'absolute',
+      left: `${scene.canvas.x}px`,
+      top: `${scene.canvas.y}px`,
+    })
+  }, scene)
+}
+
+/** The scene in Konva, with Konva's advice for dragging. */
+export async function openKonvaScene(page: Page, konvaPath: string, scene: Scene) {
+  await scenePage(page, scene, konvaPath)
   await page.evaluate(
-    async ({ scene, colours }) => {
+    ({ scene, colours }) => {
       /* eslint-disable @typescript-eslint/no-explicit-any */
       const Konva = (window as any).Konva
-      const w = window as unknown as { __draws: number }
-      w.__draws = 0
-      const load = (src: string) =>
-        new Promise<HTMLImageElement>((resolve) => {
-          const img = new Image()
-          img.onload = () => resolve(img)
-          img.src = src
-        })
-      const [bg, pic] = await Promise.all([load(scene.background), load(scene.picture)])
-      const host = document.getElementById('stage')!
-      Object.assign(host.style, {
-        position: 'absolute',
-        left: `${scene.canvas.x}px`,
-        top: `${scene.canvas.y}px`,
-      })
+      const w = window as unknown as { __draws: number; __pictures: ScenePictures }
+      const { bg, pic } = w.__pictures
       const stage = new Konva.Stage({
         container: 'stage',
         width: scene.canvas.width,
@@ -309,24 +328,133 @@ export async function openKonvaScene(page: Page, konvaPath: string, scene: Scene
   )
 }
 
+/**
+ * The cheapest drag this browser makes over the scene, a floor under both pages: the scene drawn
+ * once into one 2D canvas of the stage's size, and the dragged block a small canvas of its own that
+ * each pointer move shifts by seeking paused animations (what the editor's drag layer does,
+ * docs/editor.md «Drawing»), nothing else on the page and nothing drawn on release. No page that
+ * shows the scene and moves a block can spend less a move; a goal below it cannot be met here.
+ */
+export async function openFloorScene(page: Page, _path: string, scene: Scene) {
+  await scenePage(page, scene)
+  await page.evaluate(
+    ({ scene, colours }) => {
+      const w = window as unknown as { __draws: number; __pictures: ScenePictures }
+      const { bg, pic } = w.__pictures
+      const host = document.getElementById('stage')!
+      Object.assign(host.style, {
+        width: `${scene.canvas.width}px`,
+        height: `${scene.canvas.height}px`,
+        overflow: 'clip',
+        contain: 'strict',
+      })
+      const r = scene.resolution
+      const canvasOf = (width: number, height: number) => {
+        const c = document.createElement('canvas')
+        c.width = Math.ceil(width * r)
+        c.height = Math.ceil(height * r)
+        Object.assign(c.style, {
+          position: 'absolute',
+          left: '0',
+          top: '0',
+          width: `${width}px`,
+          height: `${height}px`,
+        })
+        const ctx = c.getContext('2d')!
+        ctx.scale(r, r)
+        return { c, ctx }
+      }
+      const drawBlock = (ctx: CanvasRenderingContext2D, b: (typeof scene.blocks)[number]) => {
+        ctx.save()
+        ctx.translate(b.x, b.y)
+        ctx.rotate((b.rotation * Math.PI) / 180)
+        const box = [-b.width / 2, -b.height / 2, b.width, b.height] as const
+        if (b.picture) ctx.drawImage(pic, ...box)
+        else {
+          ctx.fillStyle = colours.fill
+          ctx.fillRect(...box)
+          ctx.strokeStyle = colours.stroke
+          ctx.strokeRect(...box)
+          ctx.fillStyle = colours.text
+          ctx.font = `${b.fontPx}px Inter, sans-serif`
+          ctx.textAlign = 'center'
+          ctx.textBaseline = 'middle'
+          ctx.fillText(b.text, 0, 0)
+        }
+        ctx.restore()
+      }
+      const still = canvasOf(scene.canvas.width, scene.canvas.height)
+      still.ctx.fillStyle = '#dee2e6'
+      still.ctx.fillRect(0, 0, scene.canvas.width, scene.canvas.height)
+      still.ctx.translate(-scene.canvas.x, -scene.canvas.y)
+      const s = scene.section
+      still.ctx.drawImage(bg, s.x, s.y, s.width, s.height)
+      const dragged = scene.blocks[scene.blocks.length - 1]!
+      for (const b of scene.blocks.slice(0, -1)) drawBlock(still.ctx, b)
+      host.append(still.c)
+      // The dragged block: a canvas of its size, placed where it is, moved by two wrappers.
+      const side = Math.ceil(Math.hypot(dragged.width, dragged.height)) + 2
+      const moving = canvasOf(side, side)
+      moving.ctx.translate(side / 2 - dragged.x, side / 2 - dragged.y)
+      drawBlock(moving.ctx, dragged)
+      moving.c.style.left = `${dragged.x - scene.canvas.x - side / 2}px`
+      moving.c.style.top = `${dragged.y - scene.canvas.y - side / 2}px`
+      const RANGE = 100_000
+      const axis = (fn: 'translateX' | 'translateY') => {
+        const div = document.createElement('div')
+        Object.assign(div.style, {
+          position: 'absolute',
+          left: '0',
+          top: '0',
+          willChange: 'transform',
+        })
+        const a = div.animate(
+          [{ transform: `${fn}(${-RANGE}px)` }, { transform: `${fn}(${RANGE}px)` }],
+          {
+            duration: 2 * RANGE,
+            easing: 'linear',
+            fill: 'both',
+          },
+        )
+        a.pause()
+        a.currentTime = RANGE
+        return { div, set: (v: number) => (a.currentTime = RANGE + v) }
+      }
+      const ax = axis('translateX')
+      const ay = axis('translateY')
+      ax.div.append(ay.div)
+      ay.div.append(moving.c)
+      host.append(ax.div)
+      let from: { x: number; y: number } | null = null
+      let at = { x: 0, y: 0 }
+      let frame = 0
+      host.addEventListener('pointerdown', (e) => {
+        from = { x: e.clientX - at.x, y: e.clientY - at.y }
+      })
+      addEventListener('pointermove', (e) => {
+        if (!from || !e.buttons) return
+        at = { x: e.clientX - from.x, y: e.clientY - from.y }
+        frame ||= requestAnimationFrame(() => {
+          frame = 0
+          ax.set(at.x)
+          ay.set(at.y)
+          w.__draws += 1
+        })
+      })
+      addEventListener('pointerup', () => (from = null))
+    },
+    { scene, colours: BUTTON },
+  )
+}
+
 /** The same scene in a bare Pixi app: sprites, graphics and texts, a frame per pointer move. */
 export async function openBarePixiScene(page: Page, pixiPath: string, scene: Scene) {
-  await page.setContent(
-    '<!doctype html><html><body style="margin:0;background:#fff"><div id="stage"></div></body></html>',
-  )
-  await page.addScriptTag({ path: pixiPath })
-  await page.evaluate(NAME_HELPER)
+  await scenePage(page, scene, pixiPath)
   await page.evaluate(
     async ({ scene, colours }) => {
       const P = (window as any).PIXI
       const w = window as unknown as { __draws: number }
-      w.__draws = 0
       const host = document.getElementById('stage')!
-      Object.assign(host.style, {
-        position: 'absolute',
-        left: `${scene.canvas.x}px`,
-        top: `${scene.canvas.y}px`,
-      })
       const app = new P.Application()
       await app.init({
         width: scene.canvas.width,

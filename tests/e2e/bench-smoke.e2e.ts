@@ -108,11 +108,19 @@ describe('the browser’s benchmarks still run', () => {
             'drag_input_latency_ms_p50',
             'drag_input_latency_ms_p50_bare_pixi_100',
             // The browser's CPU time per pointer move: zero means its counters never moved.
-            ...['editor_100', 'konva_100', 'editor_1000', 'konva_1000'].map(
-              (scene) => `drag_cpu_ms_per_move_${scene}`,
-            ),
+            ...[
+              'editor_100',
+              'konva_100',
+              'editor_1000',
+              'konva_1000',
+              'editor_5000',
+              'konva_5000',
+              'floor_1000',
+            ].map((scene) => `drag_cpu_ms_per_move_${scene}`),
             'drag_cpu_ratio_vs_konva_100',
             'drag_cpu_ratio_vs_konva_1000',
+            'drag_cpu_ratio_vs_konva_5000',
+            'drag_cpu_floor_ratio_vs_konva_1000',
             // The frame after a release: none would mean the scene was never seen drawn again.
             'drop_frame_ms_100',
             'drop_frame_ms_1000',
