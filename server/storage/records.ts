@@ -70,7 +70,8 @@ const VERSION_OF = (kind: RecordKind) =>
  * The version of a workspace's records of one kind (raised by every write, migrations.ts), in one
  * round trip with the check that the user is a member of the workspace (null when not); and when
  * the version is not `known`, what a list at version `known` needs to become current, from the
- * same snapshot: the rows written since (their row_version is past it) and how many rows there are.
+ * same snapshot: the rows written since (their row_version is past it) and how many rows there are
+ * (kept beside the version, migrations.ts).
  */
 export async function recordListChanges(
   db: Queryable,
@@ -86,11 +87,13 @@ export async function recordListChanges(
     count: number | null
     changed: string | null
   }>(
-    `WITH v AS (SELECT ${VERSION_OF(kind)} AS version)
+    `WITH v AS (
+       SELECT COALESCE(max(version), 0)::text AS version, COALESCE(max(row_count), 0) AS row_count
+       FROM record_versions WHERE workspace_id = $1 AND kind = '${kind}'
+     )
      SELECT (SELECT true FROM workspace_members WHERE workspace_id = $1 AND user_id = $2) AS member,
        (SELECT version FROM v) AS version,
-       (SELECT count(*)::int FROM ${table}
-         WHERE workspace_id = $1 AND (SELECT version FROM v) <> $3::text) AS count,
+       (SELECT row_count FROM v) AS count,
        (SELECT json_agg(t)::text FROM (
          SELECT ${selectList(kind)} FROM ${table}
          WHERE workspace_id = $1 AND row_version > $3::bigint AND (SELECT version FROM v) <> $3::text
