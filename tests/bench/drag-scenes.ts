@@ -466,6 +466,10 @@ export async function openBarePixiScene(page: Page, pixiPath: string, scene: Sce
       })
       host.appendChild(app.canvas)
       app.ticker.stop()
+      // Pixi's own loop for its renderer's garbage collectors (as the editor stops it,
+      // docs/editor.md «Drawing»): left running, it would spend CPU in every other page's figures.
+      P.Ticker.system.autoStart = false
+      P.Ticker.system.stop()
       const [bg, pic] = await Promise.all([
         P.Assets.load({ src: scene.background, parser: 'texture' }),
         P.Assets.load({ src: scene.picture, parser: 'texture' }),

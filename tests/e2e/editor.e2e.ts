@@ -626,6 +626,8 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
       if (!(r - Math.max(g, b) > 60)) notGuide += 1
     }
     expect(differ).toBeGreaterThan(0)
+    // The guides show (about 330 red pixels here), and little else differs.
+    expect(differ - notGuide).toBeGreaterThan(50)
     expect(notGuide / (still.length / 4)).toBeLessThan(0.03)
     await page.mouse.up()
     // The layer goes with the frame that draws the block in the canvas again.
