@@ -139,19 +139,19 @@ export class DragLayer {
     if (coversAbove(rect, { x: 0, y: 0 }, overRects)) return false
 
     // Only the moving blocks and the overlay are drawn into the layer.
+    const parent = this.layerParent()
+    const doc = parent.ownerDocument
     const drawables = this.world.children.flatMap((background) => background.children)
     const still = drawables.filter((d) => d.visible && !moving.has(d))
     for (const d of still) d.visible = false
     let canvas: HTMLCanvasElement | null
     try {
-      canvas = this.picture(rect, resolution, [0, 0, 0, 0])
+      canvas = this.picture(doc, rect, resolution, [0, 0, 0, 0])
     } finally {
       for (const d of still) d.visible = true
     }
     if (!canvas) return false
     canvas.dataset.testid = 'drag-layer'
-    const parent = this.layerParent()
-    const doc = parent.ownerDocument
     const box = overDiv(doc, { overflow: 'clip', contain: 'strict' })
     const mover = pausedChain(['translateX', 'translateY'], [0, 0], doc)
     mover.inner.append(canvas)
@@ -166,7 +166,7 @@ export class DragLayer {
     this.wanted = { x: 0, y: 0 }
     this.hidden = [...movingShown, this.overlay]
     for (const c of this.hidden) c.visible = false
-    this.under = this.drawUnder(rect, drawables, resolution)
+    this.under = this.drawUnder(doc, rect, drawables, resolution)
     // Under the layer's canvas and its wrappers.
     if (this.under) box.prepend(this.under)
     return true
@@ -175,10 +175,11 @@ export class DragLayer {
   /**
    * What Pixi draws of the stage inside `rect` (screen px), as the screen shows it: drawn into a
    * texture of the rectangle's size at `resolution` on `clearColor`, read back once,
-   * un-premultiplied, in a 2D canvas placed over the Pixi canvas exactly there. Null without a
-   * 2D context.
+   * un-premultiplied, in a 2D canvas of `doc` placed over the Pixi canvas exactly there. Null
+   * without a 2D context.
    */
   private picture(
+    doc: Document,
     rect: ScreenRect,
     resolution: number,
     clearColor: [number, number, number, number],
@@ -203,7 +204,7 @@ export class DragLayer {
       texture.destroy(true)
     }
     unpremultiply(pixels.pixels)
-    const canvas = this.layerParent().ownerDocument.createElement('canvas')
+    const canvas = doc.createElement('canvas')
     canvas.width = pixels.width
     canvas.height = pixels.height
     const ctx = canvas.getContext('2d')
@@ -228,6 +229,7 @@ export class DragLayer {
    * drawables that reach into it, on the canvas's own background colour.
    */
   private drawUnder(
+    doc: Document,
     rect: ScreenRect,
     drawables: readonly Container[],
     resolution: number,
@@ -236,7 +238,7 @@ export class DragLayer {
     for (const d of away) d.visible = false
     let canvas: HTMLCanvasElement | null
     try {
-      canvas = this.picture(rect, resolution, this.app.renderer.background.colorRgba)
+      canvas = this.picture(doc, rect, resolution, this.app.renderer.background.colorRgba)
     } finally {
       for (const d of away) d.visible = true
     }
@@ -317,10 +319,12 @@ export class DragLayer {
     const key = JSON.stringify(this.guides)
     if (key === this.guidesShown) return
     this.guidesShown = key
-    const doc = this.layerParent().ownerDocument
+    // In the layer's own document (no guides without a layer).
+    if (!this.box) return
+    const doc = this.box.ownerDocument
     if (!this.guideBox) {
       this.guideBox = overDiv(doc, {})
-      this.box?.append(this.guideBox)
+      this.box.append(this.guideBox)
     }
     const box = this.guideBox
     while (this.guideLines.length < this.guides.length) {
