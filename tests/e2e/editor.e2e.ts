@@ -543,6 +543,11 @@ describe('edits made just before the page goes away', () => {
   }, 90_000)
 })
 
+/** The test build's canvas hook (editor-canvas.tsx), as far as these journeys use it. */
+interface CanvasHook {
+  __promoEditorCanvas: { limitedFrames(): number; drawWhole(): void }
+}
+
 describe('dragging a block (docs/editor.md «Drawing»)', () => {
   /** A screenshot of `clip` once two in a row, a frame apart, are the same. */
   const settledShot = async (clip: { x: number; y: number; width: number; height: number }) => {
@@ -570,7 +575,14 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     await expect.poll(async () => (await drawnBlocks(page)).length).toBe(1)
     // Without the grid the block comes back exactly where it was (the guides hold it there too).
     await page.getByLabel('Сетка', { exact: true }).uncheck()
-    const [lower] = await drawnBlocks(page)
+    // Read once the canvas reports it drawn (its hook may be read between two renders).
+    let lower: Awaited<ReturnType<typeof drawnBlocks>>[number] | undefined
+    await expect
+      .poll(async () => {
+        ;[lower] = await drawnBlocks(page)
+        return lower !== undefined
+      })
+      .toBe(true)
     // Left alone, the editor asks the browser for no animation frames: Pixi's own frame loop
     // (its renderers' housekeeping) ran 60 a second for nothing (docs/editor.md «Drawing»).
     await settledShot({ x: 0, y: 0, width: 10, height: 10 })
@@ -667,6 +679,12 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     await page.mouse.move(upper.clientX + 30, upper.clientY + 20, { steps: 5 })
     expect(await layers()).toBe(1)
     const away = await pngPixels(await settledShot(around))
+    const limitedBefore = await page.evaluate(() =>
+      (window as unknown as CanvasHook).__promoEditorCanvas.limitedFrames(),
+    )
+    page.on('console', (m) => {
+      if (m.text().startsWith('DBG')) console.log(m.text())
+    })
     await page.mouse.up()
     await expect.poll(layers).toBe(0)
     const dropped = await pngPixels(await settledShot(around))
@@ -682,6 +700,49 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
       if (!(r - Math.max(g, b) > 60)) wrong += 1
     }
     expect(wrong / (away.length / 4)).toBeLessThan(0.03)
+
+    // The frame after the release drew only where the block was and where it is (the picture is
+    // kept between frames), and the canvas shows what a whole frame draws, pixel for pixel.
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as CanvasHook).__promoEditorCanvas.limitedFrames(),
+      ),
+    ).toBeGreaterThan(limitedBefore)
+    // The canvas's own pixels (the page's notices may lie over it), read after each frame.
+    const canvasPixels = () =>
+      page.evaluate(async () => {
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+        const gl = document.querySelector<HTMLCanvasElement>(
+          '[data-testid="editor-canvas"] canvas',
+        )!
+        const copy = document.createElement('canvas')
+        copy.width = gl.width
+        copy.height = gl.height
+        const ctx = copy.getContext('2d')!
+        ctx.drawImage(gl, 0, 0)
+        return Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data)
+      })
+    const limitedFrames = () =>
+      page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.limitedFrames())
+    /** How many of the canvas's pixels differ from a whole frame drawn right after. */
+    const unlikeWhole = async () => {
+      const shown = await canvasPixels()
+      await page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.drawWhole())
+      const whole = await canvasPixels()
+      expect(whole.length).toBe(shown.length)
+      let unlike = 0
+      for (let i = 0; i < whole.length; i += 4)
+        if (whole.slice(i, i + 4).some((v, k) => v !== shown[i + k])) unlike += 1
+      return unlike
+    }
+    expect(await unlikeWhole()).toBe(0)
+
+    // Clearing the selection (a click beside the section) draws where it was, the same way.
+    const selectedBefore = await limitedFrames()
+    const canvasBox = (await page.locator('[data-testid="editor-canvas"]').boundingBox())!
+    await page.mouse.click(canvasBox.x + 10, canvasBox.y + 10)
+    await expect.poll(limitedFrames).toBeGreaterThan(selectedBefore)
+    expect(await unlikeWhole()).toBe(0)
   }, 90_000)
 })
 

@@ -3,15 +3,41 @@ import { Container, Graphics, Text, type Application } from 'pixi.js'
 import { describe, expect, it, vi } from 'vitest'
 import { OnDemandRender, hookableGroup } from '../../src/features/editor/canvas/on-demand-render.ts'
 
+/**
+ * The WebGL context's part OnDemandRender uses: the scissor as each frame found it is recorded
+ * (null: off), for a drawing buffer of 400 × 300 that is kept between frames or not.
+ */
+function fakeGl(preserveDrawingBuffer: boolean) {
+  let scissor: number[] | null = null
+  let on = false
+  const frames: (number[] | null)[] = []
+  const gl = {
+    SCISSOR_TEST: 0x0c11,
+    drawingBufferWidth: 400,
+    drawingBufferHeight: 300,
+    getContextAttributes: () => ({ preserveDrawingBuffer }),
+    enable: () => (on = true),
+    disable: () => (on = false),
+    scissor: (...box: number[]) => (scissor = box),
+  }
+  return { gl, frames, seen: () => frames.push(on ? scissor : null) }
+}
+
 /** An application without a GPU: what OnDemandRender touches of it, recorded. */
-function fakeApp(stage: Container) {
+function fakeApp(stage: Container, context?: ReturnType<typeof fakeGl>) {
   const ticker = { add: vi.fn(), remove: vi.fn() }
   const app = {
     stage,
     canvas: null,
     ticker,
-    renderer: { events: { setTargetElement: vi.fn() } },
-    render: vi.fn(),
+    renderer: {
+      events: { setTargetElement: vi.fn() },
+      on: vi.fn(),
+      off: vi.fn(),
+      resolution: 1,
+      gl: context?.gl,
+    },
+    render: vi.fn(() => context?.seen()),
     stop: vi.fn(),
     start: vi.fn(),
   }
@@ -120,6 +146,68 @@ describe('objects the drag layer shows ask for no frame (docs/editor.md "Drawing
     painter.quiet(null)
     moving.x = 99
     expect(asked()).toBe(true)
+    painter.destroy()
+    vi.unstubAllGlobals()
+  })
+})
+
+describe("the frame after a release draws the blocks' rectangle alone (docs/editor.md «Drawing one place»)", () => {
+  /** A scene of two blocks, drawn once; `consume` does what a drawn frame does to them. */
+  function scene(context: ReturnType<typeof fakeGl>) {
+    const asked = handRunFrames()
+    const stage = new Container()
+    const { asApp } = fakeApp(stage, context)
+    const painter = new OnDemandRender(asApp)
+    const world = new Container()
+    const moving = new Graphics().rect(0, 0, 40, 20).fill(0xff0000)
+    const still = new Graphics().rect(0, 0, 40, 20).fill(0x00ff00)
+    still.position.set(200, 200)
+    world.addChild(moving, still)
+    stage.addChild(world)
+    painter.watch(world)
+    asked()
+    const consume = () => {
+      for (const c of [world, moving, still]) c.didChange = false
+      const groups = [stage, world].map(
+        (c) => (c as unknown as { renderGroup: { structureDidChange: boolean } }).renderGroup,
+      )
+      for (const g of groups) g.structureDidChange = false
+    }
+    consume()
+    return { asked, painter, moving, still, consume }
+  }
+
+  it('scissors the frame to where the block was and is, and draws everything after any other change', () => {
+    const context = fakeGl(true)
+    const { asked, painter, moving, still, consume } = scene(context)
+    painter.track('released', [moving], { x: 0, y: 0, width: 40, height: 20 })
+    painter.tracked('released', () => {
+      moving.visible = false
+      moving.visible = true
+    })
+    moving.position.set(100, 50)
+    expect(asked()).toBe(true)
+    consume()
+    // 0…140 × 0…70, 2 px of margin (clipped at 0): 0…142 × 0…72; y from the bottom: 300 − 72.
+    expect(context.frames.at(-1)).toEqual([0, 228, 142, 72])
+    expect(painter.limitedFrames).toBe(1)
+
+    still.x = 210
+    expect(asked()).toBe(true)
+    consume()
+    expect(context.frames.at(-1)).toBeNull()
+    painter.destroy()
+    vi.unstubAllGlobals()
+  })
+
+  it('draws whole frames when the drawing buffer is not kept between frames', () => {
+    const context = fakeGl(false)
+    const { asked, painter, moving } = scene(context)
+    painter.track('released', [moving], { x: 0, y: 0, width: 40, height: 20 })
+    moving.x = 30
+    expect(asked()).toBe(true)
+    expect(context.frames.at(-1)).toBeNull()
+    expect(painter.limitedFrames).toBe(0)
     painter.destroy()
     vi.unstubAllGlobals()
   })

@@ -26,7 +26,8 @@ const GUIDE_COLOUR = '#f03e3e'
  * drawing anything: no full-screen WebGL frame per move, and, moved by paused animations
  * (paused-transform.ts), no layerizing of the page either. The snapping's guides are lines of DOM
  * over it, moved and sized the same way. On release (or anything else that ends it) the
- * live scene is drawn again, and the small canvases go in the frame that shows it.
+ * live scene is drawn again where the blocks were and where they are (`damage.ts`: the rest of
+ * Pixi's picture is kept), and the small canvases go in the frame that shows it.
  *
  * It stays out of the way when it cannot be right: blocks larger than the screen, or a layer that
  * would cover something drawn over the moving blocks (a block above them, a later section), which
@@ -286,6 +287,11 @@ export class DragLayer {
     const remove = () => gone.remove()
     if (whenDrawn) whenDrawn(remove)
     else remove()
+  }
+
+  /** Where the canvas's own picture still shows the moving blocks: where the drag began. */
+  get drawnAt(): ScreenRect | null {
+    return this.rect
   }
 
   /** The objects hidden in Pixi while the layer shows them (their moves need no Pixi frame). */

@@ -45,6 +45,10 @@ export interface CanvasTestHook {
   blocks(): CanvasBlockProbe[]
   /** Shows a block at a zoom, in the middle or with its corner at a page point (pixel check). */
   lookAt(key: string, zoom: number, corner?: Point): void
+  /** Frames drawn inside a rectangle only (`damage.ts`). */
+  limitedFrames(): number
+  /** Draws the whole scene again on the next frame. */
+  drawWhole(): void
 }
 declare global {
   interface Window {
@@ -112,6 +116,9 @@ function EditorCanvas(props: EditorCanvasProps) {
         // 1,000 blocks, and the canvas comes closer to the preview's pixels without it (texts are
         // drawn on whole pixels, `pixel-text.ts`, and multisampling only blurred them).
         antialias={false}
+        // The picture is kept between frames, so a frame that changes one place draws that place
+        // alone (`damage.ts`; docs/editor.md "Drawing one place").
+        preserveDrawingBuffer
         autoDensity
         resolution={RESOLUTION}
         preference="webgl"
@@ -160,7 +167,12 @@ function Scene(
     onController(host)
     const hook: CanvasTestHook | null =
       import.meta.env.VITE_TEST_HOOKS === '1'
-        ? { blocks: () => host.probe(), lookAt: host.lookAt }
+        ? {
+            blocks: () => host.probe(),
+            lookAt: host.lookAt,
+            limitedFrames: host.limitedFrames,
+            drawWhole: host.drawWhole,
+          }
         : null
     if (hook) window.__promoEditorCanvas = hook
     return () => {

@@ -1,4 +1,6 @@
 import { Ticker, type Application, type Container } from 'pixi.js'
+import { DamageLedger, unionRect, type ScissorBox } from './damage.ts'
+import type { ScreenRect } from './drag-layer-geometry.ts'
 import { RenderScheduler } from './render-scheduler.ts'
 
 /** How often Pixi's renderers' housekeeping runs while the editor draws on demand. */
@@ -111,6 +113,8 @@ export class OnDemandRender {
   mode: 'on-demand' | 'ticker' = 'on-demand'
   private unwatch = new Map<Container, () => void>()
   private tickerFrames = 0
+  /** Frames drawn inside a rectangle (the rest of the picture kept); tests read it. */
+  limitedFrames = 0
   /**
    * Objects whose own changes need no frame: hidden in Pixi while the compositor drag layer shows
    * them (`drag-layer.ts`), so moving them changes nothing Pixi draws.
@@ -118,10 +122,16 @@ export class OnDemandRender {
   private quietSet: ReadonlySet<Container> | null = null
   /** Changes made inside `hold` ask for no frame. */
   private holding = false
+  /** Inside `tracked`: the group a change that names no object belongs to. */
+  private onlyTracked: string | null = null
+  /** Pixi is drawing a frame. */
+  private rendering = false
   /** To run right after the next frame is drawn (`whenDrawn`). */
   private afterFrame: (() => void)[] = []
   /** Gives Pixi's own frame loop back (see `quietSystemTicker`). */
   private loud: (() => void) | null = null
+  /** What the next frame has to draw again (`damage.ts`). */
+  private damage = new DamageLedger<Container>((node) => node.parent)
 
   constructor(
     private readonly app: Application,
@@ -130,14 +140,15 @@ export class OnDemandRender {
     this.scheduler = new RenderScheduler(() => {
       // The stage may go between the request and the frame.
       if (!this.app.renderer) return this.runAfterFrame()
-      this.app.render()
-      this.onFrame(this.scheduler.frames)
+      if (this.draw()) this.onFrame(this.scheduler.frames)
       this.runAfterFrame()
     })
     // The editor reads pointers from the DOM itself (interaction.ts). Pixi's event system would
     // hit-test the whole scene on every move and keep a frame loop running to re-test the pointer.
     app.stage.eventMode = 'none'
     app.renderer.events.setTargetElement(null as unknown as HTMLElement)
+    // A resized drawing buffer starts blank.
+    app.renderer.on('resize', this.invalidate)
     this.watch(app.stage)
     if (this.mode === 'on-demand') {
       app.stop()
@@ -155,7 +166,7 @@ export class OnDemandRender {
       return
     }
     this.unwatch.set(container, watchGroup(group, this.changed))
-    this.scheduler.request()
+    this.request()
   }
 
   /** Changes of these objects ask for no frame until `quiet(null)`. */
@@ -177,6 +188,37 @@ export class OnDemandRender {
     }
   }
 
+  /**
+   * From now on, changes of `objects` (and of anything inside them) redraw only where they were
+   * and where they are (`damage.ts`), as the group `name`. `shownAt` is where the canvas's picture
+   * shows them now (screen px; null: nowhere; undefined: not known until the next whole frame). A
+   * `kept` group stays through whole frames; another is dropped by the first. The drag layer hands
+   * its blocks back so, and the frame after a release draws their rectangle, not the scene; the
+   * selection's overlay is kept tracked, so selecting draws the outlines' rectangle.
+   */
+  track(name: string, objects: Iterable<Container>, shownAt?: ScreenRect | null, kept = false) {
+    this.damage.track(name, objects, shownAt, kept)
+  }
+
+  /** Changes of the group `name` are no longer placed. */
+  untrack(name: string) {
+    this.damage.untrack(name)
+  }
+
+  /**
+   * Runs `change`, which changes only the group `name` (`track`): the changes Pixi reports
+   * without naming an object (showing or hiding one rebuilds its render group's list) are theirs.
+   */
+  tracked<T>(name: string, change: () => T): T {
+    const was = this.onlyTracked
+    this.onlyTracked = name
+    try {
+      return change()
+    } finally {
+      this.onlyTracked = was
+    }
+  }
+
   /** Runs `fn` right after the next frame is drawn (at once when Pixi's ticker draws them). */
   whenDrawn(fn: () => void) {
     if (this.mode !== 'on-demand') return fn()
@@ -191,13 +233,48 @@ export class OnDemandRender {
   }
 
   private changed = (child?: Container) => {
-    if (this.holding) return
+    // Pixi's own bookkeeping within a frame (see `RenderScheduler.request`).
+    if (this.holding || this.rendering) return
     if (child && this.quietSet?.has(child)) return
+    if (child) this.damage.changed(child)
+    else if (this.onlyTracked !== null) this.damage.changedTracked(this.onlyTracked)
+    else this.damage.changed()
     this.scheduler.request()
   }
 
+  /** Draws the whole scene on the next frame. */
   request() {
+    this.damage.invalidate()
     if (this.mode === 'on-demand') this.scheduler.request()
+  }
+
+  private invalidate = () => this.damage.invalidate()
+
+  /**
+   * Draws the frame the damage asks for: the whole stage, or the stage inside one rectangle with
+   * the rest of the picture kept. False when nothing needed drawing.
+   */
+  private draw(): boolean {
+    const renderer = this.app.renderer
+    const gl = (renderer as { gl?: WebGLRenderingContext }).gl
+    const keeps = gl?.getContextAttributes()?.preserveDrawingBuffer === true
+    if (!gl || !keeps) this.damage.invalidate()
+    const plan = this.damage.take(boundsOf, renderer.resolution, {
+      width: gl?.drawingBufferWidth ?? 1,
+      height: gl?.drawingBufferHeight ?? 1,
+    })
+    if (plan.kind === 'none') return false
+    this.rendering = true
+    try {
+      if (plan.kind === 'full' || !gl) this.app.render()
+      else {
+        drawInside(gl, plan.box, () => this.app.render())
+        this.limitedFrames += 1
+      }
+    } finally {
+      this.rendering = false
+    }
+    return true
   }
 
   /** Pixi's ticker draws every frame from now on; the frames are still counted. */
@@ -220,6 +297,7 @@ export class OnDemandRender {
   }
 
   destroy() {
+    this.app.renderer?.off('resize', this.invalidate)
     this.scheduler.stop()
     this.loud?.()
     this.loud = null
@@ -231,5 +309,27 @@ export class OnDemandRender {
     if (!this.app.renderer) return
     this.app.renderer.events.setTargetElement(this.app.canvas)
     this.app.start()
+  }
+}
+
+/** The screen bounds of what `objects` draw, together (null when none of them shows). */
+function boundsOf(objects: ReadonlySet<Container>): ScreenRect | null {
+  const rects: ScreenRect[] = []
+  for (const c of objects) {
+    if (c.destroyed || !c.visible) continue
+    const b = c.getBounds()
+    rects.push({ x: b.x, y: b.y, width: b.width, height: b.height })
+  }
+  return unionRect(rects)
+}
+
+/** Runs `render` with WebGL's scissor on `box`: nothing outside it is drawn or cleared. */
+function drawInside(gl: WebGLRenderingContext, box: ScissorBox, render: () => void) {
+  gl.enable(gl.SCISSOR_TEST)
+  gl.scissor(box.x, box.y, box.width, box.height)
+  try {
+    render()
+  } finally {
+    gl.disable(gl.SCISSOR_TEST)
   }
 }

@@ -150,6 +150,7 @@ export class SceneHost implements InteractionHost, CanvasController {
     if (!app) return
     this.painter = new OnDemandRender(app, this.countFrame)
     if (this.world) this.painter.watch(this.world)
+    if (this.overlay) this.painter.track('overlay', [this.overlay], undefined, true)
     app.renderer.on('resize', this.onResize)
   }
   /**
@@ -174,6 +175,9 @@ export class SceneHost implements InteractionHost, CanvasController {
   }
   setOverlay = (g: Graphics | null) => {
     this.overlay = g
+    // The selection, guides and marquee: a change of them draws where they were and are.
+    if (g) this.painter?.track('overlay', [g], undefined, true)
+    else this.painter?.untrack('overlay')
   }
   register = (key: string, c: Container | null) => {
     if (c) this.containers.set(key, c)
@@ -256,8 +260,20 @@ export class SceneHost implements InteractionHost, CanvasController {
   /** The drag layer gives way: Pixi shows the blocks and the overlay again. */
   private endLayer() {
     const painter = this.painter
-    painter?.quiet(null)
-    this.layer?.end(painter ? (remove) => painter.whenDrawn(remove) : undefined)
+    const layer = this.layer
+    // Pixi's picture still shows the blocks where the drag began: the next frame draws that
+    // rectangle and where they are now, not the whole scene.
+    if (!painter) {
+      layer?.end()
+    } else if (layer?.active) {
+      painter.track('released', layer.shownByLayer, layer.drawnAt)
+      painter.quiet(null)
+      // Showing the blocks and the selection again changes them alone.
+      painter.tracked('released', () => layer.end((remove) => painter.whenDrawn(remove)))
+    } else {
+      painter.quiet(null)
+      layer?.end((remove) => painter.whenDrawn(remove))
+    }
     this.layerOrigin = null
   }
 
@@ -492,6 +508,12 @@ export class SceneHost implements InteractionHost, CanvasController {
   }
 
   /** Every block as drawn now (mid-drag too: display objects move before the store does). */
+  /** Frames drawn inside a rectangle only, the rest of the picture kept (the test build reads it). */
+  limitedFrames = (): number => this.painter?.limitedFrames ?? 0
+
+  /** Draws the whole scene again on the next frame (a journey compares it with a limited one). */
+  drawWhole = () => this.painter?.request()
+
   probe(): CanvasBlockProbe[] {
     const page = this.element?.getBoundingClientRect() ?? { left: 0, top: 0 }
     const blocks: CanvasBlockProbe[] = []
