@@ -36,6 +36,7 @@ function fakeApp(stage: Container, context?: ReturnType<typeof fakeGl>) {
       off: vi.fn(),
       resolution: 1,
       gl: context?.gl,
+      canvas: new EventTarget(),
     },
     render: vi.fn(() => context?.seen()),
     stop: vi.fn(),
@@ -156,7 +157,7 @@ describe("the frame after a release draws the blocks' rectangle alone (docs/edit
   function scene(context: ReturnType<typeof fakeGl>) {
     const asked = handRunFrames()
     const stage = new Container()
-    const { asApp } = fakeApp(stage, context)
+    const { app, asApp } = fakeApp(stage, context)
     const painter = new OnDemandRender(asApp)
     const world = new Container()
     const moving = new Graphics().rect(0, 0, 40, 20).fill(0xff0000)
@@ -174,7 +175,7 @@ describe("the frame after a release draws the blocks' rectangle alone (docs/edit
       for (const g of groups) g.structureDidChange = false
     }
     consume()
-    return { asked, painter, moving, still, consume }
+    return { app, asked, painter, moving, still, consume }
   }
 
   it('scissors the frame to where the block was and is, and draws everything after any other change', () => {
@@ -195,6 +196,21 @@ describe("the frame after a release draws the blocks' rectangle alone (docs/edit
     still.x = 210
     expect(asked()).toBe(true)
     consume()
+    expect(context.frames.at(-1)).toBeNull()
+    painter.destroy()
+    vi.unstubAllGlobals()
+  })
+
+  it('draws a whole frame when the browser gives a lost context back', () => {
+    const context = fakeGl(true)
+    const { app, asked, painter, moving, consume } = scene(context)
+    painter.track('released', [moving], { x: 0, y: 0, width: 40, height: 20 })
+    moving.x = 30
+    asked()
+    consume()
+    expect(context.frames.at(-1)).not.toBeNull()
+    app.renderer.canvas.dispatchEvent(new Event('webglcontextrestored'))
+    expect(asked()).toBe(true)
     expect(context.frames.at(-1)).toBeNull()
     painter.destroy()
     vi.unstubAllGlobals()

@@ -147,8 +147,9 @@ export class OnDemandRender {
     // hit-test the whole scene on every move and keep a frame loop running to re-test the pointer.
     app.stage.eventMode = 'none'
     app.renderer.events.setTargetElement(null as unknown as HTMLElement)
-    // A resized drawing buffer starts blank.
+    // A resized drawing buffer starts blank, and so does a context the browser gave back.
     app.renderer.on('resize', this.invalidate)
+    app.renderer.canvas?.addEventListener('webglcontextrestored', this.restored)
     this.watch(app.stage)
     if (this.mode === 'on-demand') {
       app.stop()
@@ -250,6 +251,8 @@ export class OnDemandRender {
 
   private invalidate = () => this.damage.invalidate()
 
+  private restored = () => this.request()
+
   /**
    * Draws the frame the damage asks for: the whole stage, or the stage inside one rectangle with
    * the rest of the picture kept. False when nothing needed drawing.
@@ -298,6 +301,7 @@ export class OnDemandRender {
 
   destroy() {
     this.app.renderer?.off('resize', this.invalidate)
+    this.app.renderer?.canvas?.removeEventListener('webglcontextrestored', this.restored)
     this.scheduler.stop()
     this.loud?.()
     this.loud = null
