@@ -743,6 +743,20 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     await page.mouse.click(canvasBox.x + 10, canvasBox.y + 10)
     await expect.poll(limitedFrames).toBeGreaterThan(selectedBefore)
     expect(await unlikeWhole()).toBe(0)
+
+    // So do a selected block's own changes: selected again and nudged with the arrows.
+    const upperNow = (await drawnBlocks(page)).find((b) => b.key === upper.key)!
+    await page.mouse.click(upperNow.clientX, upperNow.clientY)
+    // The selection's own frame drawn first.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    )
+    const nudgedBefore = await limitedFrames()
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('Shift+ArrowRight')
+    const upperX = async () => (await drawnBlocks(page)).find((b) => b.key === upper.key)!.clientX
+    await expect.poll(upperX).toBeGreaterThan(upperNow.clientX + 5)
+    expect(await limitedFrames()).toBeGreaterThan(nudgedBefore)
+    expect(await unlikeWhole()).toBe(0)
   }, 90_000)
 })
 

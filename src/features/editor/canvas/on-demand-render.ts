@@ -201,6 +201,14 @@ export class OnDemandRender {
     this.damage.track(name, objects, shownAt, kept)
   }
 
+  /**
+   * `track` for a kept group of objects that show where they are now (their changes so far are
+   * all in the damage already: any change of an object nobody tracks draws everything).
+   */
+  trackAsDrawn(name: string, objects: readonly Container[]) {
+    this.damage.track(name, objects, boundsOf(new Set(objects)), true)
+  }
+
   /** Changes of the group `name` are no longer placed. */
   untrack(name: string) {
     this.damage.untrack(name)

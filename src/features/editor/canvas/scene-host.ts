@@ -94,6 +94,8 @@ export interface SceneCallbacks {
 const SELECTION = 0x228be6
 const GUIDE = 0xf03e3e
 const MARGIN = 40
+/** The most selected blocks the painter places the changes of (`trackSelection`). */
+const SELECTED_TRACKED = 100
 const emptyOverlay: OverlayState = { previews: new Map(), guides: [], marquee: null }
 
 /**
@@ -122,6 +124,8 @@ export class SceneHost implements InteractionHost, CanvasController {
   private layerOrigin: { key: string; cx: number; cy: number } | null = null
   /** The moving blocks of the gesture under way (a drag layer that gives way freezes the rest). */
   private moving: Set<Container> = new Set()
+  /** The selection the painter tracks (`trackSelection`), its keys joined. */
+  private trackedSelection = ''
   /** Frames presented: Pixi's frames and the drag layer's moves (the benchmark reads them). */
   private presented = 0
 
@@ -149,6 +153,7 @@ export class SceneHost implements InteractionHost, CanvasController {
     this.element = element
     if (!app) return
     this.painter = new OnDemandRender(app, this.countFrame)
+    this.trackedSelection = ''
     if (this.world) this.painter.watch(this.world)
     if (this.overlay) this.painter.track('overlay', [this.overlay], undefined, true)
     app.renderer.on('resize', this.onResize)
@@ -457,6 +462,7 @@ export class SceneHost implements InteractionHost, CanvasController {
     g.clear()
     const view = this.view
     const { selection } = this.store.getState()
+    this.trackSelection(selection)
     for (const key of selection) {
       const box = overlay.previews.get(key) ?? worldBox(this, key)
       if (!box) continue
@@ -501,6 +507,24 @@ export class SceneHost implements InteractionHost, CanvasController {
         .fill({ color: SELECTION, alpha: 0.08 })
         .stroke({ width: 1, color: SELECTION })
     }
+  }
+
+  /**
+   * The selected blocks are the painter's kept group `selected`: a nudge or an inspector's change
+   * of them draws where they were and are (`damage.ts`). Beyond `SELECTED_TRACKED` blocks their
+   * bounds cost more than they save, and every change draws everything.
+   */
+  private trackSelection(selection: readonly string[]) {
+    const painter = this.painter
+    const key = selection.join('\n')
+    if (!painter || key === this.trackedSelection) return
+    this.trackedSelection = key
+    const objects =
+      selection.length <= SELECTED_TRACKED
+        ? selection.flatMap((k) => this.containers.get(k) ?? [])
+        : []
+    if (objects.length > 0) painter.trackAsDrawn('selected', objects)
+    else painter.untrack('selected')
   }
 
   redrawOverlay() {
