@@ -545,7 +545,7 @@ describe('edits made just before the page goes away', () => {
 
 /** The test build's canvas hook (editor-canvas.tsx), as far as these journeys use it. */
 interface CanvasHook {
-  __promoEditorCanvas: { limitedFrames(): number; drawWhole(): void }
+  __promoEditorCanvas: { limitedFrames(): number; drawWhole(): void; settled(): boolean }
 }
 
 describe('dragging a block (docs/editor.md «Drawing»)', () => {
@@ -665,8 +665,8 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     await expect.poll(movedBy).toBeGreaterThan(20)
 
     // The upper block moved away on the layer: the place it left shows what is under it (the
-    // layer's picture of the still scene there, the lower block's edge included, not the canvas's
-    // old picture of it), as the canvas draws it once the block is dropped.
+    // canvas draws that place again without it, the lower block's edge included), as the canvas
+    // draws it once the block is dropped.
     const upper = (await drawnBlocks(page)).find((b) => b.key !== lower!.key)!
     const around = {
       x: Math.floor(upper.clientX - upper.width / 2 - 40),
@@ -682,9 +682,6 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     const limitedBefore = await page.evaluate(() =>
       (window as unknown as CanvasHook).__promoEditorCanvas.limitedFrames(),
     )
-    page.on('console', (m) => {
-      if (m.text().startsWith('DBG')) console.log(m.text())
-    })
     await page.mouse.up()
     await expect.poll(layers).toBe(0)
     const dropped = await pngPixels(await settledShot(around))
@@ -708,9 +705,15 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
         (window as unknown as CanvasHook).__promoEditorCanvas.limitedFrames(),
       ),
     ).toBeGreaterThan(limitedBefore)
-    // The canvas's own pixels (the page's notices may lie over it), read after each frame.
-    const canvasPixels = () =>
-      page.evaluate(async () => {
+    // The canvas's own pixels (the page's notices may lie over it), read once nothing waits to
+    // be drawn (a paragraph is drawn again for a new place once the view has rested).
+    const canvasPixels = async () => {
+      await expect
+        .poll(() =>
+          page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.settled()),
+        )
+        .toBe(true)
+      return page.evaluate(async () => {
         await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
         const gl = document.querySelector<HTMLCanvasElement>(
           '[data-testid="editor-canvas"] canvas',
@@ -722,6 +725,7 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
         ctx.drawImage(gl, 0, 0)
         return Array.from(ctx.getImageData(0, 0, copy.width, copy.height).data)
       })
+    }
     const limitedFrames = () =>
       page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.limitedFrames())
     /** How many of the canvas's pixels differ from a whole frame drawn right after. */
@@ -752,6 +756,7 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
     )
     const nudgedBefore = await limitedFrames()
+
     for (let i = 0; i < 3; i += 1) await page.keyboard.press('Shift+ArrowRight')
     const upperX = async () => (await drawnBlocks(page)).find((b) => b.key === upper.key)!.clientX
     await expect.poll(upperX).toBeGreaterThan(upperNow.clientX + 5)

@@ -96,6 +96,28 @@ describe('a paragraph on the canvas', () => {
     expect(text.texture).not.toBe(Texture.EMPTY)
   })
 
+  it('takes the same paragraph again as no change: nothing drawn again, no frame asked', () => {
+    contexts()
+    const { text } = onCanvas(spec('Тот же'))
+    frame(text)
+    const before = text.texture
+    const update = vi.spyOn(text as unknown as { onViewUpdate(): void }, 'onViewUpdate')
+    text.spec = spec('Тот же')
+    frame(text)
+    expect(update).not.toHaveBeenCalled()
+    expect(text.texture).toBe(before)
+    // Any difference is a change: the colour, a line's width, the font.
+    for (const changed of [
+      { ...spec('Тот же'), color: '#445566' },
+      { ...spec('Тот же'), lineWidths: [41] },
+      { ...spec('Тот же'), fontAt: (size: number) => `bold ${size}px sans-serif` },
+    ]) {
+      update.mockClear()
+      text.spec = changed
+      expect(update).toHaveBeenCalledTimes(1)
+    }
+  })
+
   it('shows nothing, and no stale picture, where the browser refuses a 2D canvas', () => {
     const c = contexts()
     const { text } = onCanvas(spec('Старый'))

@@ -101,6 +101,11 @@ export class DamageLedger<T> {
     this.groups.delete(name)
   }
 
+  /** `rect` (screen px) must be drawn again (what lay under objects hidden without a frame). */
+  damage(rect: ScreenRect) {
+    this.rects.push(rect)
+  }
+
   /** The whole picture must be drawn again (a resize, a lost context, a change nobody names). */
   invalidate() {
     this.full = true

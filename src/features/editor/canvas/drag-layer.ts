@@ -2,7 +2,6 @@ import { Matrix, RenderTexture, type Application, type Container } from 'pixi.js
 import {
   coversAbove,
   layerFits,
-  overlaps,
   layerRect,
   layerShift,
   unpremultiply,
@@ -18,16 +17,16 @@ const GUIDE_COLOUR = '#f03e3e'
  * The compositor drag layer (docs/editor.md «Drawing»). When blocks start to move, they and their
  * selection outline are drawn once by Pixi into a small texture at the renderer's resolution, read
  * back once into a 2D canvas of their size, and that canvas is shown over the Pixi canvas exactly
- * where they were. The blocks and the selection are hidden in Pixi without a new Pixi frame: what
- * lies under them there (the still scene in the layer's rectangle alone) is drawn into a second
- * small canvas laid over Pixi's picture, under the layer, so the whole scene is not drawn again (a
- * thousand blocks cost a software renderer most of a second, in which nothing moved). Each
+ * where they were. The blocks and the selection are hidden in Pixi, and the next Pixi frame draws
+ * the layer's rectangle alone (`damage.ts`; the caller asks for it, `drawnAt`), so the still scene
+ * shows there and the whole scene is not drawn again (a thousand blocks cost a software renderer
+ * most of a second, in which nothing moved). Each
  * pointer move then only shifts the small canvas, which the browser's compositor does without
  * drawing anything: no full-screen WebGL frame per move, and, moved by paused animations
  * (paused-transform.ts), no layerizing of the page either. The snapping's guides are lines of DOM
  * over it, moved and sized the same way. On release (or anything else that ends it) the
  * live scene is drawn again where the blocks were and where they are (`damage.ts`: the rest of
- * Pixi's picture is kept), and the small canvases go in the frame that shows it.
+ * Pixi's picture is kept), and the small canvas goes in the frame that shows it.
  *
  * It stays out of the way when it cannot be right: blocks larger than the screen, or a layer that
  * would cover something drawn over the moving blocks (a block above them, a later section), which
@@ -52,8 +51,6 @@ export class DragLayer {
    * objects of 3,764) and re-layerize it: about 1 ms of the main thread a move.
    */
   private box: HTMLDivElement | null = null
-  /** The still scene where the blocks were, over Pixi's picture of them. */
-  private under: HTMLCanvasElement | null = null
   private guideBox: HTMLDivElement | null = null
   /** Each pooled guide's setters: x, y, width, height (screen px). */
   private guideLines: Setter[][] = []
@@ -167,9 +164,6 @@ export class DragLayer {
     this.wanted = { x: 0, y: 0 }
     this.hidden = [...movingShown, this.overlay]
     for (const c of this.hidden) c.visible = false
-    this.under = this.drawUnder(doc, rect, drawables, resolution)
-    // Under the layer's canvas and its wrappers.
-    if (this.under) box.prepend(this.under)
     return true
   }
 
@@ -225,30 +219,6 @@ export class DragLayer {
   }
 
   /**
-   * The still scene (the moving blocks and the selection already hidden) inside `rect` alone, as
-   * the screen shows it there: drawn into a texture of the rectangle's size, with only the
-   * drawables that reach into it, on the canvas's own background colour.
-   */
-  private drawUnder(
-    doc: Document,
-    rect: ScreenRect,
-    drawables: readonly Container[],
-    resolution: number,
-  ): HTMLCanvasElement | null {
-    const away = drawables.filter((d) => d.visible && !overlaps(screenRect(d), rect))
-    for (const d of away) d.visible = false
-    let canvas: HTMLCanvasElement | null
-    try {
-      canvas = this.picture(doc, rect, resolution, this.app.renderer.background.colorRgba)
-    } finally {
-      for (const d of away) d.visible = true
-    }
-    if (!canvas) return null
-    canvas.dataset.testid = 'drag-layer-under'
-    return canvas
-  }
-
-  /**
    * The blocks moved by (`dx`, `dy`) screen px from where the layer was drawn, with these guide
    * lines (screen px). False when the layer there would cover something drawn over the blocks:
    * the caller then ends it and draws the drag with the canvas.
@@ -277,7 +247,6 @@ export class DragLayer {
     this.box = null
     this.canvas = null
     this.shift = []
-    this.under = null
     this.guideBox = null
     this.guideLines = []
     this.guidesShown = ''
@@ -289,7 +258,10 @@ export class DragLayer {
     else remove()
   }
 
-  /** Where the canvas's own picture still shows the moving blocks: where the drag began. */
+  /**
+   * The layer's first rectangle, where the drag began: the place the blocks left, which Pixi
+   * draws again without them, and draws again with whatever is there on release.
+   */
   get drawnAt(): ScreenRect | null {
     return this.rect
   }

@@ -49,6 +49,8 @@ export interface CanvasTestHook {
   limitedFrames(): number
   /** Draws the whole scene again on the next frame. */
   drawWhole(): void
+  /** Nothing waits to be drawn (no frame asked for, no paragraph waiting for the view to rest). */
+  settled(): boolean
 }
 declare global {
   interface Window {
@@ -172,6 +174,7 @@ function Scene(
             lookAt: host.lookAt,
             limitedFrames: host.limitedFrames,
             drawWhole: host.drawWhole,
+            settled: host.settled,
           }
         : null
     if (hook) window.__promoEditorCanvas = hook

@@ -251,6 +251,15 @@ export class OnDemandRender {
     this.scheduler.request()
   }
 
+  /**
+   * Draws `rect` (screen px) again on the next frame: where `hold` hid objects that something
+   * else no longer covers.
+   */
+  redraw(rect: ScreenRect) {
+    this.damage.damage(rect)
+    if (this.mode === 'on-demand') this.scheduler.request()
+  }
+
   /** Draws the whole scene on the next frame. */
   request() {
     this.damage.invalidate()

@@ -32,6 +32,25 @@ export interface PixelTextSpec {
   color: string
 }
 
+/** Whether two paragraphs draw the same pixels (the same words, place, font and colour). */
+export function sameSpec(a: PixelTextSpec, b: PixelTextSpec): boolean {
+  return (
+    a.text === b.text &&
+    a.x === b.x &&
+    a.y === b.y &&
+    a.width === b.width &&
+    a.align === b.align &&
+    a.baseline === b.baseline &&
+    a.lineHeight === b.lineHeight &&
+    a.fontSize === b.fontSize &&
+    a.color === b.color &&
+    a.lines.length === b.lines.length &&
+    a.lines.every((line, i) => line === b.lines[i] && a.lineWidths[i] === b.lineWidths[i]) &&
+    a.lineWidths.length === b.lineWidths.length &&
+    a.fontAt(a.fontSize) === b.fontAt(b.fontSize)
+  )
+}
+
 /** How long the view must stay put before a paragraph is drawn again for it (a wheel zoom). */
 export const REST_MS = 150
 
@@ -40,6 +59,14 @@ const sameView = (a: RasterView, b: RasterView) =>
   Math.abs(a.scale - b.scale) <= 1e-6 * b.scale &&
   Math.abs(a.phaseX - b.phaseX) < 1e-3 &&
   Math.abs(a.phaseY - b.phaseY) < 1e-3
+
+/** Paragraphs waiting for the view to rest before they are drawn again. */
+let resting = 0
+
+/** How many paragraphs wait for the view to rest (the test build reads it: `REST_MS`). */
+export function paragraphsResting(): number {
+  return resting
+}
 
 /**
  * A paragraph on the canvas drawn the way the browser paints it (docs/editor.md «Canvas and
@@ -73,7 +100,9 @@ export class PixelText extends Sprite {
   }
 
   set spec(spec: PixelTextSpec | null) {
-    if (spec === this.current) return
+    // A block drawn again with the same paragraph (a new object from a render that changed
+    // something else) is neither drawn again nor a change of the canvas.
+    if (spec === this.current || (spec && this.current && sameSpec(spec, this.current))) return
     this.current = spec
     // Drawn on the next frame, which this asks for.
     this.onViewUpdate()
@@ -114,9 +143,11 @@ export class PixelText extends Sprite {
     if (now - this.wantedSince >= REST_MS) return this.draw(spec, view)
     // Until then the last picture moves and scales with the world; a frame is asked for later.
     if (this.timer === null) {
+      resting += 1
       this.timer = setTimeout(
         () => {
           this.timer = null
+          resting -= 1
           if (!this.destroyed) this.onViewUpdate()
         },
         REST_MS - (now - this.wantedSince) + 1,
@@ -188,7 +219,10 @@ export class PixelText extends Sprite {
   }
 
   override destroy(options?: Parameters<Sprite['destroy']>[0]) {
-    if (this.timer !== null) clearTimeout(this.timer)
+    if (this.timer !== null) {
+      clearTimeout(this.timer)
+      resting -= 1
+    }
     this.timer = null
     const texture = this.texture
     const canvas = texture ? canvasOf(texture) : null

@@ -35,6 +35,11 @@ export class RenderScheduler {
     this.pending = this.clock.request(this.draw)
   }
 
+  /** A frame is asked for and not drawn yet. */
+  get waiting(): boolean {
+    return this.pending !== null
+  }
+
   /** Draws now if a frame is waiting (before reading pixels, for instance). */
   flush() {
     if (this.pending === null) return

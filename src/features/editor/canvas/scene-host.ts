@@ -28,6 +28,7 @@ import {
   type OverlayState,
 } from './interaction.ts'
 import { OnDemandRender } from './on-demand-render.ts'
+import { paragraphsResting } from './pixel-text.ts'
 
 /** What the page can ask of the canvas (zoom buttons, going to a background). */
 export interface CanvasController {
@@ -244,7 +245,7 @@ export class SceneHost implements InteractionHost, CanvasController {
     this.layer ??= new DragLayer(app, world, overlay, element, this.countFrame)
     const layer = this.layer
     // What the layer changes in Pixi (the overlay without guides, the blocks and the selection
-    // hidden) is covered by its pictures: Pixi draws no frame for it.
+    // hidden) lies inside its rectangle: only that is drawn again (below).
     const begun = painter.hold(() => {
       // The overlay as it shows at the start: the selection, no guides yet.
       this.drawOverlay({ previews: new Map(), guides: [], marquee: null })
@@ -259,6 +260,10 @@ export class SceneHost implements InteractionHost, CanvasController {
     }
     this.layerOrigin = { key: first!, cx: origin.cx, cy: origin.cy }
     painter.quiet(new Set(layer.shownByLayer))
+    // The blocks and the selection are hidden in Pixi and shown by the layer: the next frame
+    // draws the still scene where they were, not the whole scene (`damage.ts`).
+    const lifted = layer.drawnAt
+    if (lifted) painter.redraw(lifted)
     return true
   }
 
@@ -534,6 +539,12 @@ export class SceneHost implements InteractionHost, CanvasController {
   /** Every block as drawn now (mid-drag too: display objects move before the store does). */
   /** Frames drawn inside a rectangle only, the rest of the picture kept (the test build reads it). */
   limitedFrames = (): number => this.painter?.limitedFrames ?? 0
+
+  /**
+   * Nothing is waiting to be drawn: no frame asked for, no paragraph waiting for the view to rest
+   * (a journey reads the canvas's pixels then).
+   */
+  settled = (): boolean => !(this.painter?.scheduler.waiting ?? false) && paragraphsResting() === 0
 
   /** Draws the whole scene again on the next frame (a journey compares it with a limited one). */
   drawWhole = () => this.painter?.request()
