@@ -6,9 +6,10 @@
  * whole frame's time filling pixels, so a release among 1,000 blocks costs the blocks' rectangle,
  * not the screen (docs/editor.md «Drawing one place»).
  *
- * Only changes of tracked objects (the blocks a drag just let go of, and the selection) are
- * placed: each damages where the tracked objects were last drawn and where they are now. Any
- * other change, or one nobody names, damages everything.
+ * Only changes of tracked objects (the blocks a drag just let go of, the selection's overlay, the
+ * selected blocks) are placed: each damages where the tracked objects were last drawn and where
+ * they are now; a place can also be named outright (where a drag lifted blocks from). Any other
+ * change, or one nobody names, damages everything.
  */
 import { layerRect, type ScreenRect } from './drag-layer-geometry.ts'
 

@@ -176,8 +176,9 @@ export class OnDemandRender {
   }
 
   /**
-   * Runs `change` without asking for a frame for what it changes: for changes the screen must not
-   * show yet, or that something else shows (the drag layer's picture of the still scene).
+   * Runs `change` without asking for a frame for what it changes: for changes something else
+   * shows (the drag layer's picture of the moving blocks), whose place the caller then asks to be
+   * drawn again (`redraw`).
    */
   hold<T>(change: () => T): T {
     const was = this.holding

@@ -64,9 +64,9 @@ export function pausedTransform(
 /**
  * A chain of wrappers (made in `doc`), outermost first, each with one function of `fns`, the
  * innermost holding the content; returns the outermost (to place in the page), the innermost (to
- * put content in) and a setter per function. Each wrapper is an absolutely placed box of no size at the origin of
- * the one around it, so content placed in the innermost by `left` and `top` lands as if in the
- * outermost's parent, then moved and sized by the functions in order.
+ * put content in) and a setter per function. Each wrapper is an absolutely placed box of no size
+ * at the origin of the one around it, so content placed in the innermost by `left` and `top`
+ * lands as if in the outermost's parent, then moved and sized by the functions in order.
  */
 export function pausedChain(
   fns: readonly TransformFunction[],

@@ -271,8 +271,9 @@ export class SceneHost implements InteractionHost, CanvasController {
   private endLayer() {
     const painter = this.painter
     const layer = this.layer
-    // Pixi's picture still shows the blocks where the drag began: the next frame draws that
-    // rectangle and where they are now, not the whole scene.
+    // The blocks go back to Pixi: the next frame draws where the drag began (Pixi's picture may
+    // still show them there, if the drag ended before the frame that lifted them) and where they
+    // are now, not the whole scene.
     if (!painter) {
       layer?.end()
     } else if (layer?.active) {
@@ -536,7 +537,6 @@ export class SceneHost implements InteractionHost, CanvasController {
     this.drawOverlay(this.overlayState())
   }
 
-  /** Every block as drawn now (mid-drag too: display objects move before the store does). */
   /** Frames drawn inside a rectangle only, the rest of the picture kept (the test build reads it). */
   limitedFrames = (): number => this.painter?.limitedFrames ?? 0
 
@@ -549,6 +549,7 @@ export class SceneHost implements InteractionHost, CanvasController {
   /** Draws the whole scene again on the next frame (a journey compares it with a limited one). */
   drawWhole = () => this.painter?.request()
 
+  /** Every block as drawn now (mid-drag too: display objects move before the store does). */
   probe(): CanvasBlockProbe[] {
     const page = this.element?.getBoundingClientRect() ?? { left: 0, top: 0 }
     const blocks: CanvasBlockProbe[] = []
