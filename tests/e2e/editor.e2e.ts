@@ -763,7 +763,7 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     const nudgedBefore = await limitedFrames()
 
     // Nudged until one of its frames is a limited one (a frame may also hold a change of
-    // something else, such as a save's answer, and be drawn whole).
+    // something else and be drawn whole).
     await expect
       .poll(async () => {
         await page.keyboard.press('Shift+ArrowRight')
