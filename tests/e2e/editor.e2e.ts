@@ -545,7 +545,57 @@ describe('edits made just before the page goes away', () => {
 
 /** The test build's canvas hook (`CanvasTestHook`, editor-canvas.tsx), as far as these use it. */
 interface CanvasHook {
-  __promoEditorCanvas: { limitedFrames(): number; drawWhole(): void; settled(): boolean }
+  __promoEditorCanvas: {
+    limitedFrames(): number
+    drawWhole(): void
+    settled(): boolean
+    panPictures(): { copied: number; strips: number }
+    lookAt(key: string, zoom: number): void
+  }
+}
+
+/**
+ * The canvas's own pixels (the page's notices may lie over it), read once nothing waits to be
+ * drawn (a paragraph is drawn again for a new place once the view has rested), kept in the page
+ * as `name`; with `against`, how many of them differ from that one's (by more than `tolerance`
+ * levels in a channel).
+ */
+const canvasPixels = async (name: string, against?: string, tolerance = 0) => {
+  await expect
+    .poll(() =>
+      page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.settled()),
+    )
+    .toBe(true)
+  return page.evaluate(
+    async ([name, against, tolerance]) => {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+      const gl = document.querySelector<HTMLCanvasElement>('[data-testid="editor-canvas"] canvas')!
+      const copy = document.createElement('canvas')
+      copy.width = gl.width
+      copy.height = gl.height
+      const ctx = copy.getContext('2d')!
+      ctx.drawImage(gl, 0, 0)
+      const kept = window as unknown as Record<string, Uint32Array>
+      const pixels = new Uint32Array(ctx.getImageData(0, 0, copy.width, copy.height).data.buffer)
+      kept[name] = pixels
+      if (!against) return 0
+      const other = kept[against]!
+      if (other.length !== pixels.length) return -1
+      let unlike = 0
+      for (let i = 0; i < pixels.length; i += 1) {
+        const a = pixels[i]!
+        const b = other[i]!
+        if (a === b) continue
+        for (let shift = 0; shift < 32; shift += 8)
+          if (Math.abs(((a >>> shift) & 255) - ((b >>> shift) & 255)) > tolerance) {
+            unlike += 1
+            break
+          }
+      }
+      return unlike
+    },
+    [name, against, tolerance] as const,
+  )
 }
 
 describe('dragging a block (docs/editor.md «Drawing»)', () => {
@@ -701,43 +751,6 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     // The frame after the release drew only where the block was and where it is (the picture is
     // kept between frames), and the canvas shows what a whole frame draws, pixel for pixel.
     expect(await limitedFrames()).toBeGreaterThan(limitedBefore)
-    // The canvas's own pixels (the page's notices may lie over it), read once nothing waits to
-    // be drawn (a paragraph is drawn again for a new place once the view has rested), kept in
-    // the page as `name`; with `against`, how many of them differ from that one's.
-    const canvasPixels = async (name: string, against?: string) => {
-      await expect
-        .poll(() =>
-          page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.settled()),
-        )
-        .toBe(true)
-      return page.evaluate(
-        async ([name, against]) => {
-          await new Promise((resolve) =>
-            requestAnimationFrame(() => requestAnimationFrame(resolve)),
-          )
-          const gl = document.querySelector<HTMLCanvasElement>(
-            '[data-testid="editor-canvas"] canvas',
-          )!
-          const copy = document.createElement('canvas')
-          copy.width = gl.width
-          copy.height = gl.height
-          const ctx = copy.getContext('2d')!
-          ctx.drawImage(gl, 0, 0)
-          const kept = window as unknown as Record<string, Uint32Array>
-          const pixels = new Uint32Array(
-            ctx.getImageData(0, 0, copy.width, copy.height).data.buffer,
-          )
-          kept[name] = pixels
-          if (!against) return 0
-          const other = kept[against]!
-          if (other.length !== pixels.length) return -1
-          let unlike = 0
-          for (let i = 0; i < pixels.length; i += 1) if (pixels[i] !== other[i]) unlike += 1
-          return unlike
-        },
-        [name, against] as const,
-      )
-    }
     /** How many of the canvas's pixels differ from a whole frame drawn right after. */
     const unlikeWhole = async () => {
       await canvasPixels('__shownPixels')
@@ -773,6 +786,55 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
     const upperX = async () => (await drawnBlocks(page)).find((b) => b.key === upper.key)!.clientX
     await expect.poll(upperX).toBeGreaterThan(upperNow.clientX + 5)
     expect(await unlikeWhole()).toBe(0)
+  }, 90_000)
+})
+
+describe('panning the view (docs/editor.md «A picture begun from the canvas»)', () => {
+  it('begins the picture from the canvas, draws the strips the pan reaches, and shows what the live scene draws', async () => {
+    await createProjectThroughUi(page, 'Панорама', 1)
+    await page.getByText('Добавьте первую секцию').waitFor()
+    await uploadBackground(page, makePng(BG.width, BG.height))
+    expect(await canvasRenderer()).toBe('webgl')
+    // Each block lands a step down and right of the one before: close in on the first, the others
+    // lie past the screen's right and bottom edges, where the pan reveals them.
+    for (let i = 0; i < 4; i += 1) await addBlockButton(page, 'Кнопка').click()
+    await expect.poll(async () => (await drawnBlocks(page)).length).toBe(4)
+    // A selected block: its outline lies over the world on the canvas, not in the picture.
+    const [block] = await drawnBlocks(page)
+    await page.mouse.click(block!.clientX, block!.clientY)
+    // Close in: the section's picture fills the canvas and whatever the pan reveals, so a strip
+    // drawn at the wrong place shows.
+    await page.evaluate(
+      (key) => (window as unknown as CanvasHook).__promoEditorCanvas.lookAt(key, 3),
+      block!.key,
+    )
+    await canvasPixels('__beforePan')
+    const pictures = () =>
+      page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.panPictures())
+    const before = await pictures()
+
+    // The middle button pans the view right and down, then left past where it began: the
+    // picture's margin is reached on the left, the top and the right, never at the bottom.
+    const box = (await page.locator('[data-testid="editor-canvas"]').boundingBox())!
+    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+    await page.mouse.move(from.x, from.y)
+    await page.mouse.down({ button: 'middle' })
+    await page.mouse.move(from.x + 50, from.y + 30, { steps: 5 })
+    await page.mouse.move(from.x - 50, from.y + 20, { steps: 10 })
+    const during = await pictures()
+    expect(during.copied).toBe(before.copied + 1)
+    expect(during.strips).toBeGreaterThanOrEqual(before.strips + 3)
+    await canvasPixels('__panned')
+
+    // Let go: the live scene is drawn again at the same view. The picture showed the same pixels.
+    await page.mouse.up({ button: 'middle' })
+    // The strips are drawn into the picture with its margin added to the view, which may move
+    // a colour sampled from the background's picture by one level: no more.
+    // The strips are drawn into the picture with its margin added to the view, which may move
+    // a colour sampled from the background's picture by one level: no more.
+    expect(await canvasPixels('__live', '__panned', 1)).toBe(0)
+    // (And the view did move: the same comparison with the canvas before the pan fails.)
+    expect(await canvasPixels('__live', '__beforePan')).toBeGreaterThan(1000)
   }, 90_000)
 })
 

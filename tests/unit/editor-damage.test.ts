@@ -70,6 +70,20 @@ describe('what the next frame draws again', () => {
     expect(damage.take(at(null), 1, BUFFER)).toEqual({ kind: 'none' })
   })
 
+  it('is clean between a frame and the next change, placed or not', () => {
+    const damage = ledger()
+    expect(damage.clean).toBe(false)
+    damage.take(at(null), 1, BUFFER)
+    expect(damage.clean).toBe(true)
+    damage.track('released', [block], null)
+    damage.changed(text)
+    expect(damage.clean).toBe(false)
+    damage.take(at(null), 1, BUFFER)
+    expect(damage.clean).toBe(true)
+    damage.damage({ x: 0, y: 0, width: 5, height: 5 })
+    expect(damage.clean).toBe(false)
+  })
+
   it('after a release draws where the blocks were and where they are, nothing else', () => {
     const damage = ledger()
     damage.take(at(null), 1, BUFFER)

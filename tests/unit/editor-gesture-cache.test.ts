@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { Container, type Application } from 'pixi.js'
+import { Container, Graphics, type Application } from 'pixi.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { GestureCache } from '../../src/features/editor/canvas/gesture-cache.ts'
 
@@ -174,5 +174,127 @@ describe('the frozen pictures cost one write per pixel (docs/editor.md "Frame co
       [0, 0, 0, 0],
     ])
     cache.end()
+  })
+})
+
+describe('a pan picture begins from the canvas (docs/editor.md «A picture begun from the canvas»)', () => {
+  /** A WebGL2 context (as far as `instanceof` goes) that logs the copies, scissors and draws. */
+  class FakeWebGL2 {}
+  function copyingGl(preserveDrawingBuffer = true) {
+    const log: string[] = []
+    const gl = Object.assign(Object.create(FakeWebGL2.prototype) as object, {
+      ...fakeGl().gl,
+      READ_FRAMEBUFFER: 0x8ca8,
+      READ_FRAMEBUFFER_BINDING: 0x8caa,
+      COLOR_BUFFER_BIT: 0x4000,
+      NEAREST: 0x2600,
+      SCISSOR_TEST: 0xc11,
+      drawingBufferWidth: SCREEN.width,
+      drawingBufferHeight: SCREEN.height,
+      getContextAttributes: () => ({ preserveDrawingBuffer }),
+      getParameter: () => 'picture framebuffer',
+      bindFramebuffer: (_target: number, fb: unknown) => log.push(`bind ${String(fb)}`),
+      blitFramebuffer: (...args: number[]) => log.push(`blit ${args.slice(0, 8).join(' ')}`),
+      enable: () => undefined,
+      disable: () => log.push('scissor off'),
+      scissor: (...args: number[]) => log.push(`scissor ${args.join(' ')}`),
+    })
+    return { gl, log }
+  }
+  function copyingApp(gl: unknown, log: string[]) {
+    const { app, world, render } = fakeApp(gl)
+    render.mockImplementation(() => log.push('draw'))
+    Object.assign(app.renderer, {
+      renderTarget: { bind: () => log.push('bind picture') },
+    })
+    return { app, world, render }
+  }
+  const overlay = { x: 100, y: 50, width: 40, height: 30 }
+
+  it('copies the screen into the picture upside down, and draws the world again under the overlay alone', () => {
+    vi.stubGlobal('WebGL2RenderingContext', FakeWebGL2)
+    const { gl, log } = copyingGl()
+    const { app, world } = copyingApp(gl, log)
+    const cache = new GestureCache(app, world)
+    cache.beginView({ zoom: 1, panX: 0, panY: 0 }, { overlay })
+    const [w, h, m] = [SCREEN.width, SCREEN.height, MARGIN]
+    expect(log).toEqual([
+      'bind picture',
+      'bind null',
+      `blit 0 0 ${w} ${h} ${m} ${m + h} ${m + w} ${m}`,
+      'bind picture framebuffer',
+      // The overlay's rectangle in the picture, 2 px wider on every side.
+      `scissor ${100 + m - 2} ${50 + m - 2} 44 34`,
+      'draw',
+      'scissor off',
+    ])
+    expect(cache.picturesCopied).toBe(1)
+    // The world is hidden again: the picture shows it.
+    expect(world.visible).toBe(false)
+
+    // A pan 30 px left shows what lay right of the screen: that strip and 96 px more are drawn.
+    log.length = 0
+    cache.follow({ zoom: 1, panX: -30, panY: 0 })
+    expect(log).toEqual([`scissor ${m + w} ${m} ${30 + 96} ${h}`, 'draw', 'scissor off'])
+    // Back within it: nothing more.
+    log.length = 0
+    cache.follow({ zoom: 1, panX: -100, panY: 0 })
+    cache.follow({ zoom: 1, panX: 0, panY: 0 })
+    expect(log).toEqual([])
+    expect(cache.stripsFilled).toBe(1)
+    cache.end()
+    vi.unstubAllGlobals()
+  })
+
+  it('draws into a strip only the drawables that reach into it, and shows them all again after', () => {
+    vi.stubGlobal('WebGL2RenderingContext', FakeWebGL2)
+    const { gl, log } = copyingGl()
+    const { app, world, render } = copyingApp(gl, log)
+    const background = new Container()
+    const [near, far] = [new Graphics().rect(0, 0, 20, 20).fill(0), new Graphics()]
+    far.rect(0, 0, 20, 20).fill(0)
+    near.position.set(SCREEN.width + 10, 100)
+    far.position.set(SCREEN.width + 400, 100)
+    background.addChild(near, far)
+    world.addChild(background)
+    const drawn: string[][] = []
+    const drawnAt: number[] = []
+    render.mockImplementation(() => {
+      drawn.push([near, far].filter((d) => d.renderable).map((d) => (d === near ? 'near' : 'far')))
+      drawnAt.push(world.x)
+    })
+    const cache = new GestureCache(app, world)
+    cache.beginView({ zoom: 1, panX: 0, panY: 0 }, { overlay: null })
+    // A pan 30 px left (the view moves the world first): the strip right of the screen holds the
+    // near block, not the far one.
+    world.x = -30
+    cache.follow({ zoom: 1, panX: -30, panY: 0 })
+    expect(drawn).toEqual([['near']])
+    expect([near.renderable, far.renderable]).toEqual([true, true])
+    // The world is drawn where it was pictured, and put back where the view has it.
+    expect(drawnAt).toEqual([0])
+    expect(world.x).toBe(-30)
+    cache.end()
+    vi.unstubAllGlobals()
+  })
+
+  it('takes the whole picture when the canvas does not show the world as it is, or does not keep it', () => {
+    vi.stubGlobal('WebGL2RenderingContext', FakeWebGL2)
+    for (const [preserve, shown] of [
+      [true, null],
+      [false, { overlay }],
+    ] as const) {
+      const { gl, log } = copyingGl(preserve)
+      const { app, world } = copyingApp(gl, log)
+      const cache = new GestureCache(app, world)
+      cache.beginView({ zoom: 1, panX: 0, panY: 0 }, shown)
+      expect(log).toEqual(['draw'])
+      expect(cache.picturesCopied).toBe(0)
+      // The picture holds the margin already: a pan within it draws nothing.
+      cache.follow({ zoom: 1, panX: -30, panY: 0 })
+      expect(log).toEqual(['draw'])
+      cache.end()
+    }
+    vi.unstubAllGlobals()
   })
 })

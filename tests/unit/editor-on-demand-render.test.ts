@@ -201,6 +201,27 @@ describe("the frame after a release draws the blocks' rectangle alone (docs/edit
     vi.unstubAllGlobals()
   })
 
+  it('says the canvas shows the stage as it is only once drawn and until the next change', () => {
+    const context = fakeGl(true)
+    const { asked, painter, still, consume } = scene(context)
+    expect(painter.current).toBe(true)
+    still.x = 210
+    expect(painter.current).toBe(false)
+    asked()
+    consume()
+    expect(painter.current).toBe(true)
+    painter.redraw({ x: 0, y: 0, width: 10, height: 10 })
+    expect(painter.current).toBe(false)
+    asked()
+    expect(painter.current).toBe(true)
+    painter.destroy()
+    // A drawing buffer not kept: its pixels cannot be read after the frame.
+    const unkept = scene(fakeGl(false))
+    expect(unkept.painter.current).toBe(false)
+    unkept.painter.destroy()
+    vi.unstubAllGlobals()
+  })
+
   it('draws a whole frame when the browser gives a lost context back', () => {
     const context = fakeGl(true)
     const { app, asked, painter, moving, consume } = scene(context)

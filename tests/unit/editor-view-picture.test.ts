@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { worldToScreen, zoomAt, type Viewport } from '../../src/domain/geometry.ts'
 import {
   REPICTURE,
+  growFilled,
+  reachesInto,
+  picturePixels,
+  shownPixels,
   pictureTransform,
   pictureMargin,
   shouldRepicture,
@@ -136,5 +140,125 @@ describe('when the picture is taken again', () => {
   it('follows the policy it is given', () => {
     const eager = { maxBlankShare: 0.01, intervalMs: 1000, costFactor: 1, maxScale: 2 }
     expect(shouldRepicture(strip, SCREEN, 0, 0, eager)).toBe(true)
+  })
+})
+
+describe('a picture begun from the canvas is drawn as the view reaches it (docs/editor.md «A picture begun from the canvas»)', () => {
+  const MARGIN = 200
+  const size = { width: SCREEN.width + 2 * MARGIN, height: SCREEN.height + 2 * MARGIN }
+  const still = { x: 0, y: 0, scale: 1 }
+
+  it('maps a rectangle to whole pixels, widened and clipped to the picture', () => {
+    expect(picturePixels({ x: 10.5, y: 20, width: 5, height: 4.2 }, 1, size)).toEqual({
+      x: 9,
+      y: 19,
+      width: 8,
+      height: 7,
+    })
+    expect(picturePixels({ x: 10, y: 20, width: 5, height: 5 }, 2, size, 2)).toEqual({
+      x: 18,
+      y: 38,
+      width: 14,
+      height: 14,
+    })
+    expect(picturePixels({ x: -30, y: -30, width: 40, height: 40 }, 1, size)).toEqual({
+      x: 0,
+      y: 0,
+      width: 11,
+      height: 11,
+    })
+    expect(picturePixels({ x: -30, y: 0, width: 10, height: 10 }, 1, size)).toBeNull()
+  })
+
+  it('shows the screen in the middle of the picture while the view has not moved', () => {
+    expect(shownPixels(still, SCREEN, MARGIN, 1, size)).toEqual({
+      x: MARGIN,
+      y: MARGIN,
+      width: SCREEN.width,
+      height: SCREEN.height,
+    })
+    // Placed between pixels, it samples their neighbours too.
+    expect(shownPixels({ x: 0.5, y: 0, scale: 1 }, SCREEN, MARGIN, 1, size)).toEqual({
+      x: MARGIN - 2,
+      y: MARGIN - 1,
+      width: SCREEN.width + 3,
+      height: SCREEN.height + 2,
+    })
+  })
+
+  it('shows what lay right of the screen after a pan to the left, and less of it zoomed in', () => {
+    const pannedLeft = shownPixels({ x: -50, y: 0, scale: 1 }, SCREEN, MARGIN, 2, {
+      width: size.width * 2,
+      height: size.height * 2,
+    })!
+    expect(pannedLeft.x).toBe((MARGIN + 50) * 2)
+    expect(pannedLeft.width).toBe(SCREEN.width * 2)
+    // Drawn twice as large about the screen's corner: half the screen's worth of picture shows.
+    const zoomed = shownPixels({ x: 0, y: 0, scale: 2 }, SCREEN, MARGIN, 1, size)!
+    expect(zoomed).toEqual({
+      x: MARGIN - 1,
+      y: MARGIN - 1,
+      width: SCREEN.width / 2 + 2,
+      height: SCREEN.height / 2 + 2,
+    })
+  })
+
+  it('draws nothing while the screen stays inside what is drawn', () => {
+    const filled = { x: MARGIN, y: MARGIN, width: SCREEN.width, height: SCREEN.height }
+    const inside = { x: MARGIN + 10, y: MARGIN + 10, width: 100, height: 100 }
+    expect(growFilled(filled, inside, size, 50)).toEqual({ filled, strips: [] })
+  })
+
+  it('grows by a strip past what the screen needs on the side it reached, within the picture', () => {
+    const filled = { x: MARGIN, y: MARGIN, width: SCREEN.width, height: SCREEN.height }
+    const needed = { ...filled, x: MARGIN + 30 }
+    const grown = growFilled(filled, needed, size, 50)
+    expect(grown.strips).toEqual([
+      { x: MARGIN + SCREEN.width, y: MARGIN, width: 80, height: SCREEN.height },
+    ])
+    expect(grown.filled).toEqual({ ...filled, width: SCREEN.width + 80 })
+    // Near the picture's edge the strip stops there.
+    const far = growFilled(filled, { ...filled, x: MARGIN + 190 }, size, 50)
+    expect(far.strips[0]!.width).toBe(MARGIN)
+  })
+
+  it('covers every pixel of the grown rectangle once: no strip overlaps another or what was drawn', () => {
+    const picture = { width: 120, height: 90 }
+    const filled = { x: 40, y: 30, width: 40, height: 30 }
+    // A pinch out: the screen reaches past every side.
+    const needed = { x: 20, y: 15, width: 90, height: 60 }
+    const { filled: grown, strips } = growFilled(filled, needed, picture, 5)
+    expect(grown).toEqual({ x: 15, y: 10, width: 100, height: 70 })
+    expect(strips).toHaveLength(4)
+    const cover = new Uint8Array(picture.width * picture.height)
+    for (const r of [filled, ...strips])
+      for (let y = r.y; y < r.y + r.height; y += 1)
+        for (let x = r.x; x < r.x + r.width; x += 1) cover[y * picture.width + x]! += 1
+    let once = 0
+    let wrong = 0
+    for (let y = 0; y < picture.height; y += 1)
+      for (let x = 0; x < picture.width; x += 1) {
+        const n = cover[y * picture.width + x]!
+        const inside =
+          x >= grown.x && x < grown.x + grown.width && y >= grown.y && y < grown.y + grown.height
+        if (inside && n === 1) once += 1
+        else if (n !== 0 || inside) wrong += 1
+      }
+    expect(wrong).toBe(0)
+    expect(once).toBe(grown.width * grown.height)
+  })
+
+  it('draws into a strip only what reaches into it, placed as the picture was taken', () => {
+    // Taken at zoom 2 with the world moved 100 px left, 200 px of margin, at resolution 1.5.
+    const view = { zoom: 2, panX: -100, panY: 0 }
+    // The world's x 50 is the picture's ((50 · 2 − 100) + 200) · 1.5 = 300.
+    const strip = { x: 300, y: 0, width: 30, height: 2000 }
+    const box = (x0: number, x1: number) => ({ x0, y0: 10, x1, y1: 20 })
+    expect(reachesInto(box(40, 50), strip, view, 200, 1.5)).toBe(true)
+    expect(reachesInto(box(40, 49), strip, view, 200, 1.5)).toBe(false)
+    expect(reachesInto(box(60, 70), strip, view, 200, 1.5)).toBe(true)
+    // 300 + 30 device px is the world's x 60: a box starting past it stays out.
+    expect(reachesInto(box(61, 70), strip, view, 200, 1.5)).toBe(false)
+    expect(reachesInto({ x0: 40, y0: 2000, x1: 70, y1: 2100 }, strip, view, 200, 1.5)).toBe(false)
   })
 })

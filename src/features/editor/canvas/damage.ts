@@ -102,6 +102,13 @@ export class DamageLedger<T> {
     this.groups.delete(name)
   }
 
+  /** Nothing has changed since the last frame was planned. */
+  get clean(): boolean {
+    if (this.full || this.rects.length > 0) return false
+    for (const group of this.groups.values()) if (group.touched) return false
+    return true
+  }
+
   /** `rect` (screen px) must be drawn again (what lay under objects hidden without a frame). */
   damage(rect: ScreenRect) {
     this.rects.push(rect)

@@ -49,6 +49,8 @@ export interface CanvasTestHook {
   limitedFrames(): number
   /** Draws the whole scene again on the next frame. */
   drawWhole(): void
+  /** Pan and pinch pictures begun from the canvas's own pixels, and strips drawn into them. */
+  panPictures(): { copied: number; strips: number }
   /** Nothing waits to be drawn (no frame asked for, no paragraph waiting for the view to rest). */
   settled(): boolean
 }
@@ -174,6 +176,7 @@ function Scene(
             lookAt: host.lookAt,
             limitedFrames: host.limitedFrames,
             drawWhole: host.drawWhole,
+            panPictures: host.panPictures,
             settled: host.settled,
           }
         : null

@@ -1,9 +1,34 @@
 import { Matrix, RenderTexture, Sprite, type Application, type Container } from 'pixi.js'
 import type { Viewport } from '../../../domain/geometry.ts'
+import type { ScreenRect } from './drag-layer-geometry.ts'
 import { splitForGesture } from './gesture-layers.ts'
 import { maxTextureSize } from './gl-limits.ts'
 import { gpuFence, type GpuFence } from './gpu-fence.ts'
-import { pictureMargin, pictureTransform, REPICTURE, shouldRepicture } from './view-picture.ts'
+import {
+  growFilled,
+  picturePixels,
+  pictureMargin,
+  pictureTransform,
+  reachesInto,
+  REPICTURE,
+  shouldRepicture,
+  shownPixels,
+  type PixelRect,
+  type WorldRect,
+} from './view-picture.ts'
+
+/**
+ * How far past what the screen needs (screen px) a picture begun from the canvas is drawn when the
+ * view reaches past what it holds: each draw walks the whole world, so a pan draws a strip every
+ * few dozen pixels rather than one every frame.
+ */
+const FILL_AHEAD = 96
+
+/** The canvas shows the world at the view a pan or pinch begins at, as its last frame drew it. */
+export interface ShownNow {
+  /** Where the overlay (selection, marquee) lies over the world on the canvas (screen px). */
+  overlay: ScreenRect | null
+}
 
 interface Layer {
   sprite: Sprite
@@ -26,6 +51,18 @@ interface ViewPicture {
   drawing: GpuFence | null
   /** The world pictured around the screen on each side, in screen px (pictureMargin). */
   margin: number
+  /**
+   * The part of the picture drawn so far (device px): all of it, or, for a picture begun from
+   * the canvas's own pixels, what the view has reached since.
+   */
+  filled: PixelRect
+  /** Where each of the world's drawables lies (world px), once a strip has needed it. */
+  boxes: DrawableBox[] | null
+}
+
+/** A drawable of the world and its bounds in world px. */
+interface DrawableBox extends WorldRect {
+  drawable: Container
 }
 
 /**
@@ -47,6 +84,10 @@ export class GestureCache {
   private hidden: Container[] = []
   private layers: Layer[] = []
   private view: ViewPicture | null = null
+  /** Pan and pinch pictures begun from the canvas's own pixels; tests read it. */
+  picturesCopied = 0
+  /** Strips of such pictures drawn as the view reached them; tests read it. */
+  stripsFilled = 0
 
   constructor(
     private readonly app: Application,
@@ -66,8 +107,14 @@ export class GestureCache {
    * A pan or pinch starts at `view` (already the world's transform): the world is drawn once into
    * a picture of the screen and a margin around it, and hidden, so each frame draws one sprite and
    * the overlay.
+   *
+   * When the canvas shows the world at `view` as its last frame drew it (`shown`), the picture
+   * begins from those pixels instead: the screen is copied into it and only what the overlay
+   * covers is drawn, and the margin is drawn strip by strip as the view reaches it (`follow`).
+   * Among 1,000 blocks drawn in software that is the pan's first frame at once instead of a
+   * picture of every block over twice the screen (docs/editor.md «A picture begun from the canvas»).
    */
-  beginView(view: Viewport) {
+  beginView(view: Viewport, shown: ShownNow | null = null) {
     this.end()
     const stage = this.app.stage
     if (!stage || this.world.destroyed || this.world.parent !== stage || !this.world.visible) return
@@ -76,13 +123,16 @@ export class GestureCache {
     // No multisampling: a tablet at DPR 2 holds one texture, not four more for the samples. A
     // moving picture hides the difference, and at rest the live scene is drawn again.
     const takenAt = performance.now()
-    const layer = this.picture(false, true, margin)
+    const copied = shown ? this.copiedPicture(view, margin, shown.overlay) : null
+    const layer = copied?.layer ?? this.picture(false, true, margin)
     const drawing = this.fence()
     layer.sprite.position.set(-margin, -margin)
     stage.addChildAt(layer.sprite, stage.getChildIndex(this.world))
     this.world.visible = false
     const cost = performance.now() - takenAt
-    this.view = { layer, at: { ...view }, takenAt, cost, drawing, margin }
+    const filled = copied?.filled ?? wholeOf(layer.texture)
+    const boxes = copied?.boxes ?? null
+    this.view = { layer, at: { ...view }, takenAt, cost, drawing, margin, filled, boxes }
   }
 
   /** Places the pan or pinch picture for `view`, taking it again when too much shows blank. */
@@ -115,8 +165,10 @@ export class GestureCache {
       picture.at = { ...view }
       picture.takenAt = now
       picture.cost = performance.now() - now
+      picture.filled = wholeOf(picture.layer.texture)
+      picture.boxes = null
       placed = { x: 0, y: 0, scale: 1 }
-    }
+    } else this.fillShown(picture, placed, screen)
     picture.layer.sprite.position.set(
       placed.x - margin * placed.scale,
       placed.y - margin * placed.scale,
@@ -181,6 +233,169 @@ export class GestureCache {
     return gpuFence(this.gl)
   }
 
+  /**
+   * A pan or pinch picture begun from the canvas's own pixels: the screen copied into the middle
+   * of it (`blitFramebuffer`, WebGL2, the drawing buffer kept between frames), and the world drawn
+   * again where the overlay lay over it. Null where that cannot be done: the whole picture is taken.
+   */
+  private copiedPicture(
+    view: Viewport,
+    margin: number,
+    overlay: ScreenRect | null,
+  ): { layer: Layer; filled: PixelRect; boxes: DrawableBox[] | null } | null {
+    const gl = this.gl
+    const renderer = this.app.renderer
+    if (typeof WebGL2RenderingContext === 'undefined' || !(gl instanceof WebGL2RenderingContext))
+      return null
+    if (gl.getContextAttributes()?.preserveDrawingBuffer !== true) return null
+    const resolution = renderer.resolution
+    const offset = margin * resolution
+    const { drawingBufferWidth: width, drawingBufferHeight: height } = gl
+    // Copied pixels and drawn strips must meet on whole pixels.
+    if (!Number.isInteger(offset)) return null
+    const texture = RenderTexture.create({
+      width: this.app.screen.width + 2 * margin,
+      height: this.app.screen.height + 2 * margin,
+      resolution,
+      antialias: false,
+    })
+    const size = { width: texture.source.pixelWidth, height: texture.source.pixelHeight }
+    if (offset + width > size.width || offset + height > size.height) {
+      texture.destroy(true)
+      return null
+    }
+    // Pixi binds the picture (its framebuffer made complete); the canvas is read from.
+    renderer.renderTarget.bind({ target: texture, clear: false })
+    const read = gl.getParameter(gl.READ_FRAMEBUFFER_BINDING) as WebGLFramebuffer | null
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null)
+    // The canvas's rows run from the bottom, a Pixi picture's from the top: copied upside down.
+    gl.blitFramebuffer(
+      0,
+      0,
+      width,
+      height,
+      offset,
+      offset + height,
+      offset + width,
+      offset,
+      gl.COLOR_BUFFER_BIT,
+      gl.NEAREST,
+    )
+    gl.bindFramebuffer(gl.READ_FRAMEBUFFER, read)
+    const sprite = new Sprite(texture)
+    sprite.blendMode = 'none'
+    sprite.label = 'gesture-cache'
+    const layer = { sprite, texture }
+    // The overlay's outlines are smoothed past their bounds.
+    const under =
+      overlay &&
+      picturePixels(
+        { ...overlay, x: overlay.x + margin, y: overlay.y + margin },
+        resolution,
+        size,
+        2,
+      )
+    const boxes = under ? this.drawableBoxes() : null
+    if (under && boxes) this.fill(layer, [under], view, margin, boxes)
+    this.picturesCopied += 1
+    return { layer, filled: { x: offset, y: offset, width, height }, boxes }
+  }
+
+  /** Draws what the screen is about to show of `picture` and it does not hold yet. */
+  private fillShown(
+    picture: ViewPicture,
+    placed: { x: number; y: number; scale: number },
+    screen: { width: number; height: number },
+  ) {
+    const { texture } = picture.layer
+    const size = { width: texture.source.pixelWidth, height: texture.source.pixelHeight }
+    const whole = picture.filled
+    if (
+      whole.x === 0 &&
+      whole.y === 0 &&
+      whole.width === size.width &&
+      whole.height === size.height
+    )
+      return
+    const resolution = this.app.renderer.resolution
+    const needed = shownPixels(placed, screen, picture.margin, resolution, size)
+    if (!needed) return
+    const grown = growFilled(whole, needed, size, Math.round(FILL_AHEAD * resolution))
+    if (grown.strips.length === 0) return
+    picture.boxes ??= this.drawableBoxes()
+    this.fill(picture.layer, grown.strips, picture.at, picture.margin, picture.boxes)
+    picture.filled = grown.filled
+    this.stripsFilled += grown.strips.length
+  }
+
+  /**
+   * Draws the world as it shows at `view` into `rects` of a picture taken there (its device px),
+   * each alone, on the canvas colour. Only the drawables reaching into a rectangle are drawn for
+   * it: in software each draw costs about as much clipped to a strip as on the whole screen.
+   */
+  private fill(
+    layer: Layer,
+    rects: readonly PixelRect[],
+    view: Viewport,
+    margin: number,
+    boxes: readonly DrawableBox[],
+  ) {
+    const gl = this.gl
+    if (!gl) return
+    const renderer = this.app.renderer
+    const resolution = renderer.resolution
+    const world = this.world
+    const shown = world.visible
+    const renderable = boxes.map((b) => b.drawable.renderable)
+    const now = { x: world.x, y: world.y, zoom: world.scale.x }
+    // Pixi draws a render group moved since its last frame at its own transform, whatever
+    // transform it is given: the world is put back where it was pictured while it is drawn.
+    world.position.set(view.panX, view.panY)
+    world.scale.set(view.zoom)
+    world.visible = true
+    try {
+      for (const rect of rects) {
+        boxes.forEach((b, i) => {
+          b.drawable.renderable = renderable[i]! && reachesInto(b, rect, view, margin, resolution)
+        })
+        gl.enable(gl.SCISSOR_TEST)
+        // A Pixi picture's rows run from its top: the rectangle is its own, y as it is.
+        gl.scissor(rect.x, rect.y, rect.width, rect.height)
+        renderer.render({
+          container: world,
+          target: layer.texture,
+          clearColor: renderer.background.colorRgba,
+          transform: this.marginTransform(margin),
+        })
+      }
+    } finally {
+      gl.disable(gl.SCISSOR_TEST)
+      boxes.forEach((b, i) => (b.drawable.renderable = renderable[i]!))
+      world.position.set(now.x, now.y)
+      world.scale.set(now.zoom)
+      world.visible = shown
+    }
+  }
+
+  /** The world's drawables (each background's picture and grid, then its blocks) and their bounds. */
+  private drawableBoxes(): DrawableBox[] {
+    const world = this.world
+    world.updateLocalTransform()
+    const { a: zoom, tx, ty } = world.localTransform
+    return world.children
+      .flatMap((background) => background.children)
+      .map((drawable) => {
+        const b = drawable.getBounds()
+        return {
+          drawable,
+          x0: (b.x - tx) / zoom,
+          y0: (b.y - ty) / zoom,
+          x1: (b.x + b.width - tx) / zoom,
+          y1: (b.y + b.height - ty) / zoom,
+        }
+      })
+  }
+
   /** The world's transform (the view), moved by `margin` px right and down into a picture. */
   private marginTransform(margin: number): Matrix {
     this.world.updateLocalTransform()
@@ -213,4 +428,9 @@ export class GestureCache {
     sprite.label = 'gesture-cache'
     return { sprite, texture }
   }
+}
+
+/** All of a picture's pixels. */
+function wholeOf(texture: RenderTexture): PixelRect {
+  return { x: 0, y: 0, width: texture.source.pixelWidth, height: texture.source.pixelHeight }
 }

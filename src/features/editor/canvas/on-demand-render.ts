@@ -229,6 +229,21 @@ export class OnDemandRender {
     }
   }
 
+  /**
+   * The canvas shows the stage as it is now: drawn on demand into a drawing buffer kept between
+   * frames, a frame drawn, and nothing changed since (a pan's picture may begin from its pixels).
+   */
+  get current(): boolean {
+    const gl = (this.app.renderer as { gl?: WebGLRenderingContext } | undefined)?.gl
+    return (
+      this.mode === 'on-demand' &&
+      gl?.getContextAttributes()?.preserveDrawingBuffer === true &&
+      this.scheduler.frames > 0 &&
+      !this.scheduler.waiting &&
+      this.damage.clean
+    )
+  }
+
   /** Runs `fn` right after the next frame is drawn (at once when Pixi's ticker draws them). */
   whenDrawn(fn: () => void) {
     if (this.mode !== 'on-demand') return fn()

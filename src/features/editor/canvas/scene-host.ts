@@ -324,7 +324,18 @@ export class SceneHost implements InteractionHost, CanvasController {
     this.cache ??= new GestureCache(this.app, this.world)
     // A drag's frozen scene gives way on the view change itself (applyView), as before.
     if (this.cache.active) return
-    this.cache.beginView(this.view)
+    // The canvas's own pixels start the picture when they show the world as it is now (not while
+    // the drag layer shows blocks the canvas does not).
+    const current = (this.painter?.current ?? false) && !this.layer?.active
+    this.cache.beginView(this.view, current ? { overlay: this.overlayRect() } : null)
+  }
+
+  /** Where the overlay draws on the canvas (screen px), or null when it draws nothing. */
+  private overlayRect(): ScreenRect | null {
+    const overlay = this.overlay
+    if (!overlay || overlay.destroyed || !overlay.visible) return null
+    const b = overlay.getBounds()
+    return b.width > 0 && b.height > 0 ? { x: b.x, y: b.y, width: b.width, height: b.height } : null
   }
 
   /** The pan or pinch is over: the live scene is drawn again, crisp at the new zoom. */
@@ -548,6 +559,12 @@ export class SceneHost implements InteractionHost, CanvasController {
 
   /** Draws the whole scene again on the next frame (a journey compares it with a limited one). */
   drawWhole = () => this.painter?.request()
+
+  /** Pan and pinch pictures begun from the canvas's pixels, and strips drawn into them. */
+  panPictures = () => ({
+    copied: this.cache?.picturesCopied ?? 0,
+    strips: this.cache?.stripsFilled ?? 0,
+  })
 
   /** Every block as drawn now (mid-drag too: display objects move before the store does). */
   probe(): CanvasBlockProbe[] {

@@ -111,3 +111,114 @@ export function shouldRepicture(
   const interval = Math.max(policy.intervalMs, policy.costFactor * costMs)
   return (blank > 1e-6 || soft) && sinceMs >= interval
 }
+
+/** A rectangle of a picture's own pixels: device px, whole numbers, y counted from the top. */
+export interface PixelRect {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+/**
+ * `rect` (px of a picture's own layout, before `resolution`) as the picture's whole pixels, widened
+ * by `pad` on every side (a scaled picture samples its neighbours; an outline's edge is smoothed)
+ * and clipped to the picture (`size` device px). Null when none of it is on the picture.
+ */
+export function picturePixels(
+  rect: { x: number; y: number; width: number; height: number },
+  resolution: number,
+  size: ScreenSize,
+  pad = 1,
+): PixelRect | null {
+  const x0 = Math.max(0, Math.floor(rect.x * resolution) - pad)
+  const y0 = Math.max(0, Math.floor(rect.y * resolution) - pad)
+  const x1 = Math.min(size.width, Math.ceil((rect.x + rect.width) * resolution) + pad)
+  const y1 = Math.min(size.height, Math.ceil((rect.y + rect.height) * resolution) + pad)
+  if (x1 <= x0 || y1 <= y0) return null
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }
+}
+
+/**
+ * The pixels of a picture (`size` device px, taken with `margin` px of the world around the screen
+ * at `resolution`) that show on the screen while it is placed at `t`, with their neighbours when
+ * the picture's pixels do not fall on the screen's (a scaled picture samples them). Null when none
+ * show.
+ */
+export function shownPixels(
+  t: PictureTransform,
+  screen: ScreenSize,
+  margin: number,
+  resolution: number,
+  size: ScreenSize,
+): PixelRect | null {
+  // The screen point X shows the picture's point (X − t.x) / scale + margin.
+  const rect = {
+    x: margin - t.x / t.scale,
+    y: margin - t.y / t.scale,
+    width: screen.width / t.scale,
+    height: screen.height / t.scale,
+  }
+  const aligned =
+    t.scale === 1 && Number.isInteger(t.x * resolution) && Number.isInteger(t.y * resolution)
+  return picturePixels(rect, resolution, size, aligned ? 0 : 1)
+}
+
+/**
+ * A picture drawn as the view moves: `filled` is the part of it already drawn. To hold `needed`
+ * as well it grows to the smallest rectangle holding both, reaching `ahead` px further on each
+ * side it grows (the pan will go on that way), within the picture (`size`). Returns it and the
+ * strips to draw for it: at most four, none overlapping `filled` or another.
+ */
+export function growFilled(
+  filled: PixelRect,
+  needed: PixelRect,
+  size: ScreenSize,
+  ahead: number,
+): { filled: PixelRect; strips: PixelRect[] } {
+  const right = filled.x + filled.width
+  const bottom = filled.y + filled.height
+  const needRight = needed.x + needed.width
+  const needBottom = needed.y + needed.height
+  const x0 = needed.x < filled.x ? Math.max(0, needed.x - ahead) : filled.x
+  const y0 = needed.y < filled.y ? Math.max(0, needed.y - ahead) : filled.y
+  const x1 = needRight > right ? Math.min(size.width, needRight + ahead) : right
+  const y1 = needBottom > bottom ? Math.min(size.height, needBottom + ahead) : bottom
+  const strips: PixelRect[] = [
+    { x: x0, y: y0, width: filled.x - x0, height: y1 - y0 },
+    { x: right, y: y0, width: x1 - right, height: y1 - y0 },
+    { x: filled.x, y: y0, width: filled.width, height: filled.y - y0 },
+    { x: filled.x, y: bottom, width: filled.width, height: y1 - bottom },
+  ].filter((s) => s.width > 0 && s.height > 0)
+  return { filled: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, strips }
+}
+
+/** A rectangle of the world (world px): `x0`, `y0` its top-left corner, `x1`, `y1` its bottom-right. */
+export interface WorldRect {
+  x0: number
+  y0: number
+  x1: number
+  y1: number
+}
+
+/**
+ * Whether `box` reaches into `rect` of a picture (its device px) taken at `view` with `margin` px
+ * around the screen at `resolution`: what lies wholly outside need not be drawn for it.
+ */
+export function reachesInto(
+  box: WorldRect,
+  rect: PixelRect,
+  view: Viewport,
+  margin: number,
+  resolution: number,
+): boolean {
+  const k = view.zoom * resolution
+  const dx = (view.panX + margin) * resolution
+  const dy = (view.panY + margin) * resolution
+  return (
+    box.x1 * k + dx >= rect.x &&
+    box.x0 * k + dx <= rect.x + rect.width &&
+    box.y1 * k + dy >= rect.y &&
+    box.y0 * k + dy <= rect.y + rect.height
+  )
+}
