@@ -180,7 +180,7 @@ describe('the frozen pictures cost one write per pixel (docs/editor.md "Frame co
 describe('a pan picture begins from the canvas (docs/editor.md «A picture begun from the canvas»)', () => {
   /** A WebGL2 context (as far as `instanceof` goes) that logs the copies, scissors and draws. */
   class FakeWebGL2 {}
-  function copyingGl(preserveDrawingBuffer = true) {
+  function copyingGl(preserveDrawingBuffer = true, antialias = false) {
     const log: string[] = []
     const gl = Object.assign(Object.create(FakeWebGL2.prototype) as object, {
       ...fakeGl().gl,
@@ -191,7 +191,7 @@ describe('a pan picture begins from the canvas (docs/editor.md «A picture begun
       SCISSOR_TEST: 0xc11,
       drawingBufferWidth: SCREEN.width,
       drawingBufferHeight: SCREEN.height,
-      getContextAttributes: () => ({ preserveDrawingBuffer }),
+      getContextAttributes: () => ({ preserveDrawingBuffer, antialias }),
       getParameter: () => 'picture framebuffer',
       bindFramebuffer: (_target: number, fb: unknown) => log.push(`bind ${String(fb)}`),
       blitFramebuffer: (...args: number[]) => log.push(`blit ${args.slice(0, 8).join(' ')}`),
@@ -278,13 +278,15 @@ describe('a pan picture begins from the canvas (docs/editor.md «A picture begun
     vi.unstubAllGlobals()
   })
 
-  it('takes the whole picture when the canvas does not show the world as it is, or does not keep it', () => {
+  it('takes the whole picture when the canvas does not show the world as it is, does not keep it, or is multisampled', () => {
     vi.stubGlobal('WebGL2RenderingContext', FakeWebGL2)
-    for (const [preserve, shown] of [
-      [true, null],
-      [false, { overlay }],
+    for (const [preserve, antialias, shown] of [
+      [true, false, null],
+      [false, false, { overlay }],
+      // Multisampled: WebGL2 refuses to copy it upside down.
+      [true, true, { overlay }],
     ] as const) {
-      const { gl, log } = copyingGl(preserve)
+      const { gl, log } = copyingGl(preserve, antialias)
       const { app, world } = copyingApp(gl, log)
       const cache = new GestureCache(app, world)
       cache.beginView({ zoom: 1, panX: 0, panY: 0 }, shown)

@@ -247,7 +247,9 @@ export class GestureCache {
     const renderer = this.app.renderer
     if (typeof WebGL2RenderingContext === 'undefined' || !(gl instanceof WebGL2RenderingContext))
       return null
-    if (gl.getContextAttributes()?.preserveDrawingBuffer !== true) return null
+    const attributes = gl.getContextAttributes()
+    // A multisampled canvas cannot be copied upside down (WebGL2 refuses a flipping blit from it).
+    if (attributes?.preserveDrawingBuffer !== true || attributes.antialias === true) return null
     const resolution = renderer.resolution
     const offset = margin * resolution
     const { drawingBufferWidth: width, drawingBufferHeight: height } = gl
