@@ -19,8 +19,8 @@ import {
 
 /**
  * How far past what the screen needs (screen px) a picture begun from the canvas is drawn when the
- * view reaches past what it holds: each draw walks the whole world, so a pan draws a strip every
- * few dozen pixels rather than one every frame.
+ * view reaches past what it holds: each draw sorts every drawable in or out of its strip, so a pan
+ * draws a strip every few dozen pixels rather than one every frame.
  */
 const FILL_AHEAD = 96
 
