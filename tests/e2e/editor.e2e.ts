@@ -801,13 +801,17 @@ describe('panning the view (docs/editor.md «A picture begun from the canvas»)'
     await expect.poll(async () => (await drawnBlocks(page)).length).toBe(4)
     // A selected block: its outline lies over the world on the canvas, not in the picture.
     const [block] = await drawnBlocks(page)
-    await page.mouse.click(block!.clientX, block!.clientY)
     // Close in: the section's picture fills the canvas and whatever the pan reveals, so a strip
     // drawn at the wrong place shows.
     await page.evaluate(
       (key) => (window as unknown as CanvasHook).__promoEditorCanvas.lookAt(key, 3),
       block!.key,
     )
+    await canvasPixels('__closedIn')
+    // Selected just before the pan: its outline lies over the world on the canvas, and the world
+    // under it is drawn again into the picture.
+    const [closedIn] = await drawnBlocks(page)
+    await page.mouse.click(closedIn!.clientX, closedIn!.clientY)
     await canvasPixels('__beforePan')
     const pictures = () =>
       page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.panPictures())

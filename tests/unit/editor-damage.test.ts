@@ -84,6 +84,19 @@ describe('what the next frame draws again', () => {
     expect(damage.clean).toBe(false)
   })
 
+  it('stays clean when a kept group is tracked as drawn, and still draws its place next time', () => {
+    const damage = ledger()
+    damage.take(at(null), 1, BUFFER)
+    damage.trackAsDrawn('selected', [block], { x: 10, y: 10, width: 10, height: 10 })
+    expect(damage.clean).toBe(true)
+    // The overlay moved: the frame draws it and the selection's place.
+    damage.track('overlay', [overlay], { x: 100, y: 10, width: 10, height: 10 }, true)
+    damage.changed(overlay)
+    expect(damage.take(at({ x: 100, y: 10, width: 10, height: 10 }), 1, BUFFER)).toEqual(
+      limited({ x: 8, y: 778, width: 104, height: 14 }),
+    )
+  })
+
   it('after a release draws where the blocks were and where they are, nothing else', () => {
     const damage = ledger()
     damage.take(at(null), 1, BUFFER)

@@ -81,6 +81,8 @@ interface Group<T> {
 export class DamageLedger<T> {
   private full = true
   private rects: ScreenRect[] = []
+  /** Places drawn again for good measure, not because anything changed (`trackAsDrawn`). */
+  private asDrawn: ScreenRect[] = []
   private groups = new Map<string, Group<T>>()
 
   constructor(private readonly parentOf: (node: T) => T | null) {}
@@ -95,6 +97,15 @@ export class DamageLedger<T> {
   track(name: string, objects: Iterable<T>, shownAt: ScreenRect | null | undefined, kept = false) {
     this.groups.set(name, { objects: new Set(objects), drawn: shownAt, touched: false, kept })
     if (shownAt) this.rects.push(shownAt)
+  }
+
+  /**
+   * `track` for a kept group of objects the canvas shows where they are now: their place is drawn
+   * again on the next frame, as `track` does, but it is no change (`clean` stays as it was).
+   */
+  trackAsDrawn(name: string, objects: Iterable<T>, shownAt: ScreenRect | null) {
+    this.groups.set(name, { objects: new Set(objects), drawn: shownAt, touched: false, kept: true })
+    if (shownAt) this.asDrawn.push(shownAt)
   }
 
   /** The group `name` is no longer tracked. */
@@ -153,7 +164,7 @@ export class DamageLedger<T> {
     let plan: FramePlan = { kind: 'full' }
     const now = new Map<Group<T>, ScreenRect | null>()
     if (!this.full) {
-      const rects = [...this.rects]
+      const rects = [...this.rects, ...this.asDrawn]
       let known = true
       for (const group of this.groups.values()) {
         if (!group.touched) continue
@@ -177,6 +188,7 @@ export class DamageLedger<T> {
     }
     this.full = false
     this.rects = []
+    this.asDrawn = []
     return plan
   }
 

@@ -207,7 +207,7 @@ export class OnDemandRender {
    * all in the damage already: any change of an object nobody tracks draws everything).
    */
   trackAsDrawn(name: string, objects: readonly Container[]) {
-    this.damage.track(name, objects, boundsOf(new Set(objects)), true)
+    this.damage.trackAsDrawn(name, objects, boundsOf(new Set(objects)))
   }
 
   /** Changes of the group `name` are no longer placed. */
