@@ -311,18 +311,11 @@ export class GestureCache {
   ) {
     const { texture } = picture.layer
     const size = { width: texture.source.pixelWidth, height: texture.source.pixelHeight }
-    const whole = picture.filled
-    if (
-      whole.x === 0 &&
-      whole.y === 0 &&
-      whole.width === size.width &&
-      whole.height === size.height
-    )
-      return
     const resolution = this.app.renderer.resolution
+    // A whole picture holds whatever the screen needs of it: no strip grows it.
     const needed = shownPixels(placed, screen, picture.margin, resolution, size)
     if (!needed) return
-    const grown = growFilled(whole, needed, size, Math.round(FILL_AHEAD * resolution))
+    const grown = growFilled(picture.filled, needed, size, Math.round(FILL_AHEAD * resolution))
     if (grown.strips.length === 0) return
     picture.boxes ??= this.drawableBoxes()
     this.fill(picture.layer, grown.strips, picture.at, picture.margin, picture.boxes)

@@ -234,10 +234,9 @@ export class OnDemandRender {
    * frames, a frame drawn, and nothing changed since (a pan's picture may begin from its pixels).
    */
   get current(): boolean {
-    const gl = (this.app.renderer as { gl?: WebGLRenderingContext } | undefined)?.gl
     return (
       this.mode === 'on-demand' &&
-      gl?.getContextAttributes()?.preserveDrawingBuffer === true &&
+      keepsPicture(this.gl) &&
       this.scheduler.frames > 0 &&
       !this.scheduler.waiting &&
       this.damage.clean
@@ -286,15 +285,19 @@ export class OnDemandRender {
 
   private restored = () => this.request()
 
+  /** The renderer's WebGL context (none on another backend, or once the stage is gone). */
+  private get gl(): WebGLRenderingContext | undefined {
+    return (this.app.renderer as { gl?: WebGLRenderingContext } | undefined)?.gl
+  }
+
   /**
    * Draws the frame the damage asks for: the whole stage, or the stage inside one rectangle with
    * the rest of the picture kept. False when nothing needed drawing.
    */
   private draw(): boolean {
     const renderer = this.app.renderer
-    const gl = (renderer as { gl?: WebGLRenderingContext }).gl
-    const keeps = gl?.getContextAttributes()?.preserveDrawingBuffer === true
-    if (!gl || !keeps) this.damage.invalidate()
+    const gl = this.gl
+    if (!gl || !keepsPicture(gl)) this.damage.invalidate()
     const plan = this.damage.take(boundsOf, renderer.resolution, {
       width: gl?.drawingBufferWidth ?? 1,
       height: gl?.drawingBufferHeight ?? 1,
@@ -347,6 +350,11 @@ export class OnDemandRender {
     this.app.renderer.events.setTargetElement(this.app.canvas)
     this.app.start()
   }
+}
+
+/** The canvas keeps its picture between frames: a frame may draw one place of it. */
+function keepsPicture(gl: WebGLRenderingContext | undefined): boolean {
+  return gl?.getContextAttributes()?.preserveDrawingBuffer === true
 }
 
 /** The screen bounds of what `objects` draw, together (null when none of them shows). */
