@@ -273,58 +273,134 @@ const lines = (r: Rect, axis: 'v' | 'h') =>
     ? [r.left, r.left + r.width / 2, r.left + r.width]
     : [r.top, r.top + r.height / 2, r.top + r.height]
 
+/** Lines closer than this are the same line. */
+const SAME_LINE = 1e-6
+
+/**
+ * One axis's target lines, sorted by position, then by their order among the targets (the target's
+ * index × 3 + the line's: left, centre, right or top, middle, bottom).
+ */
+interface LineIndex {
+  at: Float64Array
+  order: Int32Array
+}
+
+/**
+ * What a drag's guides snap to, searched in logarithmic time: the targets' lines on each axis,
+ * sorted once. Built once per drag (the targets hold still); every move then looks up the few
+ * lines near the moving ones instead of comparing them with every target's.
+ */
+export interface GuideTargets {
+  readonly rects: readonly Rect[]
+  readonly v: LineIndex
+  readonly h: LineIndex
+}
+
+function lineIndex(rects: readonly Rect[], axis: 'v' | 'h'): LineIndex {
+  const all = rects.flatMap((r, i) => lines(r, axis).map((at, j) => ({ at, order: i * 3 + j })))
+  all.sort((a, b) => a.at - b.at || a.order - b.order)
+  return {
+    at: Float64Array.from(all, (l) => l.at),
+    order: Int32Array.from(all, (l) => l.order),
+  }
+}
+
+/** The targets' lines indexed for `findGuides`: the background frame first, then other blocks. */
+export function guideTargets(rects: readonly Rect[]): GuideTargets {
+  // Lines at NaN (a broken rectangle) would break the order; such a target is left out.
+  const usable = rects.filter((r) => [...lines(r, 'v'), ...lines(r, 'h')].every(Number.isFinite))
+  return { rects: usable, v: lineIndex(usable, 'v'), h: lineIndex(usable, 'h') }
+}
+
+/** Nothing to snap to. */
+export const NO_GUIDE_TARGETS: GuideTargets = guideTargets([])
+
+/** The first index whose line is at `value` or after it. */
+function firstFrom(index: LineIndex, value: number): number {
+  let lo = 0
+  let hi = index.at.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (index.at[mid]! < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * The shift (target line − moving line) of the nearest match within `threshold`, or null. Among
+ * equally near matches the first target's first line wins, then the first moving line: the order
+ * in which a person reads the targets.
+ */
+function nearestShift(index: LineIndex, own: readonly number[], threshold: number): number | null {
+  let best: { d: number; order: number; line: number } | null = null
+  for (let line = 0; line < own.length; line += 1) {
+    const m = own[line]!
+    const after = firstFrom(index, m)
+    // The nearest line at or after m, and the nearest before it, each the first of its run of
+    // equal positions (a run is sorted by order, so its first holds the first target).
+    const candidates = [after, after > 0 ? firstFrom(index, index.at[after - 1]!) : -1]
+    for (const i of candidates) {
+      if (i < 0 || i >= index.at.length) continue
+      const d = index.at[i]! - m
+      if (Math.abs(d) > threshold) continue
+      const order = index.order[i]!
+      if (
+        best === null ||
+        Math.abs(d) < Math.abs(best.d) ||
+        (Math.abs(d) === Math.abs(best.d) &&
+          (order < best.order || (order === best.order && line < best.line)))
+      )
+        best = { d, order, line }
+    }
+  }
+  return best?.d ?? null
+}
+
 /**
  * Guides for a rectangle being dragged: its left/centre/right (top/middle/bottom) against the
  * same lines of each target (the background frame first, then other blocks). The nearest match
- * within `threshold` px on each axis wins; every target line at that same position is reported.
+ * within `threshold` px on each axis wins; every target line at that same position is reported,
+ * spanning the targets on it and the rectangle where it lands.
  */
-export function findGuides(moving: Rect, targets: readonly Rect[], threshold: number): GuideResult {
-  const result: GuideResult = { dx: 0, dy: 0, guides: [] }
+export function findGuides(moving: Rect, targets: GuideTargets, threshold: number): GuideResult {
+  const dx = nearestShift(targets.v, lines(moving, 'v'), threshold)
+  const dy = nearestShift(targets.h, lines(moving, 'h'), threshold)
+  const moved: Rect = { ...moving, left: moving.left + (dx ?? 0), top: moving.top + (dy ?? 0) }
+  const result: GuideResult = { dx: dx ?? 0, dy: dy ?? 0, guides: [] }
   for (const axis of ['v', 'h'] as const) {
-    let best: number | null = null
-    for (const target of targets) {
-      for (const t of lines(target, axis)) {
-        for (const m of lines(moving, axis)) {
-          const d = t - m
-          if (Math.abs(d) <= threshold && (best === null || Math.abs(d) < Math.abs(best))) best = d
-        }
+    if ((axis === 'v' ? dx : dy) === null) continue
+    const index = targets[axis]
+    // The target lines on the moved rectangle's own, in the targets' order.
+    const on = new Set<number>()
+    for (const m of lines(moved, axis)) {
+      for (let i = firstFrom(index, m - SAME_LINE); i < index.at.length; i += 1) {
+        const t = index.at[i]!
+        if (t >= m + SAME_LINE) break
+        if (Math.abs(m - t) < SAME_LINE) on.add(index.order[i]!)
       }
     }
-    if (best === null) continue
-    const shift = best
-    const moved: Rect =
-      axis === 'v'
-        ? { ...moving, left: moving.left + shift }
-        : { ...moving, top: moving.top + shift }
-    if (axis === 'v') result.dx = shift
-    else result.dy = shift
-    const own = lines(moved, axis)
-    const seen = new Set<number>()
-    for (const target of targets) {
-      for (const t of lines(target, axis)) {
-        if (!own.some((m) => Math.abs(m - t) < 1e-6)) continue
-        const key = Math.round(t * 1000)
-        const span =
-          axis === 'v'
-            ? [
-                Math.min(moved.top, target.top),
-                Math.max(moved.top + moved.height, target.top + target.height),
-              ]
-            : [
-                Math.min(moved.left, target.left),
-                Math.max(moved.left + moved.width, target.left + target.width),
-              ]
-        const existing = result.guides.find(
-          (g) => g.axis === axis && Math.round(g.pos * 1000) === key,
-        )
-        if (existing) {
-          existing.from = Math.min(existing.from, span[0]!)
-          existing.to = Math.max(existing.to, span[1]!)
-        } else if (!seen.has(key)) {
-          seen.add(key)
-          result.guides.push({ axis, pos: t, from: span[0]!, to: span[1]! })
-        }
-      }
+    for (const order of [...on].sort((a, b) => a - b)) {
+      const target = targets.rects[Math.floor(order / 3)]!
+      const t = lines(target, axis)[order % 3]!
+      const key = Math.round(t * 1000)
+      const [from, to] =
+        axis === 'v'
+          ? [
+              Math.min(moved.top, target.top),
+              Math.max(moved.top + moved.height, target.top + target.height),
+            ]
+          : [
+              Math.min(moved.left, target.left),
+              Math.max(moved.left + moved.width, target.left + target.width),
+            ]
+      const existing = result.guides.find(
+        (g) => g.axis === axis && Math.round(g.pos * 1000) === key,
+      )
+      if (existing) {
+        existing.from = Math.min(existing.from, from!)
+        existing.to = Math.max(existing.to, to!)
+      } else result.guides.push({ axis, pos: t, from: from!, to: to! })
     }
   }
   return result

@@ -4,6 +4,7 @@ import {
   snapDrag,
   snapHandlePoint,
   snapRotation,
+  snapTargets,
 } from '../../src/features/editor/canvas/snapping.ts'
 
 const FRAME: Rect = { left: 0, top: 0, width: 1200, height: 675 }
@@ -25,7 +26,7 @@ describe('drag snapping', () => {
       primary: b,
       frame: FRAME,
       grid: on,
-      targets: [],
+      targets: snapTargets(FRAME, []),
       zoom: 1,
       dx: 24,
       dy: 0,
@@ -42,7 +43,7 @@ describe('drag snapping', () => {
       primary: b,
       frame: FRAME,
       grid: on,
-      targets: [FRAME],
+      targets: snapTargets(FRAME, []),
       zoom: 1,
       dx: 7,
       dy: 0,
@@ -60,7 +61,7 @@ describe('drag snapping', () => {
         primary: b,
         frame: FRAME,
         grid: off,
-        targets: [FRAME],
+        targets: snapTargets(FRAME, []),
         zoom,
         dx: 5,
         dy: 0,
@@ -77,7 +78,7 @@ describe('drag snapping', () => {
         primary: b,
         frame: undefined,
         grid: on,
-        targets: [FRAME],
+        targets: snapTargets(FRAME, []),
         zoom: 1,
         dx: 7,
         dy: 3,

@@ -6,6 +6,7 @@ import {
   boxCorners,
   distributeShifts,
   findGuides,
+  guideTargets,
   fontSizeToScreen,
   fontSizeToStored,
   frameFor,
@@ -239,7 +240,7 @@ describe('alignment guides', () => {
 
   it('snaps the centre to the background centre within the threshold', () => {
     const moving: Rect = { left: 447, top: 100, width: 100, height: 40 }
-    const g = findGuides(moving, [frame], 5)
+    const g = findGuides(moving, guideTargets([frame]), 5)
     expect(g.dx).toBe(3)
     expect(g.dy).toBe(0)
     expect(g.guides).toEqual([{ axis: 'v', pos: 500, from: 0, to: 500 }])
@@ -248,7 +249,7 @@ describe('alignment guides', () => {
   it('snaps edges to another block and reports the line', () => {
     const other: Rect = { left: 200, top: 300, width: 100, height: 50 }
     const moving: Rect = { left: 600, top: 302, width: 80, height: 40 }
-    const g = findGuides(moving, [frame, other], 4)
+    const g = findGuides(moving, guideTargets([frame, other]), 4)
     expect(g.dy).toBe(-2)
     expect(
       g.guides.some((l) => l.axis === 'h' && l.pos === 300 && l.from === 200 && l.to === 680),
@@ -256,11 +257,120 @@ describe('alignment guides', () => {
     expect(g.guides.filter((l) => l.axis === 'h')).toHaveLength(1)
   })
 
+  it('spans a guide to where the rectangle lands on both axes', () => {
+    // Snaps 2 px right to the other block's left edge and 3 px up to its top: the horizontal
+    // guide begins at the landed left edge (200), not at the left edge before the snap (198).
+    const other: Rect = { left: 200, top: 100, width: 50, height: 50 }
+    const g = findGuides({ left: 198, top: 103, width: 30, height: 30 }, guideTargets([other]), 4)
+    expect([g.dx, g.dy]).toEqual([2, -3])
+    expect(g.guides.find((l) => l.axis === 'h' && l.pos === 100)).toEqual({
+      axis: 'h',
+      pos: 100,
+      from: 200,
+      to: 250,
+    })
+  })
+
+  it('finds what comparing with every target finds, ties included', () => {
+    // Targets on a coarse grid, so many share lines and equally near matches are common.
+    const coarse = (max: number) => fc.integer({ min: 0, max }).map((v) => v * 5)
+    const rect = fc.record({
+      left: coarse(40),
+      top: coarse(40),
+      width: coarse(12).map((w) => w + 5),
+      height: coarse(12).map((h) => h + 5),
+    })
+    // Anywhere, or on half steps of the grid: halfway between two lines is equally near both.
+    const place = fc.oneof(
+      fc.double({ min: -10, max: 210, noNaN: true }),
+      fc.integer({ min: -4, max: 84 }).map((v) => v * 2.5),
+    )
+    const moving = fc.record({
+      left: place,
+      top: place,
+      width: coarse(12).map((w) => w + 5),
+      height: coarse(12).map((h) => h + 5),
+    })
+    fc.assert(
+      fc.property(
+        fc.array(rect, { maxLength: 40 }),
+        moving,
+        fc.constantFrom(0, 2.5, 6, 15),
+        (targets, m, threshold) => {
+          expect(findGuides(m, guideTargets(targets), threshold)).toEqual(
+            everyTarget(m, targets, threshold),
+          )
+        },
+      ),
+      { numRuns: 400 },
+    )
+  })
+
+  it('leaves out a target with no place', () => {
+    const broken: Rect = { left: Number.NaN, top: 10, width: 10, height: 10 }
+    const other: Rect = { left: 100, top: 100, width: 10, height: 10 }
+    const g = findGuides(
+      { left: 101, top: 300, width: 30, height: 10 },
+      guideTargets([broken, other]),
+      3,
+    )
+    expect(g.dx).toBe(-1)
+    expect(g.guides).toEqual([{ axis: 'v', pos: 100, from: 100, to: 310 }])
+  })
+
   it('does nothing beyond the threshold', () => {
-    const g = findGuides({ left: 120, top: 130, width: 10, height: 10 }, [frame], 3)
+    const g = findGuides({ left: 120, top: 130, width: 10, height: 10 }, guideTargets([frame]), 3)
     expect(g).toEqual({ dx: 0, dy: 0, guides: [] })
   })
 })
+
+/**
+ * Guides found by comparing the moving rectangle's lines with every target's, in the targets'
+ * order (the first, nearest match wins): what the index must find.
+ */
+function everyTarget(moving: Rect, targets: readonly Rect[], threshold: number) {
+  const lines = (r: Rect, axis: 'v' | 'h') =>
+    axis === 'v'
+      ? [r.left, r.left + r.width / 2, r.left + r.width]
+      : [r.top, r.top + r.height / 2, r.top + r.height]
+  const shift = { v: 0, h: 0 }
+  const found = { v: false, h: false }
+  for (const axis of ['v', 'h'] as const) {
+    let best: number | null = null
+    for (const target of targets)
+      for (const t of lines(target, axis))
+        for (const m of lines(moving, axis)) {
+          const d = t - m
+          if (Math.abs(d) <= threshold && (best === null || Math.abs(d) < Math.abs(best))) best = d
+        }
+    if (best !== null) [shift[axis], found[axis]] = [best, true]
+  }
+  const moved = { ...moving, left: moving.left + shift.v, top: moving.top + shift.h }
+  const guides: { axis: 'v' | 'h'; pos: number; from: number; to: number }[] = []
+  for (const axis of ['v', 'h'] as const) {
+    if (!found[axis]) continue
+    for (const target of targets)
+      for (const t of lines(target, axis)) {
+        if (!lines(moved, axis).some((m) => Math.abs(m - t) < 1e-6)) continue
+        const [from, to] =
+          axis === 'v'
+            ? [
+                Math.min(moved.top, target.top),
+                Math.max(moved.top + moved.height, target.top + target.height),
+              ]
+            : [
+                Math.min(moved.left, target.left),
+                Math.max(moved.left + moved.width, target.left + target.width),
+              ]
+        const same = guides.find(
+          (g) => g.axis === axis && Math.round(g.pos * 1000) === Math.round(t * 1000),
+        )
+        if (same) [same.from, same.to] = [Math.min(same.from, from), Math.max(same.to, to)]
+        else guides.push({ axis, pos: t, from, to })
+      }
+  }
+  return { dx: shift.v, dy: shift.h, guides }
+}
 
 describe('align and distribute', () => {
   const rects: Rect[] = [

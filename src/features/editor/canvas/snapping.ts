@@ -1,12 +1,14 @@
 import {
   boundingBox,
   findGuides,
+  guideTargets,
   rotationTowards,
   snapBoxToGrid,
   snapValue,
   unionRect,
   type Box,
   type Guide,
+  type GuideTargets,
   type Point,
   type Rect,
 } from '../../../domain/geometry.ts'
@@ -33,12 +35,20 @@ export interface DragSnapInput {
   /** Its background's frame; without one nothing snaps. */
   frame: Rect | undefined
   grid: GridSetting
-  /** What guides snap to: the frame and the other blocks' bounding boxes. */
-  targets: readonly Rect[]
+  /** What guides snap to: the frame and the other blocks' bounding boxes (`snapTargets`). */
+  targets: GuideTargets
   zoom: number
   /** The pointer's offset from where the drag started, in world px. */
   dx: number
   dy: number
+}
+
+/**
+ * What a drag's guides snap to: its background's frame first, then the other blocks' bounding
+ * boxes. Made once per drag, as the targets hold still while it lasts.
+ */
+export function snapTargets(frame: Rect, others: readonly Rect[]): GuideTargets {
+  return guideTargets([frame, ...others])
 }
 
 /**

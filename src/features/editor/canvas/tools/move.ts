@@ -1,5 +1,10 @@
-import { boundingBox, type Point, type Rect } from '../../../../domain/geometry.ts'
-import { snapDrag } from '../snapping.ts'
+import {
+  boundingBox,
+  NO_GUIDE_TARGETS,
+  type GuideTargets,
+  type Point,
+} from '../../../../domain/geometry.ts'
+import { snapDrag, snapTargets } from '../snapping.ts'
 import { frameOf, worldBox } from '../world-box.ts'
 import { commitPreviews, type Tool, type ToolContext } from './tool.ts'
 
@@ -16,7 +21,7 @@ export function enterMove(
   const { host, previews } = ctx
   const origin = new Map(keys.map((k) => [k, worldBox(host, k)!]))
   /** What guides snap to: the other blocks hold still, so measured once per drag. */
-  let targets: Rect[] | null = null
+  let targets: GuideTargets | null = null
   return {
     kind: 'move',
     move(p) {
@@ -24,23 +29,23 @@ export function enterMove(
       const frame = frameOf(host, primary)
       if (frame && !targets) {
         const block = host.store.get(primary)!
-        targets = [
+        targets = snapTargets(
           frame,
-          ...host.store
+          host.store
             .keysOf(block.bg_id)
             .filter((k) => !origin.has(k))
             .flatMap((k) => {
               const b = worldBox(host, k)
               return b ? [boundingBox(b)] : []
             }),
-        ]
+        )
       }
       const { dx, dy, guides } = snapDrag({
         boxes: [...origin.values()],
         primary: origin.get(primary)!,
         frame,
         grid: host.grid(),
-        targets: targets ?? [],
+        targets: targets ?? NO_GUIDE_TARGETS,
         zoom,
         dx: (p.x - start.x) / zoom,
         dy: (p.y - start.y) / zoom,
