@@ -15,6 +15,7 @@ import { FirstScreenMark } from './first-screen.tsx'
 import { filterList, sortList, type SortDirection, type SortOption } from './list-query.ts'
 import classes from './record-list.module.css'
 import { SyncMark, type SyncMarkState } from './sync-mark.tsx'
+import { clampRange, rowsInView, useFollowedRows, type RowRange } from './virtual-rows.ts'
 import { NativeSelect, TextInput } from './text-input.tsx'
 
 export type { SortOption } from './list-query.ts'
@@ -290,43 +291,25 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
   )
 }
 
-/** Rows drawn beyond each edge of the window, so a quick scroll never shows a gap. */
-const OVERSCAN = 8
-
 /**
- * The rows of a list in the window (with `OVERSCAN` more each side), for rows of one height
- * `rowHeight` that scroll with the page and start `scrollMargin` px below its top: the list's own
- * window virtualizer, about 1 KiB where a library's was 8.5 KiB of the first screen
+ * The rows of a list in the window (with `OVERSCAN` more each side, `virtual-rows.ts`), for rows
+ * of one height `rowHeight` that scroll with the page and start `scrollMargin` px below its top:
+ * the list's own window virtualizer, about 1 KiB where a library's was 8.5 KiB of the first screen
  * (docs/performance.md).
  */
-function useWindowRows(
-  count: number,
-  rowHeight: number,
-  scrollMargin: number,
-): { start: number; end: number } {
-  const range = () => {
-    const top = window.scrollY - scrollMargin
-    const start = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN)
-    const end = Math.min(count, Math.ceil((top + window.innerHeight) / rowHeight) + OVERSCAN)
-    return { start: Math.min(start, end), end }
-  }
-  const [shown, setShown] = useState(range)
-  useLayoutEffect(() => {
-    const update = () =>
-      setShown((previous) => {
-        const next = range()
-        return next.start === previous.start && next.end === previous.end ? previous : next
-      })
-    update()
-    window.addEventListener('scroll', update, { passive: true })
-    window.addEventListener('resize', update)
-    return () => {
-      window.removeEventListener('scroll', update)
-      window.removeEventListener('resize', update)
-    }
-    // `range` reads only these.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [count, rowHeight, scrollMargin])
+function useWindowRows(count: number, rowHeight: number, scrollMargin: number): RowRange {
+  const shown = useFollowedRows(
+    () => rowsInView(count, rowHeight, window.scrollY - scrollMargin, window.innerHeight),
+    (update) => {
+      window.addEventListener('scroll', update, { passive: true })
+      window.addEventListener('resize', update)
+      return () => {
+        window.removeEventListener('scroll', update)
+        window.removeEventListener('resize', update)
+      }
+    },
+    [count, rowHeight, scrollMargin],
+  )
   // Fewer rows than at the last scroll (a search): never past the end before the effect runs.
-  return { start: Math.min(shown.start, count), end: Math.min(shown.end, count) }
+  return clampRange(shown, count)
 }

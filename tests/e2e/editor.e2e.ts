@@ -29,6 +29,7 @@ import {
   type TestUser,
 } from './helpers/editor.ts'
 import { pngPixels } from '../support/png.ts'
+import { textBlockBody } from '../support/text-block.ts'
 
 // A fresh account per file: the journeys see only what they make, never the demo data.
 let browser: BrowserSession
@@ -1162,6 +1163,43 @@ describe('the layers list', () => {
     await page.getByRole('button', { name: 'Отменить', exact: true }).click()
     await expect.poll(order).toEqual(['image', 'button', 'text'])
   }, 60_000)
+  it('of a background with hundreds of blocks draws the rows in view, and scrolls to the last', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    const projectId = await createProjectThroughUi(page, 'Много слоёв', 1)
+    await page.getByText('Добавьте первую секцию').waitFor()
+    await uploadBackground(page, makePng(BG.width, BG.height))
+    await expect.poll(() => backgroundsOf(projectId), { timeout: 15_000 }).toHaveLength(1)
+    const [bgId] = await backgroundsOf(projectId)
+    const total = 300
+    for (let from = 1; from <= total; from += 50)
+      await Promise.all(
+        Array.from({ length: Math.min(50, total - from + 1) }, (_, k) =>
+          apiPost(user, '/api/text/add', textBlockBody(bgId!, from + k)),
+        ),
+      )
+    await page.reload()
+    const list = page.getByRole('list', { name: 'Слои' })
+    // Front first: the block added last leads the list, which knows how long it is.
+    const first = layerItems(page).first()
+    await expect.poll(() => first.textContent(), { timeout: 15_000 }).toContain(`Блок ${total}`)
+    expect(await first.getAttribute('aria-setsize')).toBe(String(total))
+    const drawn = await layerItems(page).count()
+    expect(drawn).toBeGreaterThan(5)
+    expect(drawn).toBeLessThan(60)
+    // Scrolled to its end, the list shows its last row, the block at the back, in its place.
+    await list.evaluate((el) => el.parentElement!.scrollTo({ top: el.scrollHeight }))
+    const back = layerItems(page).filter({ hasText: /^Блок 1$/ })
+    await back.waitFor()
+    expect(await back.getAttribute('aria-posinset')).toBe(String(total))
+    expect(await back.isVisible()).toBe(true)
+    expect(await layerItems(page).count()).toBeLessThan(60)
+    // Selecting it there selects the block on the canvas too.
+    await back.getByRole('button').first().click()
+    await expect
+      .poll(() => back.getByRole('button').first().getAttribute('aria-pressed'))
+      .toBe('true')
+  }, 90_000)
+
   it('raises no uncaught error while backgrounds are uploaded one after another, in either editor', async () => {
     // A picture's texture destroyed while a background still showed it stopped the canvas's frames
     // with «Cannot read properties of null (reading 'alphaMode')» (canvas/textures.ts).

@@ -5,6 +5,7 @@ import type { BlockRow, LocalBlock, OutboxEntry, RecordKind } from '../../src/da
 import { BLOCK_TYPES, type BlockType } from '../../src/domain/block.ts'
 import { createAuthCheckCache, runGuard } from '../../src/features/auth/guard.ts'
 import { pngImage } from '../server/helpers.ts'
+import { textBlockBody } from './text-block.ts'
 import {
   faultOnce,
   randomPolicy,
@@ -123,18 +124,7 @@ export function newBlock(
   const name = `Блок ${n}`
   switch (type) {
     case 'text':
-      return {
-        ...base,
-        type,
-        width: 40,
-        fontSize: 6,
-        font: 'Inter',
-        align: 'center',
-        color: '#112233',
-        text: `Текст ${n}`,
-        background: 'transparent',
-        name,
-      }
+      return { ...textBlockBody(bgId, n), ...base }
     case 'button':
       return {
         ...base,

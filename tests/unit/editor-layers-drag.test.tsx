@@ -147,3 +147,65 @@ describe('dragging a layer by its handle', () => {
     expect(store.keysOf(10)).toEqual(['ck-4', 'ck-1', 'ck-2', 'ck-3'])
   })
 })
+
+describe('a long layers list', () => {
+  async function longList(count: number) {
+    const store = new EditorStore({ texts, frameWidth: 1200 })
+    store.setBackgrounds([{ id: 10, width: 1600, height: 900, position: 0 }])
+    store.syncFromData(Array.from({ length: count }, (_, i) => block(i + 1, `Блок ${i + 1}`)))
+    await renderInApp(() => <LayersPanel store={store} state={store.getState()} bgId={10} />)
+    const list = screen.getByRole('list', { name: 'Слои' })
+    const scroller = list.parentElement!
+    // The panel's scrolling box shows 10 rows (jsdom lays nothing out).
+    Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 10 * ROW })
+    let scrollTop = 0
+    Object.defineProperty(scroller, 'scrollTop', {
+      configurable: true,
+      get: () => scrollTop,
+      set: (v: number) => {
+        scrollTop = v
+      },
+    })
+    const scrollTo = (top: number) =>
+      act(() => {
+        scroller.scrollTop = top
+        scroller.dispatchEvent(new Event('scroll'))
+      })
+    const names = () => screen.getAllByRole('listitem').map((row) => row.textContent ?? '')
+    return { store, list, scrollTo, names }
+  }
+
+  it('draws the rows in view, each in its place, and the others as it scrolls to them', async () => {
+    const { list, scrollTo, names } = await longList(200)
+    scrollTo(0)
+    // Front first: «Блок 200» leads; 10 rows in view and 8 more below.
+    expect(names()).toHaveLength(18)
+    expect(names()[0]).toBe('Блок 200')
+    expect(list).toHaveStyle({ height: `${200 * ROW - 2}px` })
+    scrollTo(100 * ROW)
+    const rows = screen.getAllByRole('listitem')
+    // Rows 92 to 117 (front first, from 0): 8 above the view, 10 in it, 8 below.
+    expect(rows).toHaveLength(26)
+    expect(rows[0]).toHaveTextContent('Блок 108')
+    expect(rows[0]).toHaveAttribute('aria-posinset', '93')
+    expect(rows[0]).toHaveAttribute('aria-setsize', '200')
+    expect(rows[0]).toHaveStyle({ top: `${92 * ROW}px` })
+    scrollTo(200 * ROW - 10 * ROW)
+    expect(names().at(-1)).toBe('Блок 1')
+  })
+
+  it('drops a row past rows it never drew', async () => {
+    const { store, scrollTo } = await longList(200)
+    scrollTo(0)
+    const grip = screen.getByRole('img', { name: 'Перетащить слой «Блок 200»' })
+    fireEvent.pointerDown(grip, { pointerId: 1, pointerType: 'mouse', button: 0, clientY: rowY(0) })
+    // Just past the middle of row 150 (front first): the rows from 18 on are not drawn.
+    const y = LIST_TOP + 150 * ROW + 23
+    fireEvent.pointerMove(grip, { pointerId: 1, pointerType: 'mouse', clientY: y })
+    expect(screen.getByTestId('layer-drop-line')).toHaveStyle({ top: `${151 * ROW - 1 - 1.5}px` })
+    fireEvent.pointerUp(grip, { pointerId: 1, pointerType: 'mouse', clientY: y })
+    // Back first, «Блок 200» now sits behind the 150 rows it passed: after «Блок 49».
+    const order = store.keysOf(10)
+    expect(order.indexOf('ck-200')).toBe(order.indexOf('ck-49') + 1)
+  })
+})

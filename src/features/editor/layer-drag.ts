@@ -1,6 +1,6 @@
 import type { PointerEvent } from 'react'
 
-/** A row of the list as measured when the drag starts, in px from the list's top. */
+/** A row of the list where the drag starts, in px from the list's top. */
 interface RowBox {
   key: string
   top: number
@@ -13,6 +13,10 @@ export interface DropTarget {
   index: number
   y: number
 }
+
+/** A layer row's height, and the distance from one row's top to the next's (a 2 px gap). */
+export const LAYER_ROW_HEIGHT = 44
+export const LAYER_ROW_PITCH = 46
 
 /** How close to the scrolling box's edge (px) the pointer scrolls a long list, and how fast. */
 const EDGE = 40
@@ -62,7 +66,7 @@ export class LayerDrag {
     this.onDrop = onDrop
   }
 
-  /** The element of the rows (each with `data-layer-key`), which the line is placed in. */
+  /** The element of the rows, which the line is placed in (rows `LAYER_ROW_PITCH` apart). */
   setList = (el: HTMLElement | null) => {
     this.list = el
   }
@@ -73,18 +77,13 @@ export class LayerDrag {
 
   onPointerDown = (key: string, e: PointerEvent<HTMLElement>) => {
     if (this.drag || (e.pointerType === 'mouse' && e.button !== 0)) return
-    const el = this.list
-    if (!el) return
+    if (!this.list) return
     e.preventDefault()
     e.currentTarget.setPointerCapture?.(e.pointerId)
-    const top = el.getBoundingClientRect().top
-    const others: RowBox[] = []
-    for (const row of el.querySelectorAll<HTMLElement>('[data-layer-key]')) {
-      const rowKey = row.dataset.layerKey!
-      if (rowKey === key) continue
-      const r = row.getBoundingClientRect()
-      others.push({ key: rowKey, top: r.top - top, height: r.height })
-    }
+    // Every row's place follows from its index: the list draws only the rows in view.
+    const others = this.order.flatMap((rowKey, i) =>
+      rowKey === key ? [] : [{ key: rowKey, top: i * LAYER_ROW_PITCH, height: LAYER_ROW_HEIGHT }],
+    )
     this.drag = { pointerId: e.pointerId, key, others, clientY: e.clientY, frame: null }
     this.place()
   }

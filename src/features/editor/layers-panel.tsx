@@ -5,9 +5,10 @@ import { IconButton, PlainButton } from '../../ui/button.tsx'
 import { IconArrowDown, IconArrowUp, IconGripVertical } from '@tabler/icons-react'
 import { memo, useCallback, useEffect, useMemo, useState, type PointerEvent } from 'react'
 import { Badge } from '../../ui/badge.tsx'
+import { useScrolledRows } from '../../ui/virtual-rows.ts'
 import type { LocalBlock } from './editor-data.ts'
 import { BlockIcon } from './block-icons.tsx'
-import { LayerDrag, type DropTarget } from './layer-drag.ts'
+import { LAYER_ROW_HEIGHT, LAYER_ROW_PITCH, LayerDrag, type DropTarget } from './layer-drag.ts'
 import { useBlockTypeLabel } from './inspector/block-inspector.tsx'
 import { sortedKeys, type EditorState, type EditorStore } from './model/editor-store.ts'
 import { useParkedEntries } from './use-editor-data.ts'
@@ -60,7 +61,17 @@ export function LayersPanel({
     })
   }, [drag, order, store, bgId])
   const listRef = useCallback((el: HTMLElement | null) => drag.setList(el), [drag])
-  const scrollerRef = useCallback((el: HTMLElement | null) => drag.setScroller(el), [drag])
+  const [scroller, setScroller] = useState<HTMLElement | null>(null)
+  const scrollerRef = useCallback(
+    (el: HTMLElement | null) => {
+      drag.setScroller(el)
+      setScroller(el)
+    },
+    [drag],
+  )
+  // Only the rows in view are drawn: a background of thousands of blocks would otherwise keep
+  // tens of thousands of elements in the page, which made every frame of a canvas drag slower.
+  const { start, end } = useScrolledRows(scroller, keys.length, LAYER_ROW_PITCH)
   // A drag does not outlive the panel or its background.
   useEffect(() => drag.stop, [drag, bgId])
   return (
@@ -74,17 +85,25 @@ export function LayersPanel({
         </Text>
       ) : (
         <Box ref={scrollerRef} mih={0} style={{ overflowY: 'auto' }}>
-          <Stack ref={listRef} gap={2} role="list" aria-label={t`Слои`} pos="relative">
-            {keys.map((key, i) => (
+          <Box
+            ref={listRef}
+            role="list"
+            aria-label={t`Слои`}
+            pos="relative"
+            style={{ height: keys.length * LAYER_ROW_PITCH - (LAYER_ROW_PITCH - LAYER_ROW_HEIGHT) }}
+          >
+            {keys.slice(start, end).map((key, k) => (
               <LayerRow
                 key={key}
+                index={start + k}
+                count={keys.length}
                 store={store}
                 blockKey={key}
                 block={state.blocks.get(key)!}
                 selected={state.selection.includes(key)}
                 conflict={conflicted.has(state.blocks.get(key)!.id ?? 0)}
-                first={i === 0}
-                last={i === keys.length - 1}
+                first={start + k === 0}
+                last={start + k === keys.length - 1}
                 dragging={target?.key === key}
                 onDragStart={drag.onPointerDown}
                 onDragMove={drag.onPointerMove}
@@ -108,7 +127,7 @@ export function LayersPanel({
                 }}
               />
             ) : null}
-          </Stack>
+          </Box>
         </Box>
       )}
     </Stack>
@@ -123,6 +142,9 @@ const LayerRow = memo(function LayerRow(props: {
   store: EditorStore
   blockKey: string
   block: LocalBlock
+  /** Its place in the list, front first, and the list's length. */
+  index: number
+  count: number
   selected: boolean
   /** Changed here and, differently, by someone else: the sync panel asks which to keep. */
   conflict: boolean
@@ -142,11 +164,21 @@ const LayerRow = memo(function LayerRow(props: {
   return (
     <Group
       role="listitem"
+      aria-setsize={props.count}
+      aria-posinset={props.index + 1}
       data-layer-key={key}
       gap={4}
       wrap="nowrap"
       bg={selected ? 'var(--mantine-color-blue-light)' : undefined}
-      style={{ borderRadius: 'var(--mantine-radius-sm)', opacity: props.dragging ? 0.5 : 1 }}
+      style={{
+        position: 'absolute',
+        top: props.index * LAYER_ROW_PITCH,
+        left: 0,
+        right: 0,
+        height: LAYER_ROW_HEIGHT,
+        borderRadius: 'var(--mantine-radius-sm)',
+        opacity: props.dragging ? 0.5 : 1,
+      }}
     >
       {/* A finger's grip (44 px): keyboard users reorder with «Выше» and «Ниже» instead. */}
       <Box

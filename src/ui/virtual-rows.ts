@@ -1,0 +1,92 @@
+import { useLayoutEffect, useState } from 'react'
+
+/**
+ * Long lists draw only the rows in view (docs/performance.md «Long lists draw the rows in view»).
+ * Rows have one pitch (height plus gap), so a row's place follows from its index and no row has to
+ * be measured.
+ */
+
+/** Rows drawn beyond each edge of the view, so a quick scroll never shows a gap. */
+export const OVERSCAN = 8
+
+/** The rows to draw, from `start` up to (not including) `end`. */
+export interface RowRange {
+  start: number
+  end: number
+}
+
+/**
+ * The rows of a list of `count` rows, `pitch` px apart, that show in a view of `viewHeight` px
+ * whose top is `top` px below the list's top (negative while the list starts below the view's
+ * top), with `OVERSCAN` more each side.
+ */
+export function rowsInView(
+  count: number,
+  pitch: number,
+  top: number,
+  viewHeight: number,
+): RowRange {
+  if (!(pitch > 0) || count <= 0) return { start: 0, end: 0 }
+  const first = Math.floor(top / pitch) - OVERSCAN
+  const last = Math.ceil((top + Math.max(0, viewHeight)) / pitch) + OVERSCAN
+  const end = Math.min(count, Math.max(0, last))
+  return { start: Math.min(end, Math.max(0, first)), end }
+}
+
+/** A range no longer than the list (fewer rows than at the last scroll, before the effect runs). */
+export function clampRange(range: RowRange, count: number): RowRange {
+  return { start: Math.min(range.start, count), end: Math.min(range.end, count) }
+}
+
+/**
+ * A range of rows `measure` gives, measured again whenever `listen` calls back (it returns how to
+ * stop listening) and when `deps` change: the same range is kept as is, so a scroll within the
+ * same rows renders nothing.
+ */
+export function useFollowedRows(
+  measure: () => RowRange,
+  listen: (update: () => void) => () => void,
+  deps: readonly unknown[],
+): RowRange {
+  const [shown, setShown] = useState(measure)
+  useLayoutEffect(() => {
+    const update = () =>
+      setShown((previous) => {
+        const next = measure()
+        return next.start === previous.start && next.end === previous.end ? previous : next
+      })
+    update()
+    return listen(update)
+    // `measure` and `listen` read only what `deps` name.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps)
+  return shown
+}
+
+/**
+ * The rows in view of a list that scrolls inside `scroller` (the list at the top of its content),
+ * followed as it scrolls and as its size changes (a panel shown again, the window resized). A
+ * scroller not yet known, or of no size (a hidden panel), shows the first rows only.
+ */
+export function useScrolledRows(
+  scroller: HTMLElement | null,
+  count: number,
+  pitch: number,
+): RowRange {
+  const shown = useFollowedRows(
+    () => rowsInView(count, pitch, scroller?.scrollTop ?? 0, scroller?.clientHeight ?? 0),
+    (update) => {
+      if (!scroller) return () => undefined
+      scroller.addEventListener('scroll', update, { passive: true })
+      const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update)
+      observer?.observe(scroller)
+      return () => {
+        scroller.removeEventListener('scroll', update)
+        observer?.disconnect()
+      }
+    },
+    [scroller, count, pitch],
+  )
+  // Fewer rows than at the last scroll: never past the end before the effect runs.
+  return clampRange(shown, count)
+}
