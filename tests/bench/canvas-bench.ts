@@ -28,7 +28,7 @@ import { pngImage } from '../server/helpers.ts'
 import { newBlock } from '../support/convergence-scenario.ts'
 import { installGlCensus } from '../support/gl-census.ts'
 import { benchServer } from './bench-server.ts'
-import { measureReopens } from './reopen-measure.ts'
+import { measureReopens, waitForLayers } from './reopen-measure.ts'
 import { isSmoke, type BenchOptions } from './smoke.ts'
 import { profiled, traced } from './cpu-profile.ts'
 import { PIXI_FRAMES_DRAWN, measureDragFps, type DragRates } from './drag-measure.ts'
@@ -240,16 +240,7 @@ async function openEditor(
 
 async function waitForEditor(page: Page, blocks: number, sizes: Sizes) {
   await page.locator('[data-testid="editor-canvas"][data-renderer]').waitFor({ timeout: 60_000 })
-  if (blocks > 0)
-    await page.waitForFunction(
-      // The first layers list is the side panel's (a narrow screen has a second one, hidden).
-      (n) =>
-        document
-          .querySelector('[role="list"][aria-label="Слои"]')
-          ?.querySelectorAll('[role="listitem"]').length === n,
-      blocks,
-      { timeout: 60_000 },
-    )
+  if (blocks > 0) await waitForLayers(page, blocks)
   // Let the first frames and texture loads settle (a thousand texts take longer).
   await page.waitForTimeout(blocks > sizes.blocks ? sizes.settleMs.many : sizes.settleMs.few)
 }

@@ -39,12 +39,16 @@ function layerRows(page: Page) {
   return page.getByRole('list', { name: 'Слои' }).first().getByRole('listitem')
 }
 
-async function waitForLayers(page: Page, count: number) {
+/**
+ * Waits until the layers list holds `count` blocks. The first list is the side panel's (a narrow
+ * screen has a second one, hidden); it draws the rows in view, each knowing the list's length.
+ */
+export async function waitForLayers(page: Page, count: number) {
   await page.waitForFunction(
     (n) =>
-      document
-        .querySelector('[role="list"][aria-label="Слои"]')
-        ?.querySelectorAll('[role="listitem"]').length === n,
+      (document
+        .querySelector('[role="list"][aria-label="Слои"] [role="listitem"]')
+        ?.getAttribute('aria-setsize') ?? '0') === String(n),
     count,
     { timeout: 60_000 },
   )
