@@ -59,7 +59,30 @@ describe('what the next frame draws again', () => {
   const overlay = node('overlay')
   const ledger = () => new DamageLedger<Node>((n) => n.parent)
   const at = (rect: ScreenRect | null) => () => rect
-  const limited = (box: ScissorBox) => ({ kind: 'limited', box })
+  // Where the box lies on the screen is checked once, below.
+  const limited = (box: ScissorBox) => ({ kind: 'limited', box, covers: expect.anything() })
+
+  it('says where the box of a limited frame lies on the screen', () => {
+    const damage = ledger()
+    damage.take(at(null), 2, BUFFER)
+    damage.damage({ x: 10.3, y: 20, width: 30, height: 5 })
+    const plan = damage.take(at(null), 2, BUFFER)
+    expect(plan).toMatchObject({ kind: 'limited' })
+    if (plan.kind !== 'limited') return
+    // The box in device px, y from the bottom; the same pixels on the screen, in CSS px.
+    const { x, y, width, height } = plan.box
+    expect(plan.covers).toEqual({
+      x: x / 2,
+      y: (BUFFER.height - y - height) / 2,
+      width: width / 2,
+      height: height / 2,
+    })
+    // Around the rectangle: 10.3…40.3 × 20…25 and at least 1 px (2 device px) more each side.
+    expect(plan.covers.x).toBeLessThanOrEqual(9.3)
+    expect(plan.covers.y).toBeLessThanOrEqual(19)
+    expect(plan.covers.x + plan.covers.width).toBeGreaterThanOrEqual(41.3)
+    expect(plan.covers.y + plan.covers.height).toBeGreaterThanOrEqual(26)
+  })
 
   it('draws everything first, and for a change of what nobody tracks', () => {
     const damage = ledger()

@@ -175,20 +175,24 @@ describe("the frame after a release draws the blocks' rectangle alone (docs/edit
       for (const g of groups) g.structureDidChange = false
     }
     consume()
-    return { app, asked, painter, moving, still, consume }
+    /** The drag layer hands back `moving`, dropped at 100, 50 from 0, 0; the frame is drawn. */
+    const release = () => {
+      painter.track('released', [moving], { x: 0, y: 0, width: 40, height: 20 })
+      painter.tracked('released', () => {
+        moving.visible = false
+        moving.visible = true
+      })
+      moving.position.set(100, 50)
+      expect(asked()).toBe(true)
+      consume()
+    }
+    return { app, asked, painter, moving, still, consume, release }
   }
 
   it('scissors the frame to where the block was and is, and draws everything after any other change', () => {
     const context = fakeGl(true)
-    const { asked, painter, moving, still, consume } = scene(context)
-    painter.track('released', [moving], { x: 0, y: 0, width: 40, height: 20 })
-    painter.tracked('released', () => {
-      moving.visible = false
-      moving.visible = true
-    })
-    moving.position.set(100, 50)
-    expect(asked()).toBe(true)
-    consume()
+    const { asked, painter, still, consume, release } = scene(context)
+    release()
     // 0…140 × 0…70, 2 px of margin (clipped at 0): 0…142 × 0…72; y from the bottom: 300 − 72.
     expect(context.frames.at(-1)).toEqual([0, 228, 142, 72])
     expect(painter.limitedFrames).toBe(1)
@@ -197,6 +201,38 @@ describe("the frame after a release draws the blocks' rectangle alone (docs/edit
     expect(asked()).toBe(true)
     consume()
     expect(context.frames.at(-1)).toBeNull()
+    painter.destroy()
+    vi.unstubAllGlobals()
+  })
+
+  it('leaves out of a limited frame what lies wholly outside it, and gives it back after', () => {
+    const context = fakeGl(true)
+    const { app, asked, painter, moving, still, consume, release } = scene(context)
+    painter.drawOnly(() => [moving, still])
+    const drawn: boolean[][] = []
+    app.render.mockImplementation(() => {
+      drawn.push([moving.renderable, still.renderable])
+      return context.seen()
+    })
+    release()
+    expect(painter.limitedFrames).toBe(1)
+    // The still block (200…240 × 200…220) lies outside 0…142 × 0…72: not drawn, then back.
+    expect(drawn.at(-1)).toEqual([true, false])
+    expect(still.renderable).toBe(true)
+    // Giving it back is no change to draw.
+    expect(asked()).toBe(false)
+    // A limited frame reaching it draws it.
+    painter.track('released', [moving], { x: 100, y: 50, width: 40, height: 20 })
+    moving.position.set(190, 190)
+    expect(asked()).toBe(true)
+    consume()
+    expect(painter.limitedFrames).toBe(2)
+    expect(drawn.at(-1)).toEqual([true, true])
+    // A whole frame draws everything.
+    still.x = 210
+    expect(asked()).toBe(true)
+    expect(context.frames.at(-1)).toBeNull()
+    expect(drawn.at(-1)).toEqual([true, true])
     painter.destroy()
     vi.unstubAllGlobals()
   })

@@ -58,11 +58,26 @@ export function scissorBox(
   return { x: x0, y: buffer.height - y1, width: x1 - x0, height: y1 - y0 }
 }
 
+/** The screen's rectangle (CSS px) that a scissor box of the drawing buffer covers. */
+export function onScreen(
+  box: ScissorBox,
+  resolution: number,
+  buffer: { width: number; height: number },
+): ScreenRect {
+  return {
+    x: box.x / resolution,
+    y: (buffer.height - box.y - box.height) / resolution,
+    width: box.width / resolution,
+    height: box.height / resolution,
+  }
+}
+
 /**
- * How the next frame is drawn: the whole scene, the scene inside this box alone, or nothing
- * (nothing changed).
+ * How the next frame is drawn: the whole scene, the scene inside this box alone (`covers` is the
+ * same box on the screen, CSS px), or nothing (nothing changed).
  */
-export type FramePlan = { kind: 'full' } | { kind: 'limited'; box: ScissorBox } | { kind: 'none' }
+export type FramePlan =
+  { kind: 'full' } | { kind: 'limited'; box: ScissorBox; covers: ScreenRect } | { kind: 'none' }
 
 /** Objects whose changes are placed, and where the canvas's picture shows them. */
 interface Group<T> {
@@ -178,7 +193,8 @@ export class DamageLedger<T> {
       const share = box ? (box.width * box.height) / Math.max(1, buffer.width * buffer.height) : 0
       if (!known) plan = { kind: 'full' }
       else if (!rect) plan = { kind: 'none' }
-      else if (box && share <= LIMITED_SHARE) plan = { kind: 'limited', box }
+      else if (box && share <= LIMITED_SHARE)
+        plan = { kind: 'limited', box, covers: onScreen(box, resolution, buffer) }
     }
     for (const [name, group] of this.groups) {
       if (plan.kind === 'full' && !group.kept) this.groups.delete(name)

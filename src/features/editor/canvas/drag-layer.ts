@@ -10,6 +10,7 @@ import {
 import { maxTextureSize } from './gl-limits.ts'
 import { pausedChain, type Setter } from './paused-transform.ts'
 import { browserClock, type FrameClock } from './render-scheduler.ts'
+import { worldDrawables } from './scene-container.ts'
 
 const GUIDE_COLOUR = '#f03e3e'
 
@@ -139,7 +140,7 @@ export class DragLayer {
     // Only the moving blocks and the overlay are drawn into the layer.
     const parent = this.layerParent()
     const doc = parent.ownerDocument
-    const drawables = this.world.children.flatMap((background) => background.children)
+    const drawables = worldDrawables(this.world)
     const still = drawables.filter((d) => d.visible && !moving.has(d))
     for (const d of still) d.visible = false
     let canvas: HTMLCanvasElement | null

@@ -16,6 +16,7 @@ import {
   type PixelRect,
   type WorldRect,
 } from './view-picture.ts'
+import { worldDrawables } from './scene-container.ts'
 
 /**
  * How far past what the screen needs (screen px) a picture begun from the canvas is drawn when the
@@ -180,7 +181,7 @@ export class GestureCache {
     this.end()
     const stage = this.app.stage
     if (!stage || this.world.destroyed || this.world.parent !== stage) return
-    const drawables = this.world.children.flatMap((background) => background.children)
+    const drawables = worldDrawables(this.world)
     const { below, live, above } = splitForGesture(drawables, (d) => moving.has(d))
     if (live.length === 0) return
     // Only what shows now is pictured, hidden and shown again.
@@ -377,18 +378,16 @@ export class GestureCache {
     const world = this.world
     world.updateLocalTransform()
     const { a: zoom, tx, ty } = world.localTransform
-    return world.children
-      .flatMap((background) => background.children)
-      .map((drawable) => {
-        const b = drawable.getBounds()
-        return {
-          drawable,
-          x0: (b.x - tx) / zoom,
-          y0: (b.y - ty) / zoom,
-          x1: (b.x + b.width - tx) / zoom,
-          y1: (b.y + b.height - ty) / zoom,
-        }
-      })
+    return worldDrawables(world).map((drawable) => {
+      const b = drawable.getBounds()
+      return {
+        drawable,
+        x0: (b.x - tx) / zoom,
+        y0: (b.y - ty) / zoom,
+        x1: (b.x + b.width - tx) / zoom,
+        y1: (b.y + b.height - ty) / zoom,
+      }
+    })
   }
 
   /** The world's transform (the view), moved by `margin` px right and down into a picture. */

@@ -132,6 +132,8 @@ export class OnDemandRender {
   private loud: (() => void) | null = null
   /** What the next frame has to draw again (`damage.ts`). */
   private damage = new DamageLedger<Container>((node) => node.parent)
+  /** The drawables a frame limited to a rectangle may leave out (`drawOnly`). */
+  private drawables: (() => readonly Container[]) | null = null
 
   constructor(
     private readonly app: Application,
@@ -168,6 +170,16 @@ export class OnDemandRender {
     }
     this.unwatch.set(container, watchGroup(group, this.changed))
     this.request()
+  }
+
+  /**
+   * The objects a frame limited to a rectangle leaves out when they lie wholly outside it: the
+   * world's drawables. With a software renderer each draw costs about as much clipped by the
+   * scissor as drawn whole, so a limited frame that sent every block cost most of a whole one
+   * (docs/editor.md «Drawing one place»).
+   */
+  drawOnly(drawables: (() => readonly Container[]) | null) {
+    this.drawables = drawables
   }
 
   /** Changes of these objects ask for no frame until `quiet(null)`. */
@@ -307,7 +319,13 @@ export class OnDemandRender {
     try {
       if (plan.kind === 'full' || !gl) this.app.render()
       else {
-        drawInside(gl, plan.box, () => this.app.render())
+        const outside = this.drawables ? lyingOutside(this.drawables(), plan.covers) : []
+        for (const d of outside) d.renderable = false
+        try {
+          drawInside(gl, plan.box, () => this.app.render())
+        } finally {
+          for (const d of outside) d.renderable = true
+        }
         this.limitedFrames += 1
       }
     } finally {
@@ -366,6 +384,23 @@ function boundsOf(objects: ReadonlySet<Container>): ScreenRect | null {
     rects.push({ x: b.x, y: b.y, width: b.width, height: b.height })
   }
   return unionRect(rects)
+}
+
+/**
+ * The drawn objects of `drawables` whose bounds lie wholly outside `rect` (screen px): nothing of
+ * them shows there.
+ */
+export function lyingOutside(drawables: readonly Container[], rect: ScreenRect): Container[] {
+  return drawables.filter((d) => {
+    if (d.destroyed || !d.visible || !d.renderable) return false
+    const b = d.getBounds()
+    return (
+      b.x > rect.x + rect.width ||
+      b.x + b.width < rect.x ||
+      b.y > rect.y + rect.height ||
+      b.y + b.height < rect.y
+    )
+  })
 }
 
 /** Runs `render` with WebGL's scissor on `box`: nothing outside it is drawn or cleared. */

@@ -15,3 +15,11 @@ export class SceneContainer extends Container {
     super.destroy(options ?? { children: true, context: true })
   }
 }
+
+/**
+ * The world's drawables in the order they are drawn: each background's children (its picture and
+ * grid, then its blocks), background after background.
+ */
+export function worldDrawables(world: Container): Container[] {
+  return world.children.flatMap((background) => background.children)
+}

@@ -29,6 +29,7 @@ import {
 } from './interaction.ts'
 import { OnDemandRender } from './on-demand-render.ts'
 import { paragraphsResting } from './pixel-text.ts'
+import { worldDrawables } from './scene-container.ts'
 
 /** What the page can ask of the canvas (zoom buttons, going to a background). */
 export interface CanvasController {
@@ -154,6 +155,7 @@ export class SceneHost implements InteractionHost, CanvasController {
     this.element = element
     if (!app) return
     this.painter = new OnDemandRender(app, this.countFrame)
+    this.painter.drawOnly(() => (this.world ? worldDrawables(this.world) : []))
     this.trackedSelection = ''
     if (this.world) this.painter.watch(this.world)
     if (this.overlay) this.painter.track('overlay', [this.overlay], undefined, true)
@@ -249,7 +251,7 @@ export class SceneHost implements InteractionHost, CanvasController {
     const begun = painter.hold(() => {
       // The overlay as it shows at the start: the selection, no guides yet.
       this.drawOverlay({ previews: new Map(), guides: [], marquee: null })
-      const drawables = world.children.flatMap((background) => background.children)
+      const drawables = worldDrawables(world)
       const from = drawables.findIndex((d) => moving.has(d))
       const over = drawables.slice(from + 1).filter((d) => !moving.has(d))
       return from >= 0 && layer.begin(moving, over)
