@@ -36,6 +36,7 @@ import { MOVES_PER_SECOND, cpuDrag, idleCpuPerSecond, type DragCpu } from './dra
 import { browserPid } from './process-cpu.ts'
 import {
   openBarePixiScene,
+  guidedMoves,
   openFloorScene,
   openKonvaScene,
   sceneFromEditor,
@@ -547,6 +548,13 @@ export async function runCanvasBench(
       }
       const scene100 = await editorCase('editor_100', full, sizes.blocks)
       await otherCase('konva_100', scene100, openKonvaScene, KONVA)
+      // Konva snapping and showing guides as the editor does: the same work as the editor's drag.
+      await otherCase(
+        'konva_snapping_100',
+        scene100,
+        (p, path, s) => openKonvaScene(p, path, s, { snapping: true }),
+        KONVA,
+      )
       await otherCase('bare_pixi_100', scene100, openBarePixiScene, PIXI)
       const scene1000 = await editorCase('editor_1000', many, sizes.manyBlocks)
       await otherCase('konva_1000', scene1000, openKonvaScene, KONVA)
@@ -559,6 +567,10 @@ export async function runCanvasBench(
       const drag = (c: Case) => scriptedDrag(c.page, c.cdp, c.grab, c.kind, sizes.moves)
       const fpsCases = cases.filter((c) => !c.name.startsWith('floor'))
       for (const c of fpsCases) await drag(c)
+      // A Konva page that never snapped would not do the editor's work.
+      const snapping = cases.find((c) => c.name === 'konva_snapping_100')!
+      if ((await guidedMoves(snapping.page)) === 0)
+        throw new Error('konva_snapping_100: no move of its drag showed a guide')
       // Where a drag's time goes on each page (BENCH_PROFILE=dir writes the profiles there too);
       // a smoke run profiles the editor's first drag, to see the profiling still works.
       if (process.env.BENCH_PROFILE !== undefined || smoke) {
@@ -679,6 +691,7 @@ export async function runCanvasBench(
       }
       const cpuRatios = (a: string, b: string) => cpu(a).map((x, i) => x / cpu(b)[i]!)
       report('drag_cpu_ratio_vs_konva_100', cpuRatios('editor_100', 'konva_100'))
+      report('drag_cpu_ratio_vs_konva_snapping_100', cpuRatios('editor_100', 'konva_snapping_100'))
       report('drag_cpu_ratio_vs_konva_1000', cpuRatios('editor_1000', 'konva_1000'))
       report('drag_cpu_ratio_vs_konva_5000', cpuRatios('editor_5000', 'konva_5000'))
       // The floor over Konva's page: a goal below it (≤ 0.5 among 1,000) no page can meet here.

@@ -259,14 +259,29 @@ async function scenePage(page: Page, scene: Scene, script?: string) {
   }, scene)
 }
 
-/** The scene in Konva, with Konva's advice for dragging. */
-export async function openKonvaScene(page: Page, konvaPath: string, scene: Scene) {
+/**
+ * The scene in Konva, with Konva's advice for dragging. With `snapping`, the dragged block snaps as
+ * in the editor and Konva's own snapping example shows it: its corner to the editor's grid, then
+ * its edges and centre to those of the section and the other blocks within 6 px, the nearest on
+ * each axis winning, a guide line drawn for each on the drag layer at every move. The stops are
+ * gathered once, when the drag starts (Konva's example gathers them at every move).
+ */
+export async function openKonvaScene(
+  page: Page,
+  konvaPath: string,
+  scene: Scene,
+  { snapping = false }: { snapping?: boolean } = {},
+) {
   await scenePage(page, scene, konvaPath)
   await page.evaluate(
-    ({ scene, colours }) => {
+    ({ scene, colours, snapping }) => {
       /* eslint-disable @typescript-eslint/no-explicit-any */
       const Konva = (window as any).Konva
-      const w = window as unknown as { __draws: number; __pictures: ScenePictures }
+      const w = window as unknown as {
+        __draws: number
+        __pictures: ScenePictures
+        __guidedMoves?: number
+      }
       const { bg, pic } = w.__pictures
       const stage = new Konva.Stage({
         container: 'stage',
@@ -320,11 +335,91 @@ export async function openKonvaScene(page: Page, konvaPath: string, scene: Scene
           // Konva's advice: the dragged node on a layer of its own while it moves.
           group.on('dragstart', () => group.moveTo(drag))
           group.on('dragend', () => group.moveTo(still))
+          if (snapping) snapOnDrag(group, b)
         } else group.cache()
       })
       still.draw()
+
+      /** Snaps `group` (the block `b`, upright) as it is dragged, with a guide for each axis. */
+      function snapOnDrag(group: any, b: (typeof scene.blocks)[number]) {
+        const frame = {
+          x: scene.section.x - scene.canvas.x,
+          y: scene.section.y - scene.canvas.y,
+          width: scene.section.width,
+          height: scene.section.height,
+        }
+        // The editor's grid: 20 px of a 1,200 px wide section.
+        const grid = (20 * scene.section.width) / 1200
+        const guides = ['v', 'h'].map(
+          () =>
+            new Konva.Line({
+              stroke: 'rgb(0, 161, 255)',
+              strokeWidth: 1,
+              dash: [4, 6],
+              visible: false,
+              listening: false,
+            }),
+        )
+        drag.add(...guides)
+        /** A box's left, centre and right (or top, middle, bottom). */
+        const edges = (at: number, size: number) => [at, at + size / 2, at + size]
+        let stops: { v: number[]; h: number[] } = { v: [], h: [] }
+        group.on('dragstart', () => {
+          const boxes = [
+            frame,
+            ...scene.blocks.slice(0, -1).map((o) => {
+              const r = (o.rotation * Math.PI) / 180
+              const w = Math.abs(o.width * Math.cos(r)) + Math.abs(o.height * Math.sin(r))
+              const h = Math.abs(o.width * Math.sin(r)) + Math.abs(o.height * Math.cos(r))
+              return {
+                x: o.x - scene.canvas.x - w / 2,
+                y: o.y - scene.canvas.y - h / 2,
+                width: w,
+                height: h,
+              }
+            }),
+          ]
+          stops = {
+            v: boxes.flatMap((o) => edges(o.x, o.width)),
+            h: boxes.flatMap((o) => edges(o.y, o.height)),
+          }
+        })
+        group.on('dragmove', () => {
+          const at = group.position()
+          let left = frame.x + Math.round((at.x - b.width / 2 - frame.x) / grid) * grid
+          let top = frame.y + Math.round((at.y - b.height / 2 - frame.y) / grid) * grid
+          const nearest = (own: number[], lines: number[]) => {
+            let best: number | null = null
+            for (const line of lines)
+              for (const edge of own) {
+                const d = line - edge
+                if (Math.abs(d) <= 6 && (best === null || Math.abs(d) < Math.abs(best))) best = d
+              }
+            return best
+          }
+          const dx = nearest(edges(left, b.width), stops.v)
+          const dy = nearest(edges(top, b.height), stops.h)
+          left += dx ?? 0
+          top += dy ?? 0
+          group.position({ x: left + b.width / 2, y: top + b.height / 2 })
+          const [v, h] = guides
+          const on = (e: number, lines: number[]) => lines.some((l) => Math.abs(l - e) < 1e-6)
+          const vx = dx === null ? null : edges(left, b.width).find((e) => on(e, stops.v))
+          const hy = dy === null ? null : edges(top, b.height).find((e) => on(e, stops.h))
+          v.visible(vx != null)
+          if (vx != null) v.points([vx, 0, vx, scene.canvas.height])
+          h.visible(hy != null)
+          if (hy != null) h.points([0, hy, scene.canvas.width, hy])
+          // Moves that showed a guide: the benchmark checks the page snapped at all.
+          if (vx != null || hy != null) w.__guidedMoves = (w.__guidedMoves ?? 0) + 1
+        })
+        group.on('dragend', () => {
+          for (const g of guides) g.visible(false)
+          drag.batchDraw()
+        })
+      }
     },
-    { scene, colours: BUTTON },
+    { scene, colours: BUTTON, snapping },
   )
 }
 
@@ -335,6 +430,11 @@ export async function openKonvaScene(page: Page, konvaPath: string, scene: Scene
  * docs/editor.md «Drawing»), nothing else on the page and nothing drawn on release. No page that
  * shows the scene and moves a block can spend less a move; a goal below it cannot be met here.
  */
+/** How many moves of the drags so far showed a guide on a Konva page that snaps. */
+export function guidedMoves(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __guidedMoves?: number }).__guidedMoves ?? 0)
+}
+
 export async function openFloorScene(page: Page, _path: string, scene: Scene) {
   await scenePage(page, scene)
   await page.evaluate(

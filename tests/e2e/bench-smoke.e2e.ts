@@ -111,6 +111,7 @@ describe('the browser’s benchmarks still run', () => {
             ...[
               'editor_100',
               'konva_100',
+              'konva_snapping_100',
               'editor_1000',
               'konva_1000',
               'editor_5000',
@@ -118,6 +119,7 @@ describe('the browser’s benchmarks still run', () => {
               'floor_1000',
             ].map((scene) => `drag_cpu_ms_per_move_${scene}`),
             'drag_cpu_ratio_vs_konva_100',
+            'drag_cpu_ratio_vs_konva_snapping_100',
             'drag_cpu_ratio_vs_konva_1000',
             'drag_cpu_ratio_vs_konva_5000',
             'drag_cpu_floor_ratio_vs_konva_1000',
