@@ -95,6 +95,7 @@ describe('the browser’s benchmarks still run', () => {
             ...[
               'editor_100',
               'konva_100',
+              'konva_snapping_100',
               'bare_pixi_100',
               'editor_1000',
               'konva_1000',
