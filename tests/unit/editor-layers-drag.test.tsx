@@ -1,4 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react'
+import { useSyncExternalStore } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { LayersPanel } from '../../src/features/editor/layers-panel.tsx'
 import { EditorStore } from '../../src/features/editor/model/editor-store.ts'
@@ -153,7 +154,12 @@ describe('a long layers list', () => {
     const store = new EditorStore({ texts, frameWidth: 1200 })
     store.setBackgrounds([{ id: 10, width: 1600, height: 900, position: 0 }])
     store.syncFromData(Array.from({ length: count }, (_, i) => block(i + 1, `Блок ${i + 1}`)))
-    await renderInApp(() => <LayersPanel store={store} state={store.getState()} bgId={10} />)
+    // The panel follows the store, as the editor's page renders it.
+    function Live() {
+      const state = useSyncExternalStore(store.subscribe, store.getState)
+      return <LayersPanel store={store} state={state} bgId={10} />
+    }
+    await renderInApp(() => <Live />)
     const list = screen.getByRole('list', { name: 'Слои' })
     const scroller = list.parentElement!
     // The panel's scrolling box shows 10 rows (jsdom lays nothing out).
@@ -172,7 +178,7 @@ describe('a long layers list', () => {
         scroller.dispatchEvent(new Event('scroll'))
       })
     const names = () => screen.getAllByRole('listitem').map((row) => row.textContent ?? '')
-    return { store, list, scrollTo, names }
+    return { store, list, scrollTo, names, scrolled: () => scrollTop }
   }
 
   it('draws the rows in view, each in its place, and the others as it scrolls to them', async () => {
@@ -192,6 +198,25 @@ describe('a long layers list', () => {
     expect(rows[0]).toHaveStyle({ top: `${92 * ROW}px` })
     scrollTo(200 * ROW - 10 * ROW)
     expect(names().at(-1)).toBe('Блок 1')
+  })
+
+  it('shows the row of a block selected on the canvas, scrolling the least it takes', async () => {
+    const { store, scrollTo, names, scrolled } = await longList(200)
+    scrollTo(0)
+    // «Блок 50» is row 150 (front first), far below the 10 rows in view.
+    act(() => store.select(['ck-50']))
+    expect(scrolled()).toBe(150 * ROW + 44 - 10 * ROW)
+    // The browser then says the box scrolled: the row is drawn.
+    scrollTo(scrolled())
+    expect(names()).toContain('Блок 50')
+    // A row already in view moves nothing; one above the view comes to its top.
+    act(() => store.select(['ck-52']))
+    expect(scrolled()).toBe(150 * ROW + 44 - 10 * ROW)
+    act(() => store.select(['ck-190']))
+    expect(scrolled()).toBe(10 * ROW)
+    // Several selected (a marquee, Shift) move nothing.
+    act(() => store.select(['ck-1', 'ck-2']))
+    expect(scrolled()).toBe(10 * ROW)
   })
 
   it('drops a row past rows it never drew', async () => {

@@ -72,6 +72,15 @@ export function LayersPanel({
   // Only the rows in view are drawn: a background of thousands of blocks would otherwise keep
   // tens of thousands of elements in the page, which made every frame of a canvas drag slower.
   const { start, end } = useScrolledRows(scroller, keys.length, LAYER_ROW_PITCH)
+  // A block selected elsewhere (on the canvas) shows its row: in a long list it may lie far out
+  // of view, and out of view it is not drawn at all.
+  const only = state.selection.length === 1 ? state.selection[0]! : null
+  const onlyIndex = only === null ? -1 : keys.indexOf(only)
+  useEffect(() => {
+    if (scroller && onlyIndex >= 0) revealRow(scroller, onlyIndex)
+    // Only when the selection changes, not when the rows are reordered under it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [only, scroller])
   // A drag does not outlive the panel or its background.
   useEffect(() => drag.stop, [drag, bgId])
   return (
@@ -132,6 +141,17 @@ export function LayersPanel({
       )}
     </Stack>
   )
+}
+
+/** Scrolls `scroller` the least that shows the row at `index` whole. */
+function revealRow(scroller: HTMLElement, index: number) {
+  // A panel of no size (hidden) shows nothing to scroll to.
+  if (scroller.clientHeight <= 0) return
+  const top = index * LAYER_ROW_PITCH
+  const bottom = top + LAYER_ROW_HEIGHT
+  if (top < scroller.scrollTop) scroller.scrollTop = top
+  else if (bottom > scroller.scrollTop + scroller.clientHeight)
+    scroller.scrollTop = bottom - scroller.clientHeight
 }
 
 /**
