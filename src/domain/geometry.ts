@@ -384,7 +384,7 @@ export function findGuides(moving: Rect, targets: GuideTargets, threshold: numbe
       const target = targets.rects[Math.floor(order / 3)]!
       const t = lines(target, axis)[order % 3]!
       const key = Math.round(t * 1000)
-      const [from, to] =
+      const [from, to]: [number, number] =
         axis === 'v'
           ? [
               Math.min(moved.top, target.top),
@@ -398,9 +398,9 @@ export function findGuides(moving: Rect, targets: GuideTargets, threshold: numbe
         (g) => g.axis === axis && Math.round(g.pos * 1000) === key,
       )
       if (existing) {
-        existing.from = Math.min(existing.from, from!)
-        existing.to = Math.max(existing.to, to!)
-      } else result.guides.push({ axis, pos: t, from: from!, to: to! })
+        existing.from = Math.min(existing.from, from)
+        existing.to = Math.max(existing.to, to)
+      } else result.guides.push({ axis, pos: t, from, to })
     }
   }
   return result

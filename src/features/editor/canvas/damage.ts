@@ -59,7 +59,7 @@ export function scissorBox(
 }
 
 /** The screen's rectangle (CSS px) that a scissor box of the drawing buffer covers. */
-export function onScreen(
+function onScreen(
   box: ScissorBox,
   resolution: number,
   buffer: { width: number; height: number },

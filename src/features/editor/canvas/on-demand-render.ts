@@ -390,7 +390,7 @@ function boundsOf(objects: ReadonlySet<Container>): ScreenRect | null {
  * The drawn objects of `drawables` whose bounds lie wholly outside `rect` (screen px): nothing of
  * them shows there.
  */
-export function lyingOutside(drawables: readonly Container[], rect: ScreenRect): Container[] {
+function lyingOutside(drawables: readonly Container[], rect: ScreenRect): Container[] {
   return drawables.filter((d) => {
     if (d.destroyed || !d.visible || !d.renderable) return false
     const b = d.getBounds()
