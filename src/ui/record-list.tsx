@@ -15,7 +15,14 @@ import { FirstScreenMark } from './first-screen.tsx'
 import { filterList, sortList, type SortDirection, type SortOption } from './list-query.ts'
 import classes from './record-list.module.css'
 import { SyncMark, type SyncMarkState } from './sync-mark.tsx'
-import { clampRange, rowsInView, useFollowedRows, type RowRange } from './virtual-rows.ts'
+import {
+  clampRange,
+  drawnRows,
+  rowsInView,
+  useFocusedRow,
+  useFollowedRows,
+  type RowRange,
+} from './virtual-rows.ts'
 import { NativeSelect, TextInput } from './text-input.tsx'
 
 export type { SortOption } from './list-query.ts'
@@ -242,9 +249,14 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
     }
   }, [rows.length])
 
-  const { start, end } = useWindowRows(rows.length, rowHeight, scrollMargin)
-  const shownRows = []
-  for (let index = start; index < end; index++) shownRows.push(index)
+  const range = useWindowRows(rows.length, rowHeight, scrollMargin)
+  // The row with the keyboard's focus and the row being edited stay drawn wherever the page
+  // scrolls: taken out, they would lose the focus and the edit's draft.
+  const focus = useFocusedRow('data-record-id')
+  const indexOf = (id: number | null | undefined) =>
+    id === null || id === undefined ? -1 : rows.findIndex((item) => getId(item) === id)
+  const focusedId = focus.focused === null ? null : Number(focus.focused)
+  const shownRows = drawnRows(range, rows.length, [indexOf(focusedId), indexOf(props.editingId)])
 
   return (
     <div className={classes.frame}>
@@ -254,6 +266,8 @@ function VirtualRows<T>(props: RecordListProps<T> & { rows: T[] }) {
         aria-label={props.label}
         className={classes.rows}
         style={{ height: rows.length * rowHeight }}
+        onFocus={focus.onFocus}
+        onBlur={focus.onBlur}
       >
         {shownRows.map((index) => {
           const item = rows[index] as T

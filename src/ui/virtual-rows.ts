@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from 'react'
+import { useCallback, useLayoutEffect, useState, type FocusEvent } from 'react'
 
 /**
  * Long lists draw only the rows in view (docs/performance.md «Long lists draw the rows in view»).
@@ -36,6 +36,46 @@ export function rowsInView(
 /** A range no longer than the list (fewer rows than at the last scroll, before the effect runs). */
 export function clampRange(range: RowRange, count: number): RowRange {
   return { start: Math.min(range.start, count), end: Math.min(range.end, count) }
+}
+
+/**
+ * The indices of the rows to draw: those of `range`, and each of `kept` (a row that must stay in
+ * the page wherever the list scrolls: the one holding the keyboard's focus, a row being dragged
+ * by its handle, a row being edited) that lies outside it, in order. A row taken out of the page
+ * would take the focus, a pointer's capture or a draft with it.
+ */
+export function drawnRows(range: RowRange, count: number, kept: readonly number[]): number[] {
+  const rows: number[] = []
+  for (let index = range.start; index < range.end; index += 1) rows.push(index)
+  const outside = kept.filter(
+    (index) => index >= 0 && index < count && (index < range.start || index >= range.end),
+  )
+  return [...new Set([...outside, ...rows])].sort((a, b) => a - b)
+}
+
+/**
+ * The row that holds the keyboard's focus, by the value of its `attribute` (the row element's
+ * `data-…` naming it), with the handlers to put on the list; null when the focus is outside.
+ */
+export function useFocusedRow(attribute: string): {
+  focused: string | null
+  onFocus: (e: FocusEvent<HTMLElement>) => void
+  onBlur: (e: FocusEvent<HTMLElement>) => void
+} {
+  const [focused, setFocused] = useState<string | null>(null)
+  const onFocus = useCallback(
+    (e: FocusEvent<HTMLElement>) => {
+      const row = e.target instanceof Element ? e.target.closest(`[${attribute}]`) : null
+      setFocused(row?.getAttribute(attribute) ?? null)
+    },
+    [attribute],
+  )
+  const onBlur = useCallback((e: FocusEvent<HTMLElement>) => {
+    // Within the list the next row's focus follows; out of it no row holds the focus.
+    const next = e.relatedTarget
+    if (!(next instanceof Node && e.currentTarget.contains(next))) setFocused(null)
+  }, [])
+  return { focused, onFocus, onBlur }
 }
 
 /**

@@ -1163,7 +1163,7 @@ describe('the layers list', () => {
     await page.getByRole('button', { name: 'Отменить', exact: true }).click()
     await expect.poll(order).toEqual(['image', 'button', 'text'])
   }, 60_000)
-  it('of a background with hundreds of blocks draws the rows in view, and scrolls to the last', async () => {
+  it('of a background with hundreds of blocks draws the rows in view, scrolls to the last, and takes a row far down by its grip', async () => {
     await page.setViewportSize({ width: 1280, height: 800 })
     const projectId = await createProjectThroughUi(page, 'Много слоёв', 1)
     await page.getByText('Добавьте первую секцию').waitFor()
@@ -1198,6 +1198,30 @@ describe('the layers list', () => {
     await expect
       .poll(() => back.getByRole('button').first().getAttribute('aria-pressed'))
       .toBe('true')
+
+    // A row dragged by its grip to the list's bottom edge scrolls the list far past the rows drawn
+    // at first, and lands there: the grip holding the pointer stays in the page all the while.
+    const scroller = () => list.evaluate((el) => el.parentElement!.scrollTop)
+    await list.evaluate((el) => el.parentElement!.scrollTo({ top: 0 }))
+    await expect.poll(scroller).toBe(0)
+    const grip = page.getByRole('img', { name: `Перетащить слой «Блок ${total}»` })
+    const from = (await grip.boundingBox())!
+    const box = await list.evaluate((el) => {
+      const r = el.parentElement!.getBoundingClientRect()
+      return { bottom: r.bottom, middle: r.left + r.width / 2 }
+    })
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+    await page.mouse.down()
+    // Over the rows' names, not their grips: only the grip that took the pointer follows it.
+    await page.mouse.move(box.middle, box.bottom - 4, { steps: 5 })
+    // 40 rows down: far past the 8 drawn beyond the view's edge.
+    await expect.poll(scroller, { timeout: 20_000 }).toBeGreaterThan(40 * 46)
+    await page.mouse.up()
+    const moved = layerItems(page).filter({ hasText: new RegExp(`^Блок ${total}$`) })
+    await expect
+      .poll(async () => Number(await moved.getAttribute('aria-posinset')))
+      .toBeGreaterThan(40)
+    expect(await page.getByTestId('layer-drop-line').count()).toBe(0)
   }, 90_000)
 
   it('raises no uncaught error while backgrounds are uploaded one after another, in either editor', async () => {

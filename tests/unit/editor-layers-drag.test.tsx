@@ -233,4 +233,44 @@ describe('a long layers list', () => {
     const order = store.keysOf(10)
     expect(order.indexOf('ck-200')).toBe(order.indexOf('ck-49') + 1)
   })
+
+  it('keeps the dragged row in the page when the list scrolls far from it, so the drag ends', async () => {
+    const { store, scrollTo } = await longList(200)
+    scrollTo(0)
+    const grip = screen.getByRole('img', { name: 'Перетащить слой «Блок 200»' })
+    fireEvent.pointerDown(grip, { pointerId: 1, pointerType: 'touch', clientY: rowY(0) })
+    // The list scrolls (the finger at its edge) far past the overscan of the dragged row.
+    scrollTo(150 * ROW)
+    // The grip that holds the pointer is still the same element in the page.
+    expect(grip.isConnected).toBe(true)
+    expect(screen.getByRole('img', { name: 'Перетащить слой «Блок 200»' })).toBe(grip)
+    const y = LIST_TOP + 150 * ROW + 23
+    fireEvent.pointerMove(grip, { pointerId: 1, pointerType: 'touch', clientY: y })
+    fireEvent.pointerUp(grip, { pointerId: 1, pointerType: 'touch', clientY: y })
+    expect(screen.queryByTestId('layer-drop-line')).toBeNull()
+    const order = store.keysOf(10)
+    expect(order.indexOf('ck-200')).toBe(order.indexOf('ck-49') + 1)
+    // Once dropped it is a row like the others: out of view, out of the page.
+    scrollTo(0)
+    expect(screen.queryByRole('img', { name: 'Перетащить слой «Блок 200»' })).toBeNull()
+  })
+
+  it('keeps the focused row in the page and its focus while the list scrolls away', async () => {
+    const { scrollTo, names } = await longList(200)
+    scrollTo(0)
+    const up = screen.getAllByRole('button', { name: 'Ниже' })[1]!
+    act(() => up.focus())
+    expect(document.activeElement).toBe(up)
+    scrollTo(100 * ROW)
+    // Rows 92 to 117, and the focused second row above them.
+    expect(names()).toHaveLength(27)
+    expect(names()[0]).toBe('Блок 199')
+    expect(up.isConnected).toBe(true)
+    expect(document.activeElement).toBe(up)
+    // The focus leaves the list: the row goes with the others out of view.
+    act(() => up.blur())
+    scrollTo(99 * ROW)
+    expect(names()).toHaveLength(26)
+    expect(names()).not.toContain('Блок 199')
+  })
 })

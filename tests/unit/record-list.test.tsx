@@ -24,6 +24,7 @@ function List(props: {
   partial?: boolean
   onOpen?: (row: Row) => void
   marks?: Map<number, SyncMarkState>
+  editingId?: number | null
 }) {
   return (
     <RecordList
@@ -35,6 +36,7 @@ function List(props: {
       sorts={sorts}
       marks={props.marks}
       onOpen={props.onOpen}
+      editingId={props.editingId}
       renderRow={(row) => (
         <span>
           {row.name} — {row.city}
@@ -220,5 +222,50 @@ describe('RecordList', () => {
       window.scrollY = 0
       window.dispatchEvent(new Event('scroll'))
     })
+  })
+
+  it('keeps the focused row and the row being edited in the page while it scrolls away', async () => {
+    const rows = Array.from({ length: 1_000 }, (_, i) => ({
+      id: i + 1,
+      name: `Специалист ${String(i).padStart(4, '0')}`,
+      city: 'Пермь',
+    }))
+    const scrollTo = (y: number) =>
+      act(() => {
+        window.scrollY = y
+        window.dispatchEvent(new Event('scroll'))
+      })
+    function Editable() {
+      const [editing, setEditing] = useState<number | null>(null)
+      return (
+        <>
+          <button type="button" onClick={() => setEditing(3)}>
+            Переименовать
+          </button>
+          <List items={rows} onOpen={() => undefined} editingId={editing} />
+        </>
+      )
+    }
+    await renderInApp(() => <Editable />)
+    const list = await screen.findByRole('list', { name: 'Люди' })
+    const open = within(list).getByRole('button', { name: /Специалист 0002/ })
+    act(() => open.focus())
+    scrollTo(500 * 72)
+    // The focused row is still the same element, and still holds the focus.
+    expect(open.isConnected).toBe(true)
+    expect(document.activeElement).toBe(open)
+    expect(names()).toContain('Специалист 0002')
+    expect(names()).not.toContain('Специалист 0001')
+    // Once the focus leaves, it goes with the other rows out of view.
+    act(() => open.blur())
+    scrollTo(500 * 72 + 72)
+    expect(names()).not.toContain('Специалист 0002')
+
+    // A row being edited (a rename in place) stays too.
+    scrollTo(0)
+    act(() => screen.getByRole('button', { name: 'Переименовать' }).click())
+    scrollTo(500 * 72)
+    expect(names()).toContain('Специалист 0002')
+    scrollTo(0)
   })
 })

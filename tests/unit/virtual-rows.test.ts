@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { OVERSCAN, clampRange, rowsInView } from '../../src/ui/virtual-rows.ts'
+import { OVERSCAN, clampRange, drawnRows, rowsInView } from '../../src/ui/virtual-rows.ts'
 
 describe('the rows in view', () => {
   it('at the top: the rows the view shows and the overscan below', () => {
@@ -31,5 +31,15 @@ describe('the rows in view', () => {
   it('a range kept from a longer list ends with the list', () => {
     expect(clampRange({ start: 40, end: 60 }, 50)).toEqual({ start: 40, end: 50 })
     expect(clampRange({ start: 40, end: 60 }, 30)).toEqual({ start: 30, end: 30 })
+  })
+})
+
+describe('the rows drawn', () => {
+  it('are the range, with each kept row outside it, in order and once', () => {
+    expect(drawnRows({ start: 3, end: 6 }, 100, [])).toEqual([3, 4, 5])
+    expect(drawnRows({ start: 3, end: 6 }, 100, [80, 1])).toEqual([1, 3, 4, 5, 80])
+    // A kept row inside the range, twice kept, or no row at all (-1, past the end) adds nothing.
+    expect(drawnRows({ start: 3, end: 6 }, 100, [4, 80, 80, -1, 100])).toEqual([3, 4, 5, 80])
+    expect(drawnRows({ start: 0, end: 0 }, 0, [0])).toEqual([])
   })
 })

@@ -5,7 +5,7 @@ import { IconButton, PlainButton } from '../../ui/button.tsx'
 import { IconArrowDown, IconArrowUp, IconGripVertical } from '@tabler/icons-react'
 import { memo, useCallback, useEffect, useMemo, useState, type PointerEvent } from 'react'
 import { Badge } from '../../ui/badge.tsx'
-import { useScrolledRows } from '../../ui/virtual-rows.ts'
+import { drawnRows, useFocusedRow, useScrolledRows } from '../../ui/virtual-rows.ts'
 import type { LocalBlock } from './editor-data.ts'
 import { BlockIcon } from './block-icons.tsx'
 import { LAYER_ROW_HEIGHT, LAYER_ROW_PITCH, LayerDrag, type DropTarget } from './layer-drag.ts'
@@ -71,7 +71,15 @@ export function LayersPanel({
   )
   // Only the rows in view are drawn: a background of thousands of blocks would otherwise keep
   // tens of thousands of elements in the page, which made every frame of a canvas drag slower.
-  const { start, end } = useScrolledRows(scroller, keys.length, LAYER_ROW_PITCH)
+  const range = useScrolledRows(scroller, keys.length, LAYER_ROW_PITCH)
+  // The row with the keyboard's focus and the row dragged by its handle stay drawn wherever the
+  // list scrolls: taken out, the first would lose the focus, the second its pointer (the drag
+  // would never end).
+  const focus = useFocusedRow('data-layer-key')
+  const rows = drawnRows(range, keys.length, [
+    target ? keys.indexOf(target.key) : -1,
+    focus.focused === null ? -1 : keys.indexOf(focus.focused),
+  ])
   // A block selected elsewhere (on the canvas) shows its row: in a long list it may lie far out
   // of view, and out of view it is not drawn at all.
   const only = state.selection.length === 1 ? state.selection[0]! : null
@@ -100,26 +108,31 @@ export function LayersPanel({
             aria-label={t`Слои`}
             pos="relative"
             style={{ height: keys.length * LAYER_ROW_PITCH - (LAYER_ROW_PITCH - LAYER_ROW_HEIGHT) }}
+            onFocus={focus.onFocus}
+            onBlur={focus.onBlur}
           >
-            {keys.slice(start, end).map((key, k) => (
-              <LayerRow
-                key={key}
-                index={start + k}
-                count={keys.length}
-                store={store}
-                blockKey={key}
-                block={state.blocks.get(key)!}
-                selected={state.selection.includes(key)}
-                conflict={conflicted.has(state.blocks.get(key)!.id ?? 0)}
-                first={start + k === 0}
-                last={start + k === keys.length - 1}
-                dragging={target?.key === key}
-                onDragStart={drag.onPointerDown}
-                onDragMove={drag.onPointerMove}
-                onDragEnd={drag.onPointerUp}
-                onDragCancel={drag.onPointerCancel}
-              />
-            ))}
+            {rows.map((index) => {
+              const key = keys[index]!
+              return (
+                <LayerRow
+                  key={key}
+                  index={index}
+                  count={keys.length}
+                  store={store}
+                  blockKey={key}
+                  block={state.blocks.get(key)!}
+                  selected={state.selection.includes(key)}
+                  conflict={conflicted.has(state.blocks.get(key)!.id ?? 0)}
+                  first={index === 0}
+                  last={index === keys.length - 1}
+                  dragging={target?.key === key}
+                  onDragStart={drag.onPointerDown}
+                  onDragMove={drag.onPointerMove}
+                  onDragEnd={drag.onPointerUp}
+                  onDragCancel={drag.onPointerCancel}
+                />
+              )
+            })}
             {target ? (
               <Box
                 data-testid="layer-drop-line"
