@@ -246,10 +246,15 @@ async function waitForEditor(page: Page, blocks: number, sizes: Sizes) {
   await page.waitForTimeout(blocks > sizes.blocks ? sizes.settleMs.many : sizes.settleMs.few)
 }
 
-/** What a pan shows: frames drawn a second, and how long its first frame took. */
+/** What a pan shows: frames drawn a second, and how long its first and its end took. */
 interface PanFigures extends DragRates {
   /** From the pan's first pointer move to the frame that first showed the view moved (ms). */
   firstFrameMs: number
+  /**
+   * From the release to the second animation frame after it, the first that can begin once
+   * whatever the release drew is done: when the view can answer the hand again (ms).
+   */
+  endMs: number
 }
 
 /**
@@ -262,13 +267,25 @@ async function panFps(page: Page, from: { x: number; y: number }, ms: number): P
   await page.bringToFront()
   await page.evaluate('globalThis.__name ??= (f) => f')
   await page.evaluate(() => {
-    type Start = { run: number; moved: number; drawn: number }
+    type Start = { run: number; moved: number; drawn: number; released: number; answered: number }
     const w = window as unknown as { __panStart?: Start }
     const host = document.querySelector<HTMLElement>('[data-testid="editor-canvas"]')
     const read = () => Number(host?.dataset.frames ?? 0)
     const run = (w.__panStart?.run ?? 0) + 1
-    const start: Start = { run, moved: 0, drawn: 0 }
+    const start: Start = { run, moved: 0, drawn: 0, released: 0, answered: 0 }
     w.__panStart = start
+    const onUp = (e: PointerEvent) => {
+      // The middle button let go: the pan's end.
+      if (e.button !== 1) return
+      removeEventListener('pointerup', onUp, { capture: true })
+      start.released = performance.now()
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          if (w.__panStart === start) start.answered = performance.now()
+        }),
+      )
+    }
+    addEventListener('pointerup', onUp, { capture: true })
     let before = NaN
     const onMove = (e: PointerEvent) => {
       // The middle button held: the pan's first move.
@@ -290,9 +307,14 @@ async function panFps(page: Page, from: { x: number; y: number }, ms: number): P
     const start = (window as unknown as { __panStart: { moved: number; drawn: number } }).__panStart
     return start.drawn > 0 ? start.drawn - start.moved : Number.NaN
   })
-  // The last frames of the pan (the live scene again at rest) are not part of the figure.
+  // The last frames of the pan (the live scene again at rest) are not part of the frame rate.
   await page.waitForTimeout(300)
-  return { ...rates, firstFrameMs }
+  const endMs = await page.evaluate(() => {
+    type End = { released: number; answered: number }
+    const start = (window as unknown as { __panStart: End }).__panStart
+    return start.answered > 0 ? start.answered - start.released : Number.NaN
+  })
+  return { ...rates, firstFrameMs, endMs }
 }
 
 /** Frames the editor's stage draws per second while nobody touches it (on demand: none). */
@@ -754,6 +776,16 @@ export async function runCanvasBench(
         if (first.some((v) => !Number.isFinite(v))) throw new Error(`${key}: a pan drew no frame`)
         console.log(`  ${key}: ${spread(first)}`)
         out[key] = median(first)
+      }
+      // The pan's end: a release never seen, or no frame after it, measured nothing.
+      for (const [key, pans] of [
+        ['pan_end_ms_empty_stage', emptyPans],
+        ['pan_end_ms_1000', manyPans],
+      ] as const) {
+        const ends = pans.map((p) => p.endMs)
+        if (ends.some((v) => !Number.isFinite(v))) throw new Error(`${key}: a pan's end not seen`)
+        console.log(`  ${key}: ${spread(ends)}`)
+        out[key] = median(ends)
       }
       for (const c of cases) await c.page.close()
       lap('pan')

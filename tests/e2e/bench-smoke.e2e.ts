@@ -132,6 +132,8 @@ describe('the browser’s benchmarks still run', () => {
             'pan_fps_ratio_vs_empty_stage_1000',
             'pan_first_frame_ms_empty_stage',
             'pan_first_frame_ms_1000',
+            'pan_end_ms_empty_stage',
+            'pan_end_ms_1000',
             'first_visit_first_rows_ms',
             'repeat_visit_first_rows_ms',
             'repeat_visit_first_rows_ratio_vs_first_visit',

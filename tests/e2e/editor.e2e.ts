@@ -550,7 +550,7 @@ interface CanvasHook {
     limitedFrames(): number
     drawWhole(): void
     settled(): boolean
-    panPictures(): { copied: number; strips: number }
+    panPictures(): { copied: number; strips: number; kept: number }
     lookAt(key: string, zoom: number): void
   }
 }
@@ -791,8 +791,8 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
 })
 
 describe('panning the view (docs/editor.md «A picture begun from the canvas»)', () => {
-  it('begins the picture from the canvas, draws the strips the pan reaches, and shows what the live scene draws', async () => {
-    await createProjectThroughUi(page, 'Панорама', 1)
+  it('begins the picture from the canvas, draws the strips the pan reaches, and ends showing what the live scene draws', async () => {
+    const projectId = await createProjectThroughUi(page, 'Панорама', 1)
     await page.getByText('Добавьте первую секцию').waitFor()
     await uploadBackground(page, makePng(BG.width, BG.height))
     expect(await canvasRenderer()).toBe('webgl')
@@ -831,15 +831,49 @@ describe('panning the view (docs/editor.md «A picture begun from the canvas»)'
     expect(during.strips).toBeGreaterThanOrEqual(before.strips + 3)
     await canvasPixels('__panned')
 
-    // Let go: the live scene is drawn again at the same view. The picture showed the same pixels.
+    // Let go: the canvas already shows the world at this view, so the picture goes without a
+    // frame (docs/editor.md «The end of a pan»): the pixels stay as they are.
     await page.mouse.up({ button: 'middle' })
-    // The strips are drawn into the picture with its margin added to the view, which may move
-    // a colour sampled from the background's picture by one level: no more.
-    // The strips are drawn into the picture with its margin added to the view, which may move
-    // a colour sampled from the background's picture by one level: no more.
-    expect(await canvasPixels('__live', '__panned', 1)).toBe(0)
+    await expect.poll(async () => (await pictures()).kept).toBe(before.kept + 1)
+    expect(await canvasPixels('__ended', '__panned')).toBe(0)
+    // The live scene drawn whole at the same view: the strips are drawn into the picture with its
+    // margin added to the view, which may move a colour sampled from the background's picture by
+    // one level, no more.
+    await page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.drawWhole())
+    expect(await canvasPixels('__live', '__ended', 1)).toBe(0)
     // (And the view did move: the same comparison with the canvas before the pan fails.)
     expect(await canvasPixels('__live', '__beforePan')).toBeGreaterThan(1000)
+
+    // A colleague moves the selected block while the view is panned: the picture shows it where it
+    // was, so the pan ends with the live scene drawn again.
+    await page.getByRole('button', { name: 'Сохранить', exact: true }).click()
+    await outboxEmptied(page, 20_000)
+    const [bgId] = await backgroundsOf(projectId)
+    const idOf = async () =>
+      (await drawnBlocks(page)).find((b) => b.key === closedIn!.key)?.id ?? null
+    await expect.poll(async () => ((await idOf()) ?? 0) > 0, { timeout: 20_000 }).toBe(true)
+    const id = (await idOf())!
+    const onServerNow = async () => (await serverBlocks(bgId!)).find((b) => b.id === id)
+    await expect.poll(onServerNow, { timeout: 20_000 }).toBeDefined()
+    const onServer = (await onServerNow())!
+    await page.mouse.down({ button: 'middle' })
+    try {
+      await page.mouse.move(from.x - 30, from.y + 10, { steps: 5 })
+      await apiPost(user, '/api/button/add', { id, x: onServer.x + 3 })
+      await expect
+        .poll(async () => (await drawnBlocks(page)).find((b) => b.id === id)?.x, {
+          timeout: 20_000,
+        })
+        .toBeCloseTo(onServer.x + 3, 3)
+      await page.mouse.move(from.x - 40, from.y + 10, { steps: 3 })
+    } finally {
+      // A failure here must not leave the button held for the journeys after this one.
+      await page.mouse.up({ button: 'middle' })
+    }
+    await canvasPixels('__endedAfterChange')
+    expect((await pictures()).kept).toBe(before.kept + 1)
+    await page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.drawWhole())
+    expect(await canvasPixels('__liveAfterChange', '__endedAfterChange', 1)).toBe(0)
   }, 90_000)
 })
 

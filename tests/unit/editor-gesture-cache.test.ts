@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { Container, Graphics, type Application } from 'pixi.js'
+import { Container, Graphics, Sprite, Texture, type Application } from 'pixi.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { GestureCache } from '../../src/features/editor/canvas/gesture-cache.ts'
 
@@ -298,5 +298,69 @@ describe('a pan picture begins from the canvas (docs/editor.md «A picture begun
       cache.end()
     }
     vi.unstubAllGlobals()
+  })
+
+  describe('the end of a pan (docs/editor.md «The end of a pan»)', () => {
+    /** A world of one background with two blocks, panned 30 px left as the editor's view does. */
+    function panned() {
+      vi.stubGlobal('WebGL2RenderingContext', FakeWebGL2)
+      const { gl, log } = copyingGl()
+      const { app, world } = copyingApp(gl, log)
+      const background = new Container()
+      const block = new Graphics().rect(0, 0, 20, 20).fill(0)
+      const picture = new Sprite(Texture.EMPTY)
+      block.position.set(SCREEN.width + 10, 100)
+      background.addChild(block, picture)
+      world.addChild(background)
+      const cache = new GestureCache(app, world)
+      cache.beginView({ zoom: 1, panX: 0, panY: 0 }, { overlay: null })
+      world.x = -30
+      cache.follow({ zoom: 1, panX: -30, panY: 0 })
+      return { cache, world, background, block, picture, log }
+    }
+    afterEach(() => vi.unstubAllGlobals())
+
+    it('shows the world as the live scene would after a pan that kept the zoom, its strips drawn', () => {
+      const { cache, log } = panned()
+      // The strip right of the screen was drawn: the cache's own change of the world.
+      expect(log).toContain('draw')
+      expect(cache.showsWorldAt({ zoom: 1, panX: -30, panY: 0 })).toBe(true)
+      // Not where the picture has not been placed and drawn, nor at another zoom, nor between
+      // pixels.
+      expect(cache.showsWorldAt({ zoom: 1, panX: -300, panY: 0 })).toBe(false)
+      expect(cache.showsWorldAt({ zoom: 1.5, panX: -30, panY: 0 })).toBe(false)
+      expect(cache.showsWorldAt({ zoom: 1, panX: -30.5, panY: 0 })).toBe(false)
+      cache.end()
+      expect(cache.showsWorldAt({ zoom: 1, panX: -30, panY: 0 })).toBe(false)
+    })
+
+    it('does not once anything inside the world changed during the pan', () => {
+      const changes: [string, (parts: ReturnType<typeof panned>) => void][] = [
+        ['a block moved', ({ block }) => block.position.set(block.x + 1, block.y)],
+        ['a block hidden', ({ block }) => (block.visible = false)],
+        ['a graphic drawn again', ({ block }) => block.clear().rect(0, 0, 30, 30).fill(0)],
+        ['a picture loaded', ({ picture }) => (picture.texture = Texture.WHITE)],
+        ['a block added', ({ background }) => background.addChild(new Container())],
+        ['a block removed', ({ background, block }) => background.removeChild(block)],
+      ]
+      for (const [what, change] of changes) {
+        const parts = panned()
+        change(parts)
+        expect(parts.cache.showsWorldAt({ zoom: 1, panX: -30, panY: 0 }), what).toBe(false)
+        parts.cache.end()
+      }
+    })
+
+    it('does not once the world changed before a strip drew part of it, even changed no more since', () => {
+      const parts = panned()
+      const { cache, world, block } = parts
+      // Moved, then the pan reaches the left of the screen: the new strip draws it as it is now,
+      // the rest of the picture as it was.
+      block.position.set(block.x + 1, block.y)
+      world.x = 30
+      cache.follow({ zoom: 1, panX: 30, panY: 0 })
+      expect(cache.showsWorldAt({ zoom: 1, panX: 30, panY: 0 })).toBe(false)
+      cache.end()
+    })
   })
 })

@@ -1,7 +1,11 @@
 // @vitest-environment jsdom
 import { Texture, type Renderer } from 'pixi.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { PixelText, type PixelTextSpec } from '../../src/features/editor/canvas/pixel-text.ts'
+import {
+  PixelText,
+  paragraphsResting,
+  type PixelTextSpec,
+} from '../../src/features/editor/canvas/pixel-text.ts'
 import { SceneContainer } from '../../src/features/editor/canvas/scene-container.ts'
 
 /**
@@ -94,6 +98,27 @@ describe('a paragraph on the canvas', () => {
     expect(before.destroyed).toBe(true)
     expect(text.texture.destroyed).toBe(false)
     expect(text.texture).not.toBe(Texture.EMPTY)
+  })
+
+  it('does nothing before a frame while it does not show (a world hidden by a pan’s picture)', () => {
+    const { written } = contexts()
+    const { block, text } = onCanvas(spec('Скрытый'))
+    const world = new SceneContainer()
+    world.addChild(block)
+    world.visible = false
+    // The view moves the hidden world by a fraction of a pixel at every frame: nothing is drawn,
+    // and no paragraph waits for the view to rest.
+    for (let i = 0; i < 3; i += 1) {
+      world.x = 0.3 * i
+      frame(text)
+    }
+    expect(written).toEqual([])
+    expect(paragraphsResting()).toBe(0)
+    expect(text.texture).toBe(Texture.EMPTY)
+    // Shown again, it is drawn for the view at once.
+    world.visible = true
+    frame(text)
+    expect(written).toEqual(['Скрытый'])
   })
 
   it('takes the same paragraph again as no change: nothing drawn again, no frame asked', () => {

@@ -9,6 +9,7 @@ import {
   pictureTransform,
   pictureMargin,
   shouldRepicture,
+  showsAsLive,
   uncoveredShare,
 } from '../../src/features/editor/canvas/view-picture.ts'
 
@@ -260,5 +261,31 @@ describe('a picture begun from the canvas is drawn as the view reaches it (docs/
     // 300 + 30 device px is the world's x 60: a box starting past it stays out.
     expect(reachesInto(box(61, 70), strip, view, 200, 1.5)).toBe(false)
     expect(reachesInto({ x0: 40, y0: 2000, x1: 70, y1: 2100 }, strip, view, 200, 1.5)).toBe(false)
+  })
+})
+
+describe('a picture that shows the scene as a live frame would (docs/editor.md «The end of a pan»)', () => {
+  const margin = 200
+  const resolution = 2
+  const size = { width: (SCREEN.width + 2 * margin) * 2, height: (SCREEN.height + 2 * margin) * 2 }
+  const all = { x: 0, y: 0, ...size }
+  const at = (x: number, y: number, scale = 1) => ({ x, y, scale })
+
+  it('placed within its margin on whole device pixels, at its own zoom, drawn where it shows', () => {
+    expect(showsAsLive(at(-30, 45), SCREEN, margin, resolution, size, all)).toBe(true)
+    // Half a CSS px is a whole device px at a resolution of 2; a rounding error of the pan's sums
+    // is no move at all.
+    expect(showsAsLive(at(-30.5, 45), SCREEN, margin, resolution, size, all)).toBe(true)
+    expect(showsAsLive(at(-30 + 1e-9, 45), SCREEN, margin, resolution, size, all)).toBe(true)
+  })
+
+  it('not between pixels, scaled, past its margin, or where it is not drawn yet', () => {
+    expect(showsAsLive(at(-30.25, 45), SCREEN, margin, resolution, size, all)).toBe(false)
+    expect(showsAsLive(at(-30, 45, 1.001), SCREEN, margin, resolution, size, all)).toBe(false)
+    expect(showsAsLive(at(-201, 0), SCREEN, margin, resolution, size, all)).toBe(false)
+    // Only the middle (the screen when the pan began) is drawn: a pan 30 px left shows more.
+    const middle = { x: 400, y: 400, width: SCREEN.width * 2, height: SCREEN.height * 2 }
+    expect(showsAsLive(at(0, 0), SCREEN, margin, resolution, size, middle)).toBe(true)
+    expect(showsAsLive(at(-30, 0), SCREEN, margin, resolution, size, middle)).toBe(false)
   })
 })

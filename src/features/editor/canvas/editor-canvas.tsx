@@ -49,8 +49,11 @@ export interface CanvasTestHook {
   limitedFrames(): number
   /** Draws the whole scene again on the next frame. */
   drawWhole(): void
-  /** Pan and pinch pictures begun from the canvas's own pixels, and strips drawn into them. */
-  panPictures(): { copied: number; strips: number }
+  /**
+   * Pan and pinch pictures begun from the canvas's own pixels, strips drawn into them, and pans
+   * that ended without drawing the scene again.
+   */
+  panPictures(): { copied: number; strips: number; kept: number }
   /** Nothing waits to be drawn (no frame asked for, no paragraph waiting for the view to rest). */
   settled(): boolean
 }

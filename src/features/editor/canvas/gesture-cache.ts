@@ -12,6 +12,7 @@ import {
   reachesInto,
   REPICTURE,
   shouldRepicture,
+  showsAsLive,
   shownPixels,
   type PixelRect,
   type WorldRect,
@@ -59,6 +60,48 @@ interface ViewPicture {
   filled: PixelRect
   /** Where each of the world's drawables lies (world px), once a strip has needed it. */
   boxes: DrawableBox[] | null
+  /** The world as the picture was last drawn from it (`worldState`). */
+  seen: WorldState
+  /** The world changed while the picture was drawn strip by strip: parts of it show it before. */
+  stale: boolean
+}
+
+/**
+ * The objects inside the world, and how often each has changed so far: Pixi counts every change of
+ * an object's transform, visibility or look (`_didContainerChangeTick`, `_didViewChangeTick`,
+ * internals of the pinned version that `tests/unit/editor-gesture-cache.test.ts` holds to). Two
+ * states alike mean nothing inside the world changed in between. A change Pixi reports to the
+ * painter is not enough: an object already changed since its render group was last drawn reports
+ * nothing more, and a strip's drawing leaves every drawable so.
+ */
+interface WorldState {
+  nodes: Container[]
+  ticks: number[]
+}
+
+function worldState(world: Container): WorldState {
+  const nodes: Container[] = []
+  const ticks: number[] = []
+  const visit = (node: Container) => {
+    for (const child of node.children) {
+      const counted = child as unknown as {
+        _didContainerChangeTick?: number
+        _didViewChangeTick?: number
+      }
+      nodes.push(child)
+      ticks.push((counted._didContainerChangeTick ?? 0) + (counted._didViewChangeTick ?? 0))
+      visit(child)
+    }
+  }
+  visit(world)
+  return { nodes, ticks }
+}
+
+function sameState(a: WorldState, b: WorldState): boolean {
+  return (
+    a.nodes.length === b.nodes.length &&
+    a.nodes.every((node, i) => node === b.nodes[i] && a.ticks[i] === b.ticks[i])
+  )
 }
 
 /** A drawable of the world and its bounds in world px. */
@@ -133,7 +176,45 @@ export class GestureCache {
     const cost = performance.now() - takenAt
     const filled = copied?.filled ?? wholeOf(layer.texture)
     const boxes = copied?.boxes ?? null
-    this.view = { layer, at: { ...view }, takenAt, cost, drawing, margin, filled, boxes }
+    const seen = worldState(this.world)
+    this.view = {
+      layer,
+      at: { ...view },
+      takenAt,
+      cost,
+      drawing,
+      margin,
+      filled,
+      boxes,
+      seen,
+      stale: false,
+    }
+  }
+
+  /**
+   * The canvas's frames now show the world at `view` exactly as a frame of the live scene would
+   * (docs/editor.md «The end of a pan»): the picture is placed for `view` at the zoom it was taken
+   * at, on whole pixels, drawn wherever the screen shows it, and nothing inside the world changed
+   * since it was drawn from it (its own strips aside).
+   */
+  showsWorldAt(view: Viewport): boolean {
+    const picture = this.view
+    if (!picture || picture.stale || this.world.destroyed) return false
+    const { texture } = picture.layer
+    const shown = showsAsLive(
+      pictureTransform(picture.at, view),
+      { width: this.app.screen.width, height: this.app.screen.height },
+      picture.margin,
+      this.app.renderer.resolution,
+      { width: texture.source.pixelWidth, height: texture.source.pixelHeight },
+      picture.filled,
+    )
+    return shown && sameState(picture.seen, worldState(this.world))
+  }
+
+  /** The pan or pinch picture now following the view (a token: the same object while it lasts). */
+  get viewPicture(): object | null {
+    return this.view
   }
 
   /** Places the pan or pinch picture for `view`, taking it again when too much shows blank. */
@@ -168,6 +249,9 @@ export class GestureCache {
       picture.cost = performance.now() - now
       picture.filled = wholeOf(picture.layer.texture)
       picture.boxes = null
+      // Taken whole from the world as it is now: nothing of it shows the world before.
+      picture.seen = worldState(this.world)
+      picture.stale = false
       placed = { x: 0, y: 0, scale: 1 }
     } else this.fillShown(picture, placed, screen)
     picture.layer.sprite.position.set(
@@ -318,9 +402,12 @@ export class GestureCache {
     if (!needed) return
     const grown = growFilled(picture.filled, needed, size, Math.round(FILL_AHEAD * resolution))
     if (grown.strips.length === 0) return
+    // A change inside the world since the picture was drawn: the new strips show it, the rest not.
+    if (!sameState(picture.seen, worldState(this.world))) picture.stale = true
     picture.boxes ??= this.drawableBoxes()
     this.fill(picture.layer, grown.strips, picture.at, picture.margin, picture.boxes)
     picture.filled = grown.filled
+    picture.seen = worldState(this.world)
     this.stripsFilled += grown.strips.length
   }
 

@@ -1,5 +1,5 @@
 import type { PixiReactElementProps } from '@pixi/react'
-import { CanvasSource, Matrix, Sprite, Texture, type Renderer } from 'pixi.js'
+import { CanvasSource, Matrix, Sprite, Texture, type Container, type Renderer } from 'pixi.js'
 import {
   lineOrigins,
   rasterLayout,
@@ -112,6 +112,11 @@ export class PixelText extends Sprite {
   private sync(resolution: number) {
     const spec = this.current
     if (!spec || !this.parent || this.destroyed) return
+    // Pixi calls this before every frame whether or not the paragraph shows: inside a world hidden
+    // by a pan's picture, every paragraph followed the view at each frame and was drawn again once
+    // the view rested, a change of the world nobody saw (docs/editor.md «The end of a pan»). A
+    // hidden paragraph waits until it shows again.
+    if (!shownInTree(this)) return
     const m = this.parent.getGlobalTransform(this.matrix, false)
     const view = rasterView(
       {
@@ -259,4 +264,10 @@ declare module '@pixi/react' {
     /** `extend({ PixelText })` in `editor-canvas.tsx`. */
     pixiPixelText: PixiReactElementProps<typeof PixelText>
   }
+}
+
+/** `node` and every container above it are visible. */
+function shownInTree(node: Container): boolean {
+  for (let n: Container | null = node; n; n = n.parent) if (!n.visible) return false
+  return true
 }

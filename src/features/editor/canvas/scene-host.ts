@@ -121,6 +121,10 @@ export class SceneHost implements InteractionHost, CanvasController {
   private lastZoom = 0
   private painter: OnDemandRender | null = null
   private cache: GestureCache | null = null
+  /** A pan's picture left on the canvas at its end, once the frame under way is drawn. */
+  private panEnding: object | null = null
+  /** Pans and pinches that ended with the canvas already showing the scene (the test build reads it). */
+  private pansKept = 0
   private layer: DragLayer | null = null
   /** While the drag layer shows a move: one moving block's world centre where it was drawn. */
   private layerOrigin: { key: string; cx: number; cy: number } | null = null
@@ -324,6 +328,8 @@ export class SceneHost implements InteractionHost, CanvasController {
   beginViewGesture() {
     if (!this.app || !this.world) return
     this.cache ??= new GestureCache(this.app, this.world)
+    // A pan that has just ended and is still on the canvas goes on with its picture.
+    this.panEnding = null
     // A drag's frozen scene gives way on the view change itself (applyView), as before.
     if (this.cache.active) return
     // The canvas's own pixels start the picture when they show the world as it is now (not while
@@ -340,9 +346,32 @@ export class SceneHost implements InteractionHost, CanvasController {
     return b.width > 0 && b.height > 0 ? { x: b.x, y: b.y, width: b.width, height: b.height } : null
   }
 
-  /** The pan or pinch is over: the live scene is drawn again, crisp at the new zoom. */
+  /**
+   * The pan or pinch is over. After a pinch the live scene is drawn again, crisp at the new zoom.
+   * After a pan the canvas may already show what that frame would draw, pixel for pixel: the
+   * picture at the zoom it was taken, on whole pixels, and nothing changed in the world since.
+   * Then the picture goes without a frame (docs/editor.md «The end of a pan»): among 1,000 blocks
+   * in software a whole frame held the view for about 150 ms after the hand let go.
+   */
   endViewGesture() {
-    if (this.cache?.following) this.cache.end()
+    const cache = this.cache
+    const painter = this.painter
+    if (!cache?.following) return
+    if (!painter || !cache.showsWorldAt(this.view)) return cache.end()
+    // The frame under way (the last move's) draws the picture where it ends; once it is drawn,
+    // the canvas shows the world as it is.
+    const picture = cache.viewPicture
+    this.panEnding = picture
+    painter.whenDrawn(() => {
+      if (this.panEnding !== picture) return
+      this.panEnding = null
+      if (cache !== this.cache || cache.viewPicture !== picture) return
+      if (painter.current && cache.showsWorldAt(this.view)) {
+        // Showing the world again and taking the picture away change nothing on the canvas.
+        painter.hold(() => cache.end())
+        this.pansKept += 1
+      } else cache.end()
+    })
   }
 
   private dropCache() {
@@ -562,10 +591,11 @@ export class SceneHost implements InteractionHost, CanvasController {
   /** Draws the whole scene again on the next frame (a journey compares it with a limited one). */
   drawWhole = () => this.painter?.request()
 
-  /** Pan and pinch pictures begun from the canvas's pixels, and strips drawn into them. */
+  /** Pan and pinch pictures begun from the canvas's pixels, strips drawn into them, pans kept. */
   panPictures = () => ({
     copied: this.cache?.picturesCopied ?? 0,
     strips: this.cache?.stripsFilled ?? 0,
+    kept: this.pansKept,
   })
 
   /** Every block as drawn now (mid-drag too: display objects move before the store does). */

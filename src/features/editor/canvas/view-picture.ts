@@ -193,6 +193,35 @@ export function growFilled(
   return { filled: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, strips }
 }
 
+/**
+ * Whether a picture placed at `t` shows on the whole screen what a frame of the live scene would
+ * draw there (docs/editor.md «The end of a pan»): taken at the zoom shown, placed on whole device
+ * pixels (within a rounding error of the pan's sums), reaching past every edge of the screen, and
+ * drawn (`filled`) wherever the screen shows it. Otherwise it is scaled, sampled between pixels,
+ * or blank somewhere.
+ */
+export function showsAsLive(
+  t: PictureTransform,
+  screen: ScreenSize,
+  margin: number,
+  resolution: number,
+  size: ScreenSize,
+  filled: PixelRect,
+): boolean {
+  if (t.scale !== 1) return false
+  const whole = (v: number) => Math.abs(v * resolution - Math.round(v * resolution)) < 1e-6
+  if (!whole(t.x) || !whole(t.y)) return false
+  if (Math.abs(t.x) > margin || Math.abs(t.y) > margin) return false
+  const needed = shownPixels(t, screen, margin, resolution, size)
+  return (
+    needed !== null &&
+    needed.x >= filled.x &&
+    needed.y >= filled.y &&
+    needed.x + needed.width <= filled.x + filled.width &&
+    needed.y + needed.height <= filled.y + filled.height
+  )
+}
+
 /** A rectangle of the world (world px): `x0`, `y0` its top-left corner, `x1`, `y1` its bottom-right. */
 export interface WorldRect {
   x0: number
