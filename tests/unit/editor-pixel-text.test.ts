@@ -119,6 +119,15 @@ describe('a paragraph on the canvas', () => {
     world.visible = true
     frame(text)
     expect(written).toEqual(['Скрытый'])
+    // Left out of a frame limited to another place (not renderable), it is not measured either.
+    const measured = vi.spyOn(block, 'getGlobalTransform')
+    block.renderable = false
+    world.x = 5.5
+    frame(text)
+    expect(measured).not.toHaveBeenCalled()
+    block.renderable = true
+    frame(text)
+    expect(measured).toHaveBeenCalled()
   })
 
   it('takes the same paragraph again as no change: nothing drawn again, no frame asked', () => {

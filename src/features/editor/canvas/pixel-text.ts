@@ -112,11 +112,12 @@ export class PixelText extends Sprite {
   private sync(resolution: number) {
     const spec = this.current
     if (!spec || !this.parent || this.destroyed) return
-    // Pixi calls this before every frame whether or not the paragraph shows: inside a world hidden
-    // by a pan's picture, every paragraph followed the view at each frame and was drawn again once
-    // the view rested, a change of the world nobody saw (docs/editor.md «The end of a pan»). A
-    // hidden paragraph waits until it shows again.
-    if (!shownInTree(this)) return
+    // Pixi calls this before every frame whether or not the paragraph is drawn: inside a world
+    // hidden by a pan's picture, every paragraph followed the view at each frame and was drawn
+    // again once the view rested, a change of the world nobody saw (docs/editor.md «The end of a
+    // pan»); a frame limited to one place measured every paragraph left out of it. A paragraph
+    // not drawn waits until it is.
+    if (!drawnInTree(this)) return
     const m = this.parent.getGlobalTransform(this.matrix, false)
     const view = rasterView(
       {
@@ -266,8 +267,9 @@ declare module '@pixi/react' {
   }
 }
 
-/** `node` and every container above it are visible. */
-function shownInTree(node: Container): boolean {
-  for (let n: Container | null = node; n; n = n.parent) if (!n.visible) return false
+/** `node` and every container above it are visible and renderable: the frame draws it. */
+function drawnInTree(node: Container): boolean {
+  for (let n: Container | null = node; n; n = n.parent)
+    if (!n.visible || !n.renderable) return false
   return true
 }
