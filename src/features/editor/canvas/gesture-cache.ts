@@ -403,11 +403,12 @@ export class GestureCache {
     const grown = growFilled(picture.filled, needed, size, Math.round(FILL_AHEAD * resolution))
     if (grown.strips.length === 0) return
     // A change inside the world since the picture was drawn: the new strips show it, the rest not.
-    if (!sameState(picture.seen, worldState(this.world))) picture.stale = true
+    // A stale picture stays so until it is taken whole again: no need to look at the world.
+    if (!picture.stale && !sameState(picture.seen, worldState(this.world))) picture.stale = true
     picture.boxes ??= this.drawableBoxes()
     this.fill(picture.layer, grown.strips, picture.at, picture.margin, picture.boxes)
     picture.filled = grown.filled
-    picture.seen = worldState(this.world)
+    if (!picture.stale) picture.seen = worldState(this.world)
     this.stripsFilled += grown.strips.length
   }
 
