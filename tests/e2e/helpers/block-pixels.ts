@@ -318,12 +318,16 @@ export async function shootBlocks(
   for (const type of types) {
     const element = root.locator(`[data-block-type="${type}"]`)
     await element.evaluate((el) => el.scrollIntoView({ block: 'center' }))
-    // A video's still: the published page asks for it when the video comes near the screen. One
-    // that never comes is a difference to count, not a reason to stop.
+    // A video's still: the published page asks for it when the video comes near the screen. Both
+    // pages seek to the still's time (`stillTime`, never 0) once the metadata is in, so a video
+    // can hold its first frame, ready and not seeking, before the seek begins: its time tells.
+    // One that never comes is a difference to count, not a reason to stop.
     await page
       .waitForFunction(
         (el) =>
-          Array.from(el.querySelectorAll('video')).every((v) => v.readyState >= 2 && !v.seeking),
+          Array.from(el.querySelectorAll('video')).every(
+            (v) => v.readyState >= 2 && !v.seeking && v.currentTime > 0,
+          ),
         await element.elementHandle(),
         { timeout: 20_000 },
       )
@@ -441,8 +445,7 @@ export async function compareBlockPixels(
     const drawn = (await probe()).find((b) => b.key === key)!
     const clip = clipOf({ ...shot.box, left: corner.x, top: corner.y })
     // As Playwright's toHaveScreenshot does, the canvas is shot again until it matches or time is
-    // up: a picture or a video's still may still be loading into its texture on a busy machine
-    // (in one full run a video differed in 96% of its pixels; it matched in the three runs after).
+    // up: a picture or a video's still may still be loading into its texture on a busy machine.
     const deadline = Date.now() + 15_000
     let png = await settledShot(page, clip)
     let { pct, diff } = await mismatchOf(png, shot.png, clip)
