@@ -785,7 +785,8 @@ describe('dragging a block (docs/editor.md «Drawing»)', () => {
       })
       .toBeGreaterThan(nudgedBefore)
     const upperX = async () => (await drawnBlocks(page)).find((b) => b.key === upper.key)!.clientX
-    await expect.poll(upperX).toBeGreaterThan(upperNow.clientX + 5)
+    // At least one step of 10 px at the view's zoom (under 0.5 here when the panels are open).
+    await expect.poll(upperX).toBeGreaterThan(upperNow.clientX + 2)
     expect(await unlikeWhole()).toBe(0)
   }, 90_000)
 })
@@ -832,15 +833,21 @@ describe('panning the view (docs/editor.md «A picture begun from the canvas»)'
     await canvasPixels('__panned')
 
     // Let go: the canvas already shows the world at this view, so the picture goes without a
-    // frame (docs/editor.md «The end of a pan»): the pixels stay as they are.
+    // frame (docs/editor.md «The end of a pan»), and the pixels stay as they are. (On a busy
+    // machine the frame the selection left to draw its own place may come only now: drawn from
+    // the live scene, it differs from a strip by one level where it reaches into one.)
     await page.mouse.up({ button: 'middle' })
     await expect.poll(async () => (await pictures()).kept).toBe(before.kept + 1)
-    expect(await canvasPixels('__ended', '__panned')).toBe(0)
+    expect(await canvasPixels('__ended', '__panned', 1), 'pixels the end of the pan changed').toBe(
+      0,
+    )
     // The live scene drawn whole at the same view: the strips are drawn into the picture with its
     // margin added to the view, which may move a colour sampled from the background's picture by
     // one level, no more.
     await page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.drawWhole())
-    expect(await canvasPixels('__live', '__ended', 1)).toBe(0)
+    expect(await canvasPixels('__live', '__ended', 1), 'the ended pan against the live scene').toBe(
+      0,
+    )
     // (And the view did move: the same comparison with the canvas before the pan fails.)
     expect(await canvasPixels('__live', '__beforePan')).toBeGreaterThan(1000)
 
@@ -873,7 +880,10 @@ describe('panning the view (docs/editor.md «A picture begun from the canvas»)'
     await canvasPixels('__endedAfterChange')
     expect((await pictures()).kept).toBe(before.kept + 1)
     await page.evaluate(() => (window as unknown as CanvasHook).__promoEditorCanvas.drawWhole())
-    expect(await canvasPixels('__liveAfterChange', '__endedAfterChange', 1)).toBe(0)
+    expect(
+      await canvasPixels('__liveAfterChange', '__endedAfterChange', 1),
+      'the pan ended after a change against the live scene',
+    ).toBe(0)
   }, 90_000)
 })
 

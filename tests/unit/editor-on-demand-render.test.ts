@@ -237,6 +237,32 @@ describe("the frame after a release draws the blocks' rectangle alone (docs/edit
     vi.unstubAllGlobals()
   })
 
+  it('leaves alone the drawables of a hidden world: a pan picture sees no change of them', () => {
+    const context = fakeGl(true)
+    const { app, painter, moving, still, release } = scene(context)
+    painter.drawOnly(() => [moving, still])
+    // A pan's picture hides the world without a frame (docs/editor.md «The end of a pan»).
+    painter.hold(() => (still.parent!.visible = false))
+    const counted = still as unknown as {
+      _didContainerChangeTick: number
+      _didViewChangeTick: number
+    }
+    const ticks = () => counted._didContainerChangeTick + counted._didViewChangeTick
+    const before = ticks()
+    const drawn: boolean[] = []
+    app.render.mockImplementation(() => {
+      drawn.push(still.renderable)
+      return context.seen()
+    })
+    release()
+    expect(painter.limitedFrames).toBe(1)
+    // Drawn as it was, and never touched: Pixi counted no change of it.
+    expect(drawn).toEqual([true])
+    expect(ticks()).toBe(before)
+    painter.destroy()
+    vi.unstubAllGlobals()
+  })
+
   it('says the canvas shows the stage as it is only once drawn and until the next change', () => {
     const context = fakeGl(true)
     const { asked, painter, still, consume } = scene(context)

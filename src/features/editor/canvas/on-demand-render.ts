@@ -2,6 +2,7 @@ import { Ticker, type Application, type Container } from 'pixi.js'
 import { DamageLedger, unionRect, type ScissorBox } from './damage.ts'
 import type { ScreenRect } from './drag-layer-geometry.ts'
 import { RenderScheduler } from './render-scheduler.ts'
+import { drawnInTree } from './scene-container.ts'
 
 /** How often Pixi's renderers' housekeeping runs while the editor draws on demand. */
 const HOUSEKEEPING_MS = 1000
@@ -392,7 +393,10 @@ function boundsOf(objects: ReadonlySet<Container>): ScreenRect | null {
  */
 function lyingOutside(drawables: readonly Container[], rect: ScreenRect): Container[] {
   return drawables.filter((d) => {
-    if (d.destroyed || !d.visible || !d.renderable) return false
+    // One the frame does not draw anyway is left as it is: inside the world a pan's picture hides,
+    // a change of it would tell the picture the world had changed (docs/editor.md «The end of a
+    // pan»), and the pan would end by drawing the scene again.
+    if (d.destroyed || !drawnInTree(d)) return false
     const b = d.getBounds()
     return (
       b.x > rect.x + rect.width ||

@@ -1,5 +1,5 @@
 import type { PixiReactElementProps } from '@pixi/react'
-import { CanvasSource, Matrix, Sprite, Texture, type Container, type Renderer } from 'pixi.js'
+import { CanvasSource, Matrix, Sprite, Texture, type Renderer } from 'pixi.js'
 import {
   lineOrigins,
   rasterLayout,
@@ -7,6 +7,7 @@ import {
   type RasterLayout,
   type RasterView,
 } from './text-raster.ts'
+import { drawnInTree } from './scene-container.ts'
 
 /**
  * A paragraph as it is drawn: its lines (wrapped by Pixi's text metrics), their widths, and where
@@ -265,11 +266,4 @@ declare module '@pixi/react' {
     /** `extend({ PixelText })` in `editor-canvas.tsx`. */
     pixiPixelText: PixiReactElementProps<typeof PixelText>
   }
-}
-
-/** `node` and every container above it are visible and renderable: the frame draws it. */
-function drawnInTree(node: Container): boolean {
-  for (let n: Container | null = node; n; n = n.parent)
-    if (!n.visible || !n.renderable) return false
-  return true
 }

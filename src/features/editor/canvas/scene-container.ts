@@ -23,3 +23,10 @@ export class SceneContainer extends Container {
 export function worldDrawables(world: Container): Container[] {
   return world.children.flatMap((background) => background.children)
 }
+
+/** `node` and every container above it are visible and renderable: a frame draws it. */
+export function drawnInTree(node: Container): boolean {
+  for (let n: Container | null = node; n; n = n.parent)
+    if (!n.visible || !n.renderable) return false
+  return true
+}
