@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from '@testing-library/react'
+import { act, fireEvent, screen, within } from '@testing-library/react'
 import { useSyncExternalStore } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { LayersPanel } from '../../src/features/editor/layers-panel.tsx'
@@ -255,10 +255,44 @@ describe('a long layers list', () => {
     expect(screen.queryByRole('img', { name: 'Перетащить слой «Блок 200»' })).toBeNull()
   })
 
+  it('offers «Выше» and «Ниже» on the selected rows only', async () => {
+    const { store, scrollTo } = await longList(200)
+    scrollTo(0)
+    const arrows = (name: string) =>
+      within(screen.getByRole('button', { name }).closest('[role="listitem"]') as HTMLElement)
+        .queryAllByRole('button', { name: /^(Выше|Ниже)$/ })
+        .map((b) => b.getAttribute('aria-label'))
+    // Nothing selected: each row gives its name the room.
+    expect(screen.queryAllByRole('button', { name: /^(Выше|Ниже)$/ })).toHaveLength(0)
+    act(() => store.select(['ck-198']))
+    expect(arrows('Блок 198')).toEqual(['Выше', 'Ниже'])
+    expect(arrows('Блок 199')).toEqual([])
+    // Focus alone moves nothing into the row (a mouse focuses the name it presses); the name's
+    // click, as Enter gives it, selects the row and brings them in.
+    const name = screen.getByRole('button', { name: 'Блок 199' })
+    act(() => name.focus())
+    expect(arrows('Блок 199')).toEqual([])
+    fireEvent.click(name)
+    expect(arrows('Блок 199')).toEqual(['Выше', 'Ниже'])
+    expect(arrows('Блок 198')).toEqual([])
+    act(() => store.select(['ck-198', 'ck-199']))
+    expect(screen.getAllByRole('button', { name: 'Выше' })).toHaveLength(2)
+    // They move their own row: «Блок 198» one step back.
+    fireEvent.click(
+      within(
+        screen
+          .getByRole('button', { name: 'Блок 198' })
+          .closest('[role="listitem"]') as HTMLElement,
+      ).getByRole('button', { name: 'Ниже' }),
+    )
+    const order = store.keysOf(10)
+    expect(order.indexOf('ck-198')).toBe(order.indexOf('ck-197') - 1)
+  })
+
   it('keeps the focused row in the page and its focus while the list scrolls away', async () => {
     const { scrollTo, names } = await longList(200)
     scrollTo(0)
-    const up = screen.getAllByRole('button', { name: 'Ниже' })[1]!
+    const up = screen.getByRole('button', { name: 'Блок 199' })
     act(() => up.focus())
     expect(document.activeElement).toBe(up)
     scrollTo(100 * ROW)

@@ -43,6 +43,7 @@ import { AddBackgroundButton, SectionList, SlideStrip } from './backgrounds-nav.
 // extra first-load chunks (measured: +0.4 KiB gzip on /projects).
 import EditorCanvas from './canvas/editor-canvas.tsx'
 import { BlockIcon } from './block-icons.tsx'
+import toolbarClasses from './editor-toolbar.module.css'
 import { useDefaultTexts } from './blocks/use-block-labels.ts'
 import type { CanvasController } from './canvas/scene-host.ts'
 import type { EditorData } from './editor-data.ts'
@@ -472,7 +473,7 @@ function Toolbar(props: {
   const typeLabel = useBlockTypeLabel()
   const percent = Math.round(props.zoom * 100)
   return (
-    <Paper withBorder p={6} data-testid="editor-toolbar">
+    <Paper withBorder p={6} data-testid="editor-toolbar" className={toolbarClasses.toolbar}>
       {/* Where the person is and the way back, as on every other screen. */}
       <Group gap="sm" wrap="nowrap" mb={4} miw={0}>
         <AnchorLink
@@ -493,107 +494,109 @@ function Toolbar(props: {
         </Title>
         {props.publish}
       </Group>
-      <Group gap={6} justify="space-between" wrap="wrap">
+      <Group gap={6} wrap="wrap" style={{ columnGap: 'var(--mantine-spacing-sm)' }}>
         <Group gap={4} wrap="wrap" role="toolbar" aria-label={t`Добавить блок`}>
           {BLOCK_TYPES.map((type) => (
-            <Button
-              key={type}
-              variant="default"
-              size="sm"
-              style={{ paddingInline: 10 }}
-              disabled={!props.canAdd}
-              leftSection={<BlockIcon type={type} />}
-              onClick={() => props.onAdd(type)}
-            >
-              {typeLabel(type)}
-            </Button>
+            <Tooltip key={type} label={typeLabel(type)}>
+              <Button
+                variant="default"
+                size="sm"
+                className={toolbarClasses.add}
+                aria-label={typeLabel(type)}
+                disabled={!props.canAdd}
+                leftSection={<BlockIcon type={type} />}
+                onClick={() => props.onAdd(type)}
+              >
+                <span className={toolbarClasses.addLabel}>{typeLabel(type)}</span>
+              </Button>
+            </Tooltip>
           ))}
         </Group>
-        {/* Four clusters that wrap as a whole: on a tablet in portrait «Сохранить» stays on screen. */}
-        <Group gap="sm" wrap="wrap" justify="flex-end">
-          <Group gap={4} wrap="nowrap">
-            <Tooltip label={t`Отменить (Ctrl+Z)`}>
-              <IconButton
-                variant="default"
-                aria-label={t`Отменить`}
-                disabled={!props.canUndo}
-                onClick={() => props.store.undo()}
-              >
-                <IconArrowBackUp size={20} />
-              </IconButton>
-            </Tooltip>
-            <Tooltip label={t`Повторить (Shift+Ctrl+Z)`}>
-              <IconButton
-                variant="default"
-                aria-label={t`Повторить`}
-                disabled={!props.canRedo}
-                onClick={() => props.store.redo()}
-              >
-                <IconArrowForwardUp size={20} />
-              </IconButton>
-            </Tooltip>
-            {/* A finger has no Shift: in this mode each tap adds a block or takes it out. */}
-            <Tooltip label={t`Касание добавляет блок к выделению или убирает его`}>
-              <IconButton
-                variant={props.multiSelect ? 'filled' : 'default'}
-                aria-label={t`Выбор нескольких`}
-                aria-pressed={props.multiSelect}
-                onClick={() => props.store.setMultiSelect(!props.multiSelect)}
-              >
-                <IconSelectAll size={20} />
-              </IconButton>
-            </Tooltip>
-          </Group>
-          <Group gap={4} wrap="nowrap">
+        {/* Four clusters, each wrapping as a whole to the next row where the row has no room
+            (on a tablet in portrait «Сохранить» stays on screen), the tools and the saving
+            cluster each to the right of their row. */}
+        <Group gap={4} wrap="nowrap" style={{ marginInlineStart: 'auto' }}>
+          <Tooltip label={t`Отменить (Ctrl+Z)`}>
             <IconButton
               variant="default"
-              aria-label={t`Уменьшить`}
-              onClick={() => props.controller.current?.zoomBy(0.8)}
+              aria-label={t`Отменить`}
+              disabled={!props.canUndo}
+              onClick={() => props.store.undo()}
             >
-              <IconZoomOut size={20} />
+              <IconArrowBackUp size={20} />
             </IconButton>
-            <Text size="sm" w={48} ta="center" aria-label={t`Масштаб`}>
-              {percent}%
-            </Text>
+          </Tooltip>
+          <Tooltip label={t`Повторить (Shift+Ctrl+Z)`}>
             <IconButton
               variant="default"
-              aria-label={t`Увеличить`}
-              onClick={() => props.controller.current?.zoomBy(1.25)}
+              aria-label={t`Повторить`}
+              disabled={!props.canRedo}
+              onClick={() => props.store.redo()}
             >
-              <IconZoomIn size={20} />
+              <IconArrowForwardUp size={20} />
             </IconButton>
+          </Tooltip>
+          {/* A finger has no Shift: in this mode each tap adds a block or takes it out. */}
+          <Tooltip label={t`Касание добавляет блок к выделению или убирает его`}>
             <IconButton
-              variant="default"
-              aria-label={t`Вписать в экран`}
-              onClick={() => props.controller.current?.fit()}
+              variant={props.multiSelect ? 'filled' : 'default'}
+              aria-label={t`Выбор нескольких`}
+              aria-pressed={props.multiSelect}
+              onClick={() => props.store.setMultiSelect(!props.multiSelect)}
             >
-              <IconArrowsMaximize size={20} />
+              <IconSelectAll size={20} />
             </IconButton>
-          </Group>
-          <Group gap={6} wrap="nowrap">
-            <SwitchField
-              label={t`Сетка`}
-              checked={props.grid}
-              onChange={(e) => props.onGrid(e.currentTarget.checked)}
-            />
-            <NativeSelect
-              aria-label={t`Шаг сетки`}
-              style={{ width: 80 }}
-              disabled={!props.grid}
-              value={String(props.gridSize)}
-              onChange={(e) => props.onGridSize(Number(e.currentTarget.value))}
-              data={GRID_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
-            />
-          </Group>
-          <Group gap={6} wrap="nowrap">
-            <Button variant="default" leftSection={<IconEye size={18} />} onClick={props.onPreview}>
-              <Trans>Предпросмотр</Trans>
-            </Button>
-            <StatusSlot>{props.status}</StatusSlot>
-            <Button leftSection={<IconDeviceFloppy size={18} />} onClick={props.onSave}>
-              <Trans>Сохранить</Trans>
-            </Button>
-          </Group>
+          </Tooltip>
+        </Group>
+        <Group gap={4} wrap="nowrap">
+          <IconButton
+            variant="default"
+            aria-label={t`Уменьшить`}
+            onClick={() => props.controller.current?.zoomBy(0.8)}
+          >
+            <IconZoomOut size={20} />
+          </IconButton>
+          <Text size="sm" w={48} ta="center" aria-label={t`Масштаб`}>
+            {percent}%
+          </Text>
+          <IconButton
+            variant="default"
+            aria-label={t`Увеличить`}
+            onClick={() => props.controller.current?.zoomBy(1.25)}
+          >
+            <IconZoomIn size={20} />
+          </IconButton>
+          <IconButton
+            variant="default"
+            aria-label={t`Вписать в экран`}
+            onClick={() => props.controller.current?.fit()}
+          >
+            <IconArrowsMaximize size={20} />
+          </IconButton>
+        </Group>
+        <Group gap={6} wrap="nowrap">
+          <SwitchField
+            label={t`Сетка`}
+            checked={props.grid}
+            onChange={(e) => props.onGrid(e.currentTarget.checked)}
+          />
+          <NativeSelect
+            aria-label={t`Шаг сетки`}
+            style={{ width: 80 }}
+            disabled={!props.grid}
+            value={String(props.gridSize)}
+            onChange={(e) => props.onGridSize(Number(e.currentTarget.value))}
+            data={GRID_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+          />
+        </Group>
+        <Group gap={6} wrap="nowrap" style={{ marginInlineStart: 'auto' }}>
+          <Button variant="default" leftSection={<IconEye size={18} />} onClick={props.onPreview}>
+            <Trans>Предпросмотр</Trans>
+          </Button>
+          <StatusSlot>{props.status}</StatusSlot>
+          <Button leftSection={<IconDeviceFloppy size={18} />} onClick={props.onSave}>
+            <Trans>Сохранить</Trans>
+          </Button>
         </Group>
       </Group>
     </Paper>

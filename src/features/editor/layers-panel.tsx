@@ -37,8 +37,9 @@ function useConflictedBlocks(): ReadonlySet<number> {
 }
 
 /**
- * The blocks of one background, front first; tap selects (Shift adds), arrows reorder by one, and a
- * row dragged by its handle lands where the line shows (one undo step).
+ * The blocks of one background, front first; tap selects (Shift adds), the arrows of a selected row
+ * reorder it by one, and a row dragged by its handle lands where the line shows (one
+ * undo step).
  */
 export function LayersPanel({
   store,
@@ -261,22 +262,30 @@ const LayerRow = memo(function LayerRow(props: {
           ) : null}
         </Group>
       </PlainButton>
-      <IconButton
-        variant="subtle"
-        aria-label={t`Выше`}
-        disabled={props.first}
-        onClick={() => store.bringForward([key])}
-      >
-        <IconArrowUp size={18} />
-      </IconButton>
-      <IconButton
-        variant="subtle"
-        aria-label={t`Ниже`}
-        disabled={props.last}
-        onClick={() => store.sendBackward([key])}
-      >
-        <IconArrowDown size={18} />
-      </IconButton>
+      {/* Only on the selected rows (a keyboard selects a row with Enter, then tabs to them): on
+          every row the two buttons left a tablet's panel 4 letters of each name. Not on the
+          focused row: a mouse focuses a row's name as it presses it, and buttons coming in then
+          moved the name from under the pointer before it was released (no click, no selection). */}
+      {selected ? (
+        <>
+          <IconButton
+            variant="subtle"
+            aria-label={t`Выше`}
+            disabled={props.first}
+            onClick={() => store.bringForward([key])}
+          >
+            <IconArrowUp size={18} />
+          </IconButton>
+          <IconButton
+            variant="subtle"
+            aria-label={t`Ниже`}
+            disabled={props.last}
+            onClick={() => store.sendBackward([key])}
+          >
+            <IconArrowDown size={18} />
+          </IconButton>
+        </>
+      ) : null}
     </Group>
   )
 })
