@@ -494,8 +494,19 @@ function Toolbar(props: {
         </Title>
         {props.publish}
       </Group>
-      <Group gap={6} wrap="wrap" style={{ columnGap: 'var(--mantine-spacing-sm)' }}>
-        <Group gap={4} wrap="wrap" role="toolbar" aria-label={t`Добавить блок`}>
+      <Group
+        gap={6}
+        wrap="wrap"
+        justify="flex-end"
+        style={{ columnGap: 'var(--mantine-spacing-sm)' }}
+      >
+        <Group
+          gap={4}
+          wrap="wrap"
+          role="toolbar"
+          aria-label={t`Добавить блок`}
+          style={{ marginInlineEnd: 'auto' }}
+        >
           {BLOCK_TYPES.map((type) => (
             <Tooltip key={type} label={typeLabel(type)}>
               <Button
@@ -513,9 +524,8 @@ function Toolbar(props: {
           ))}
         </Group>
         {/* Four clusters, each wrapping as a whole to the next row where the row has no room
-            (on a tablet in portrait «Сохранить» stays on screen), the tools and the saving
-            cluster each to the right of their row. */}
-        <Group gap={4} wrap="nowrap" style={{ marginInlineStart: 'auto' }}>
+            (on a tablet in portrait «Сохранить» stays on screen), to the right of every row. */}
+        <Group gap={4} wrap="nowrap">
           <Tooltip label={t`Отменить (Ctrl+Z)`}>
             <IconButton
               variant="default"
@@ -589,7 +599,7 @@ function Toolbar(props: {
             data={GRID_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
           />
         </Group>
-        <Group gap={6} wrap="nowrap" style={{ marginInlineStart: 'auto' }}>
+        <Group gap={6} wrap="nowrap">
           <Button variant="default" leftSection={<IconEye size={18} />} onClick={props.onPreview}>
             <Trans>Предпросмотр</Trans>
           </Button>
