@@ -507,21 +507,24 @@ function Toolbar(props: {
           aria-label={t`Добавить блок`}
           style={{ marginInlineEnd: 'auto' }}
         >
-          {BLOCK_TYPES.map((type) => (
-            <Tooltip key={type} label={typeLabel(type)}>
-              <Button
-                variant="default"
-                size="sm"
-                className={toolbarClasses.add}
-                aria-label={typeLabel(type)}
-                disabled={!props.canAdd}
-                leftSection={<BlockIcon type={type} />}
-                onClick={() => props.onAdd(type)}
-              >
-                <span className={toolbarClasses.addLabel}>{typeLabel(type)}</span>
-              </Button>
-            </Tooltip>
-          ))}
+          {BLOCK_TYPES.map((type) => {
+            const name = typeLabel(type)
+            return (
+              <Tooltip key={type} label={t`Добавить блок «${name}»`}>
+                <Button
+                  variant="default"
+                  size="sm"
+                  className={toolbarClasses.add}
+                  aria-label={name}
+                  disabled={!props.canAdd}
+                  leftSection={<BlockIcon type={type} />}
+                  onClick={() => props.onAdd(type)}
+                >
+                  <span className={toolbarClasses.addLabel}>{name}</span>
+                </Button>
+              </Tooltip>
+            )
+          })}
         </Group>
         {/* Four clusters, each wrapping as a whole to the next row where the row has no room
             (on a tablet in portrait «Сохранить» stays on screen), to the right of every row. */}
