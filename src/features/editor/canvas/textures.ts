@@ -29,6 +29,9 @@ function loadImage(url: string): Promise<HTMLImageElement> {
   })
 }
 
+/** How long a video's still waits for its frame to be presented after the seek at most. */
+const PRESENTED_WAIT_MS = 500
+
 /** The first frame of a video, drawn on a canvas (the editor shows a still, not the playing video). */
 function loadVideoPoster(url: string): Promise<HTMLCanvasElement> {
   return new Promise((resolve, reject) => {
@@ -45,7 +48,10 @@ function loadVideoPoster(url: string): Promise<HTMLCanvasElement> {
     video.onloadeddata = () => {
       video.currentTime = stillTime(video.duration)
     }
-    video.onseeked = () => {
+    let drawn = false
+    const draw = () => {
+      if (drawn) return
+      drawn = true
       const canvas = document.createElement('canvas')
       canvas.width = video.videoWidth || 320
       canvas.height = video.videoHeight || 180
@@ -57,6 +63,14 @@ function loadVideoPoster(url: string): Promise<HTMLCanvasElement> {
       }
       video.removeAttribute('src')
       video.load()
+    }
+    video.onseeked = () => {
+      // «seeked» may come before the frame sought is presented: drawn then, on a busy machine the
+      // still was the clip's first frame (the pixel check's video differed in 96% of its pixels).
+      // The next presented frame is the one sought; if it came already, the time-out draws it.
+      if (!('requestVideoFrameCallback' in video)) return draw()
+      video.requestVideoFrameCallback(() => draw())
+      setTimeout(draw, PRESENTED_WAIT_MS)
     }
     video.src = url
   })
