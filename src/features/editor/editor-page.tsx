@@ -510,7 +510,14 @@ function Toolbar(props: {
           {BLOCK_TYPES.map((type) => {
             const name = typeLabel(type)
             return (
-              <Tooltip key={type} label={t`Добавить блок «${name}»`}>
+              // Shown at once whole (no fade): a tooltip fading in reads as text of too little
+              // contrast to a check run meanwhile.
+              <Tooltip
+                key={type}
+                label={t`Добавить блок «${name}»`}
+                openDelay={300}
+                transitionProps={{ duration: 0 }}
+              >
                 <Button
                   variant="default"
                   size="sm"
