@@ -494,24 +494,19 @@ function Toolbar(props: {
         </Title>
         {props.publish}
       </Group>
-      <Group
-        gap={6}
-        wrap="wrap"
-        justify="flex-end"
-        style={{ columnGap: 'var(--mantine-spacing-sm)' }}
-      >
+      <Group gap={6} wrap="wrap" justify="flex-end" className={toolbarClasses.rows}>
         <Group
           gap={4}
           wrap="wrap"
           role="toolbar"
           aria-label={t`Добавить блок`}
-          style={{ marginInlineEnd: 'auto' }}
+          className={toolbarClasses.types}
         >
           {BLOCK_TYPES.map((type) => {
             const name = typeLabel(type)
             return (
-              // Shown at once whole (no fade): a tooltip fading in reads as text of too little
-              // contrast to a check run meanwhile.
+              // After a moment, so a pointer passing over the row flashes none, and at once whole:
+              // a tooltip fading in is text of too little contrast while it fades.
               <Tooltip
                 key={type}
                 label={t`Добавить блок «${name}»`}
